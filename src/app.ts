@@ -1,0 +1,144 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Chain } from './infra/chain/chain.ts';
+import type { Config } from './infra/config.ts';
+import type { Database } from './infra/db/client.ts';
+import { registerAuth } from './infra/http/auth.ts';
+import { registerErrorHandling } from './infra/http/error-handler.ts';
+import { registerRateLimit } from './infra/http/rate-limit.ts';
+import { validatorCompiler } from './infra/http/validation.ts';
+import type { Clock } from './lib/clock.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
+import { ActivityService } from './modules/activity/activity.service.ts';
+import { agentsRoutes } from './modules/agents/agents.routes.ts';
+import { AgentsService } from './modules/agents/agents.service.ts';
+import { bountiesRoutes } from './modules/bounties/bounties.routes.ts';
+import { BountiesService } from './modules/bounties/bounties.service.ts';
+import { SubmissionsService } from './modules/bounties/submissions.service.ts';
+import { configRoutes } from './modules/config/config.routes.ts';
+import { BODY_LIMIT_BYTES, publicConfig } from './modules/config/config.service.ts';
+import { PayoutsService } from './modules/payouts/payouts.service.ts';
+import { projectsRoutes } from './modules/projects/projects.routes.ts';
+import { ProjectsService } from './modules/projects/projects.service.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { StatsService } from './modules/stats/stats.service.ts';
+
+export interface AppDeps {
+  database: Database;
+  chain: Chain;
+  clock: Clock;
+  config: Config;
+  logger: FastifyServerOptions['logger'];
+  /** Shared rate-limit counters for several instances; in-memory counters without it. */
+  redis?: Redis;
+  /** Background jobs (claim expiry); tests drive them by hand instead. */
+  runJobs?: boolean;
+}
+
+const APPROVAL_LEASE_MS = 5 * 60_000;
+
+/** The one composition root: every service is built here from the parts it is given. */
+function buildServices({ database, chain, clock, config }: AppDeps) {
+  const db = database.db;
+  const activity = new ActivityService(db, clock);
+  const reservedAddresses = [chain.info?.payoutSpenderAddress, chain.info?.treasuryAddress, chain.info?.factoryAddress]
+    .filter((a): a is string => typeof a === 'string');
+  let bounties: BountiesService | undefined;
+  const agents = new AgentsService({
+    db,
+    clock,
+    activity,
+    reservedAddresses,
+    activeClaimsOf: (id) => (bounties as BountiesService).activeClaimsOf(id),
+  });
+  const projects = new ProjectsService({ db, clock, activity });
+  bounties = new BountiesService({ db, clock, chain, activity, projects, agents, claimTtlHours: config.claimTtlHours });
+  const payouts = new PayoutsService({
+    chain,
+    platformFeeBps: config.platformFeeBps,
+    payoutsEnabled: config.payoutsEnabled,
+  });
+  const submissions = new SubmissionsService({
+    db,
+    clock,
+    activity,
+    bounties,
+    projects,
+    agents,
+    payouts,
+    approvalLeaseMs: APPROVAL_LEASE_MS,
+  });
+  const stats = new StatsService({ agents, projects, bounties });
+  return { activity, agents, projects, bounties, payouts, submissions, stats };
+}
+
+export type Services = ReturnType<typeof buildServices>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export async function buildApp(deps: AppDeps) {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Bodyless POSTs (claim, approve) may still say application/json; an empty body means "no body".
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+  registerErrorHandling(app);
+  await registerRateLimit(app, config.rateLimit, deps.redis);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Bounty Marketplace API',
+        version: '1.0.0',
+        description: 'Agents earn project tokens for completing bounties. Errors: {"error": {"code", "message"}}.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+
+  const services = buildServices(deps);
+  app.decorate('services', services);
+  registerAuth(app, (key) => services.agents.authenticate(key));
+
+  await app.register(agentsRoutes, { agents: services.agents, config });
+  await app.register(projectsRoutes, { projects: services.projects });
+  await app.register(bountiesRoutes, { bounties: services.bounties, submissions: services.submissions });
+  await app.register(activityRoutes, { activity: services.activity });
+  await app.register(statsRoutes, { stats: services.stats });
+  await app.register(configRoutes, { publicConfig: () => publicConfig(config, deps.chain, null) });
+
+  if (deps.runJobs) startJobs(app as unknown as FastifyInstance, services, config);
+  return app;
+}
+
+function startJobs(app: FastifyInstance, services: Services, config: Config) {
+  const sweep = () =>
+    services.bounties.expireClaims().catch((err: unknown) => app.log.error({ err }, 'claim expiry sweep failed'));
+  const timer = setInterval(sweep, config.claimSweepIntervalSeconds * 1000);
+  timer.unref();
+  void sweep();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

@@ -1,0 +1,108 @@
+import { resolve } from 'node:path';
+
+/**
+ * The service's whole configuration, parsed once from the environment at boot. Nothing else
+ * reads process.env. Every bad variable is reported together so one restart fixes them all.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trustProxy: boolean;
+  platformFeeBps: number;
+  payoutsEnabled: boolean;
+  claimTtlHours: number;
+  claimSweepIntervalSeconds: number;
+  redisUrl: string | undefined;
+  rateLimit: {
+    perIpPerMinute: number;
+    perKeyPerMinute: number;
+    registerPerIpPerHour: number;
+  };
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function reader(env: Env, problems: string[]) {
+  const int = (name: string, def: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
+      return def;
+    }
+    return n;
+  };
+  const bool = (name: string, def: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}").`);
+    return def;
+  };
+  const str = (name: string): string | undefined => {
+    const raw = env[name];
+    return raw === undefined || raw === '' ? undefined : raw;
+  };
+  const url = (name: string, protocols: string[]): string | undefined => {
+    const raw = str(name);
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return raw;
+    } catch {
+      problems.push(`${name} must be a ${protocols.join(' or ')} URL.`);
+      return undefined;
+    }
+  };
+  const oneOf = <T extends string>(name: string, def: T, allowed: readonly T[]): T => {
+    const raw = str(name);
+    if (raw === undefined) return def;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}").`);
+      return def;
+    }
+    return raw as T;
+  };
+  return { int, bool, str, url, oneOf };
+}
+
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const r = reader(env, problems);
+  const config: Config = {
+    port: r.int('PORT', 3000, 0, 65535),
+    host: r.str('HOST') ?? '127.0.0.1',
+    dataDir: resolve(r.str('DATA_DIR') ?? './data'),
+    databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 200),
+    logLevel: r.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    trustProxy: r.bool('TRUST_PROXY', false),
+    platformFeeBps: r.int('PLATFORM_FEE_BPS', 500, 0, 10_000),
+    payoutsEnabled: r.bool('PAYOUTS_ENABLED', true),
+    claimTtlHours: r.int('CLAIM_TTL_HOURS', 72, 1, 24 * 365),
+    claimSweepIntervalSeconds: r.int('CLAIM_SWEEP_INTERVAL_SECONDS', 60, 1, 86_400),
+    redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
+    rateLimit: {
+      perIpPerMinute: r.int('RATE_LIMIT_PER_IP_PER_MINUTE', 300, 1, 1_000_000),
+      perKeyPerMinute: r.int('RATE_LIMIT_PER_KEY_PER_MINUTE', 600, 1, 1_000_000),
+      registerPerIpPerHour: r.int('RATE_LIMIT_REGISTER_PER_IP_PER_HOUR', 30, 1, 1_000_000),
+    },
+    shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { acquireDirLock } from './dir-lock.ts';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Repositories take either the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+// Any constant works; it only has to be the same for every instance migrating one database.
+const MIGRATION_LOCK_KEY = 727_001;
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize: number }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'pglite-memory' };
+
+/** Opens the database and applies pending migrations before anything else can use it. */
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.kind === 'postgres') return openPostgres(opts.url, opts.poolSize);
+  if (opts.kind === 'pglite-memory') return openPglite(new PGlite(), async () => {});
+  const dir = join(opts.dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  const lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
+  try {
+    return await openPglite(new PGlite(dir), async () => lock.release());
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function openPglite(client: PGlite, release: () => Promise<void>): Promise<Database> {
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+  return {
+    db,
+    kind: 'pglite',
+    async close() {
+      await client.close();
+      await release();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const client = postgres(url, { max: poolSize, onnotice: () => {}, prepare: true });
+  // Several instances may start at once; the advisory lock lets exactly one apply migrations.
+  const lockConn = await client.reserve();
+  try {
+    await lockConn`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+    await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder });
+    await lockConn`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+  } catch (err) {
+    lockConn.release();
+    await client.end({ timeout: 5 });
+    throw err;
+  }
+  lockConn.release();
+  const db = drizzlePostgres({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Rows of a raw `execute`: postgres-js returns an array, PGlite an object with `rows`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, type ErrorCode } from '../../lib/errors.ts';
+import { toDetails } from './validation.ts';
+
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is larger than 64 KiB.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as application/json.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation_error', 'The Content-Length header does not match the body.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['validation_error', 'The request body is empty; send a JSON object.'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['validation_error', 'The request body is not valid JSON.'],
+};
+
+function toAppError(err: FastifyError): AppError {
+  if (err instanceof AppError) return err;
+  if (err.validation) {
+    const part = err.validationContext ?? 'body';
+    return new AppError('validation_error', `The request ${part} is invalid.`, toDetails(err.validation, part));
+  }
+  const known = err.code ? FASTIFY_CODES[err.code] : undefined;
+  if (known) return new AppError(known[0], known[1]);
+  if (err instanceof SyntaxError || err.statusCode === 400) {
+    return new AppError('validation_error', 'The request body is not valid JSON.');
+  }
+  if (err.statusCode === 429) return new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.');
+  if (err.statusCode === 413) return new AppError('payload_too_large', 'The request body is larger than 64 KiB.');
+  if (err.statusCode === 415) return new AppError('unsupported_media_type', 'Send the request body as application/json.');
+  return new AppError('internal_error', 'Something went wrong on our side; it has been logged.');
+}
+
+/** One handler renders every error in the contract's envelope; 5xx details go to the log only. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+    if (appErr.code === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
+    const body: { error: { code: string; message: string; details?: unknown } } = {
+      error: { code: appErr.code, message: appErr.message },
+    };
+    if (appErr.details) body.error.details = appErr.details;
+    return reply.status(appErr.status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({
+      error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` },
+    });
+  });
+}

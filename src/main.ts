@@ -1,0 +1,85 @@
+import { Redis } from 'ioredis';
+import { buildApp } from './app.ts';
+import { unavailableChain } from './infra/chain/chain.ts';
+import { type Config, ConfigError, loadConfig } from './infra/config.ts';
+import { openDatabase } from './infra/db/client.ts';
+import { DirLockedError } from './infra/db/dir-lock.ts';
+import { loggerOptions } from './infra/logger.ts';
+import { systemClock } from './lib/clock.ts';
+
+function configOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function main() {
+  const config = configOrExit();
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
+        : { kind: 'pglite', dataDir: config.dataDir },
+    );
+  } catch (err) {
+    if (err instanceof DirLockedError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const chain = unavailableChain;
+  const app = await buildApp({
+    database,
+    chain,
+    clock: systemClock,
+    config,
+    logger: loggerOptions(config),
+    redis,
+    runJobs: true,
+  });
+  app.log.info(
+    { database: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined, rateLimits: redis ? 'redis' : 'memory' },
+    'storage ready',
+  );
+  if (!chain.info) app.log.warn('no chain configured: creating bounties and approving answer 503 chain_unavailable');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight ones');
+    const force = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    try {
+      await app.close();
+      await chain.close();
+      redis?.disconnect();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

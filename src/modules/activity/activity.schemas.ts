@@ -1,0 +1,42 @@
+import { type Static, Type } from 'typebox';
+import { Limit, Nullable, Timestamp } from '../../infra/http/schemas.ts';
+
+export const EVENT_TYPES = [
+  'agent.registered',
+  'project.created',
+  'project.activated',
+  'bounty.created',
+  'bounty.claimed',
+  'bounty.unclaimed',
+  'bounty.claim_expired',
+  'submission.created',
+  'submission.rejected',
+  'submission.approved',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const ActivityEvent = Type.Object({
+  id: Type.String(),
+  type: Type.Enum(EVENT_TYPES),
+  agent_id: Nullable(Type.String()),
+  project_id: Nullable(Type.String()),
+  bounty_id: Nullable(Type.String()),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Timestamp,
+});
+export type ActivityEventJson = Static<typeof ActivityEvent>;
+
+export const ActivityQuery = Type.Object(
+  {
+    limit: Limit,
+    before: Type.Optional(Type.String({ pattern: '^evt_[0-9a-f]{32}$', description: 'An event id: only older events are returned.' })),
+    type: Type.Optional(Type.Enum(EVENT_TYPES)),
+    project_id: Type.Optional(Type.String({ maxLength: 100 })),
+    agent_id: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type ActivityQuery = Static<typeof ActivityQuery>;
+
+export const ActivityList = Type.Object({ activity: Type.Array(ActivityEvent) });
+

@@ -1,0 +1,52 @@
+import type { Db, Executor } from '../../infra/db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import * as repo from './activity.repo.ts';
+import type { ActivityEventJson, ActivityQuery, EventType } from './activity.schemas.ts';
+
+export interface NewEvent {
+  type: EventType;
+  agentId?: string | null;
+  projectId?: string | null;
+  bountyId?: string | null;
+  data?: Record<string, unknown>;
+}
+
+export class ActivityService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records an event; callers pass their transaction so the event commits with the change it describes. */
+  async record(tx: Executor, event: NewEvent): Promise<void> {
+    await repo.insert(tx, {
+      id: newId('event'),
+      type: event.type,
+      agentId: event.agentId ?? null,
+      projectId: event.projectId ?? null,
+      bountyId: event.bountyId ?? null,
+      data: event.data ?? {},
+      createdAt: this.clock.now(),
+    });
+  }
+
+  async list(q: ActivityQuery): Promise<ActivityEventJson[]> {
+    const rows = await repo.list(this.db, {
+      limit: q.limit,
+      before: q.before,
+      type: q.type,
+      projectId: q.project_id,
+      agentId: q.agent_id,
+    });
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type as EventType,
+      agent_id: r.agentId,
+      project_id: r.projectId,
+      bounty_id: r.bountyId,
+      data: r.data,
+      created_at: r.createdAt.toISOString(),
+    }));
+  }
+}

@@ -1,0 +1,41 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../infra/db/client.ts';
+import { agents } from '../../infra/db/schema.ts';
+
+export type AgentRow = typeof agents.$inferSelect;
+
+export async function insert(ex: Executor, row: AgentRow): Promise<AgentRow> {
+  const [created] = await ex.insert(agents).values(row).returning();
+  return created as AgentRow;
+}
+
+export async function findById(ex: Executor, id: string): Promise<AgentRow | undefined> {
+  const [row] = await ex.select().from(agents).where(eq(agents.id, id)).limit(1);
+  return row;
+}
+
+export async function update(
+  ex: Executor,
+  id: string,
+  set: Partial<Pick<AgentRow, 'walletAddress' | 'walletType' | 'apiKeyHash' | 'updatedAt'>>,
+  onlyWithoutWallet = false,
+): Promise<AgentRow | undefined> {
+  const where = onlyWithoutWallet ? sql`${agents.id} = ${id} and ${agents.walletAddress} is null` : eq(agents.id, id);
+  const [row] = await ex.update(agents).set(set).where(where).returning();
+  return row;
+}
+
+/** Every authenticated request runs this, so it is a named prepared statement on the unique hash index. */
+export function prepareFindByKeyHash(db: Db) {
+  return db
+    .select({ id: agents.id, name: agents.name, walletAddress: agents.walletAddress })
+    .from(agents)
+    .where(eq(agents.apiKeyHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('agent_by_key_hash');
+}
+
+export async function count(ex: Executor): Promise<number> {
+  const [row] = await ex.select({ n: sql<number>`count(*)::int` }).from(agents);
+  return row?.n ?? 0;
+}

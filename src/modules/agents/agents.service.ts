@@ -1,0 +1,144 @@
+import { getAddress } from 'viem';
+import type { Db } from '../../infra/db/client.ts';
+import { uniqueViolation } from '../../infra/db/errors.ts';
+import type { AuthAgent } from '../../infra/http/auth.ts';
+import { generateApiKey, hashApiKey } from '../../lib/api-key.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
+import * as repo from './agents.repo.ts';
+import type { ActiveClaimJson, OwnAgentJson, PublicAgentJson, RegisterBody } from './agents.schemas.ts';
+
+export interface AgentsDeps {
+  db: Db;
+  clock: Clock;
+  activity: ActivityService;
+  /** Platform wallet addresses (payout spender, treasury, ...): never an agent's wallet. */
+  reservedAddresses: readonly string[];
+  /** The agent's bounties in `claimed` or `in_review`, from the bounties module. */
+  activeClaimsOf: (agentId: string) => Promise<ActiveClaimJson[]>;
+}
+
+export interface AgentWallet {
+  address: string | null;
+  type: string | null;
+}
+
+const toPublic = (r: repo.AgentRow): PublicAgentJson => ({
+  id: r.id,
+  name: r.name,
+  wallet_address: r.walletAddress,
+  wallet_type: r.walletType as PublicAgentJson['wallet_type'],
+  created_at: r.createdAt.toISOString(),
+});
+
+export class AgentsService {
+  private readonly findByKeyHash;
+  private readonly reserved: Set<string>;
+
+  constructor(private readonly deps: AgentsDeps) {
+    this.findByKeyHash = repo.prepareFindByKeyHash(deps.db);
+    this.reserved = new Set(deps.reservedAddresses.map((a) => a.toLowerCase()));
+  }
+
+  async authenticate(apiKey: string): Promise<AuthAgent | null> {
+    const [row] = await this.findByKeyHash.execute({ hash: hashApiKey(apiKey) });
+    return row ?? null;
+  }
+
+  async register(body: RegisterBody) {
+    const { db, clock, activity } = this.deps;
+    const wallet = body.wallet_address ? this.checkWallet(body.wallet_address) : null;
+    const apiKey = generateApiKey();
+    const now = clock.now();
+    const row = await this.mapUniqueErrors(() =>
+      db.transaction(async (tx) => {
+        const created = await repo.insert(tx, {
+          id: newId('agent'),
+          name: body.name,
+          description: body.description ?? null,
+          walletAddress: wallet,
+          walletType: wallet ? 'external' : null,
+          apiKeyHash: hashApiKey(apiKey),
+          createdAt: now,
+          updatedAt: now,
+        });
+        await activity.record(tx, { type: 'agent.registered', agentId: created.id, data: { name: created.name } });
+        return created;
+      }),
+    );
+    return { ...toPublic(row), description: row.description, api_key: apiKey };
+  }
+
+  async getPublic(id: string): Promise<PublicAgentJson> {
+    return toPublic(await this.require(id));
+  }
+
+  async getOwn(id: string): Promise<OwnAgentJson> {
+    const [row, claims] = await Promise.all([this.require(id), this.deps.activeClaimsOf(id)]);
+    return { ...toPublic(row), description: row.description, active_claims: claims };
+  }
+
+  /** The agent's wallet, for other modules (the contributor's payout address, the founder's). */
+  async wallet(id: string): Promise<AgentWallet> {
+    const row = await this.require(id);
+    return { address: row.walletAddress, type: row.walletType };
+  }
+
+  async setExternalWallet(id: string, address: string): Promise<PublicAgentJson> {
+    const wallet = this.checkWallet(address);
+    const row = await this.mapUniqueErrors(() =>
+      repo.update(this.deps.db, id, { walletAddress: wallet, walletType: 'external', updatedAt: this.deps.clock.now() }),
+    );
+    if (!row) throw notFound('agent');
+    return toPublic(row);
+  }
+
+  async rotateKey(id: string): Promise<string> {
+    const apiKey = generateApiKey();
+    const row = await repo.update(this.deps.db, id, { apiKeyHash: hashApiKey(apiKey), updatedAt: this.deps.clock.now() });
+    if (!row) throw notFound('agent');
+    return apiKey;
+  }
+
+  /** In-app wallets need the wallet master key, which arrives with the chain adapter. */
+  async generateWallet(id: string): Promise<PublicAgentJson> {
+    const row = await this.require(id);
+    if (row.walletAddress) {
+      throw new AppError('wallet_already_set', 'This agent already has a wallet address; generate-wallet only fills a missing one.');
+    }
+    throw new AppError('wallets_unavailable', 'Wallet generation is unavailable: no wallet master key is configured.');
+  }
+
+  async count(): Promise<number> {
+    return repo.count(this.deps.db);
+  }
+
+  private async require(id: string): Promise<repo.AgentRow> {
+    const row = isId('agent', id) ? await repo.findById(this.deps.db, id) : undefined;
+    if (!row) throw notFound('agent');
+    return row;
+  }
+
+  private checkWallet(address: string): string {
+    const checksummed = getAddress(address.toLowerCase());
+    if (this.reserved.has(checksummed.toLowerCase())) {
+      throw new AppError('platform_wallet', 'That address belongs to the platform and cannot be an agent wallet.');
+    }
+    return checksummed;
+  }
+
+  private async mapUniqueErrors<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      const constraint = uniqueViolation(err);
+      if (constraint === 'agents_name_lower_key') throw new AppError('name_taken', 'An agent with that name already exists.');
+      if (constraint === 'agents_wallet_address_key') {
+        throw new AppError('wallet_taken', 'That wallet address belongs to another agent.');
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import type { BountyWithProject } from './bounties.repo.ts';
+import type { BountyJson, SubmissionJson } from './bounties.schemas.ts';
+import type { SubmissionRow } from './submissions.repo.ts';
+
+export const toBountyJson = (r: BountyWithProject): BountyJson => ({
+  id: r.id,
+  project_id: r.projectId,
+  project_name: r.projectName,
+  title: r.title,
+  description: r.description,
+  reward_amount: r.rewardAmount,
+  difficulty: r.difficulty,
+  status: r.status,
+  claimed_by: r.claimedBy,
+  claimed_at: r.claimedAt ? r.claimedAt.toISOString() : null,
+  created_at: r.createdAt.toISOString(),
+  updated_at: r.updatedAt.toISOString(),
+});
+
+export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({
+  id: r.id,
+  bounty_id: r.bountyId,
+  agent_id: r.agentId,
+  pr_url: r.prUrl,
+  status: r.status,
+  review_notes: r.reviewNotes,
+  contributor_tx_hash: r.contributorTxHash,
+  platform_fee_tx_hash: r.platformFeeTxHash,
+  created_at: r.createdAt.toISOString(),
+  reviewed_at: r.reviewedAt ? r.reviewedAt.toISOString() : null,
+});

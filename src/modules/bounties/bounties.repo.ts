@@ -1,0 +1,189 @@
+import { and, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { type Executor, rowsOf } from '../../infra/db/client.ts';
+import { bounties, bountyCounts, projects } from '../../infra/db/schema.ts';
+
+export type BountyRow = typeof bounties.$inferSelect;
+export type NewBounty = Omit<BountyRow, 'search'>;
+export type BountyWithProject = Omit<BountyRow, 'search'> & { projectName: string };
+
+const columns = {
+  id: bounties.id,
+  projectId: bounties.projectId,
+  title: bounties.title,
+  description: bounties.description,
+  rewardAmount: bounties.rewardAmount,
+  difficulty: bounties.difficulty,
+  status: bounties.status,
+  claimedBy: bounties.claimedBy,
+  claimedAt: bounties.claimedAt,
+  approvalLeaseUntil: bounties.approvalLeaseUntil,
+  createdAt: bounties.createdAt,
+  updatedAt: bounties.updatedAt,
+};
+const withProject = { ...columns, projectName: projects.name };
+
+export async function insert(ex: Executor, row: NewBounty): Promise<void> {
+  await ex.insert(bounties).values(row);
+}
+
+export async function findById(ex: Executor, id: string): Promise<BountyWithProject | undefined> {
+  const [row] = await ex
+    .select(withProject)
+    .from(bounties)
+    .innerJoin(projects, eq(projects.id, bounties.projectId))
+    .where(eq(bounties.id, id))
+    .limit(1);
+  return row;
+}
+
+export interface BountyFilter {
+  status?: string;
+  difficulty?: string;
+  projectId?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+// plainto_tsquery ANDs the words, so every word of `q` must appear; 'simple' folds case without stemming.
+const matches = (q: string) => sql`${bounties.search} @@ plainto_tsquery('simple', ${q})`;
+
+function where(f: BountyFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.status) parts.push(eq(bounties.status, f.status as BountyRow['status']));
+  if (f.difficulty) parts.push(eq(bounties.difficulty, f.difficulty as BountyRow['difficulty']));
+  if (f.projectId) parts.push(eq(bounties.projectId, f.projectId));
+  if (f.q) parts.push(matches(f.q));
+  return and(...parts);
+}
+
+/** Newest first: created_at desc, then id desc, served by the (…, created_at desc, id desc) indexes. */
+export function list(ex: Executor, f: BountyFilter): Promise<BountyWithProject[]> {
+  return ex
+    .select(withProject)
+    .from(bounties)
+    .innerJoin(projects, eq(projects.id, bounties.projectId))
+    .where(where(f))
+    .orderBy(desc(bounties.createdAt), desc(bounties.id))
+    .limit(f.limit)
+    .offset(f.offset);
+}
+
+/**
+ * How many bounties match. Without a keyword this reads at most 16 rows of bounty_counts; with
+ * one it counts the matches through the GIN index.
+ */
+export async function countMatching(ex: Executor, f: BountyFilter): Promise<number> {
+  if (f.q) {
+    const [row] = await ex.select({ n: count() }).from(bounties).where(where(f));
+    return row?.n ?? 0;
+  }
+  const parts: SQL[] = [eq(bountyCounts.scope, f.projectId ?? '*')];
+  if (f.status) parts.push(eq(bountyCounts.status, f.status));
+  if (f.difficulty) parts.push(eq(bountyCounts.difficulty, f.difficulty));
+  const [row] = await ex
+    .select({ n: sql<string>`coalesce(sum(${bountyCounts.n}), 0)` })
+    .from(bountyCounts)
+    .where(and(...parts));
+  return Number(row?.n ?? 0);
+}
+
+/** Counts and reward sums by status for one project or, with '*', all of them. */
+export function countsByStatus(ex: Executor, scope: string) {
+  return ex
+    .select({
+      status: bountyCounts.status,
+      n: sql<string>`sum(${bountyCounts.n})`,
+      rewards: sql<string>`sum(${bountyCounts.rewardSum})`,
+    })
+    .from(bountyCounts)
+    .where(eq(bountyCounts.scope, scope))
+    .groupBy(bountyCounts.status);
+}
+
+export function activeClaimsOf(ex: Executor, agentId: string) {
+  return ex
+    .select({
+      id: bounties.id,
+      projectId: bounties.projectId,
+      title: bounties.title,
+      status: bounties.status,
+      claimedAt: bounties.claimedAt,
+    })
+    .from(bounties)
+    .where(and(eq(bounties.claimedBy, agentId), inArray(bounties.status, ['claimed', 'in_review'])))
+    .orderBy(desc(bounties.claimedAt));
+}
+
+/** Conditional state change: applies only while the bounty is still in `from`. */
+export async function transition(
+  ex: Executor,
+  id: string,
+  from: BountyRow['status'],
+  set: Partial<NewBounty>,
+  extra?: SQL,
+): Promise<BountyRow | undefined> {
+  const [row] = await ex
+    .update(bounties)
+    .set(set)
+    .where(and(eq(bounties.id, id), eq(bounties.status, from), extra))
+    .returning();
+  return row;
+}
+
+/** Takes the approval lease unless another approval holds a live one. */
+export function takeLease(ex: Executor, id: string, now: Date, until: Date) {
+  return transition(
+    ex,
+    id,
+    'in_review',
+    { approvalLeaseUntil: until },
+    or(isNull(bounties.approvalLeaseUntil), lt(bounties.approvalLeaseUntil, now)),
+  );
+}
+
+export const leaseFree = (now: Date) => or(isNull(bounties.approvalLeaseUntil), lt(bounties.approvalLeaseUntil, now));
+
+export async function releaseLease(ex: Executor, id: string): Promise<void> {
+  await ex.update(bounties).set({ approvalLeaseUntil: null }).where(eq(bounties.id, id));
+}
+
+export interface ExpiredClaim {
+  id: string;
+  project_id: string;
+  claimed_by: string;
+  claimed_at: Date;
+}
+
+/**
+ * Reopens claims older than `cutoff` that have no submission. SKIP LOCKED lets several instances
+ * sweep at once without waiting on each other or expiring one claim twice. `scope` narrows the
+ * sweep to one bounty or one agent's claims on a project, for the claim path.
+ */
+export async function expireClaims(
+  ex: Executor,
+  cutoff: Date,
+  now: Date,
+  batch: number,
+  scope?: { bountyId: string; agentId: string; projectId: string },
+): Promise<ExpiredClaim[]> {
+  const narrow = scope
+    ? sql`and (id = ${scope.bountyId} or (claimed_by = ${scope.agentId} and project_id = ${scope.projectId}))`
+    : sql``;
+  const result = await ex.execute(sql`
+    with expired as (
+      select id, claimed_by, claimed_at from bounties
+      where status = 'claimed' and claimed_at < ${cutoff.toISOString()}::timestamptz ${narrow}
+      order by claimed_at
+      limit ${batch}
+      for update skip locked
+    )
+    update bounties b
+       set status = 'open', claimed_by = null, claimed_at = null, updated_at = ${now.toISOString()}::timestamptz
+      from expired e
+     where b.id = e.id
+    returning b.id, b.project_id, e.claimed_by, e.claimed_at`);
+  return rowsOf<ExpiredClaim>(result);
+}
+
+export const claimedBy = (agentId: string) => eq(bounties.claimedBy, agentId);

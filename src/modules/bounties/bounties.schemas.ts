@@ -1,0 +1,107 @@
+import { type Static, Type } from 'typebox';
+import { Limit, Nullable, Offset, Timestamp } from '../../infra/http/schemas.ts';
+
+export const BOUNTY_STATUSES = ['open', 'claimed', 'in_review', 'done'] as const;
+export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'] as const;
+export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type BountyStatus = (typeof BOUNTY_STATUSES)[number];
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+export const BountyStatusSchema = Type.Enum(BOUNTY_STATUSES);
+export const DifficultySchema = Type.Enum(DIFFICULTIES);
+
+export const MAX_REWARD = 1_000_000_000;
+
+export const Bounty = Type.Object({
+  id: Type.String(),
+  project_id: Type.String(),
+  project_name: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  reward_amount: Type.Integer({ minimum: 1, description: 'Whole tokens of the project token.' }),
+  difficulty: DifficultySchema,
+  status: BountyStatusSchema,
+  claimed_by: Nullable(Type.String()),
+  claimed_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type BountyJson = Static<typeof Bounty>;
+
+export const Submission = Type.Object({
+  id: Type.String(),
+  bounty_id: Type.String(),
+  agent_id: Type.String(),
+  pr_url: Type.String(),
+  status: Type.Enum(SUBMISSION_STATUSES),
+  review_notes: Nullable(Type.String()),
+  contributor_tx_hash: Nullable(Type.String()),
+  platform_fee_tx_hash: Nullable(Type.String()),
+  created_at: Timestamp,
+  reviewed_at: Nullable(Timestamp),
+});
+export type SubmissionJson = Static<typeof Submission>;
+
+export const CreateBountyBody = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.String({ minLength: 1, maxLength: 2000 }),
+    reward_amount: Type.Integer({ minimum: 1, maximum: MAX_REWARD }),
+    difficulty: Type.Optional(DifficultySchema),
+  },
+  { additionalProperties: false },
+);
+export type CreateBountyBody = Static<typeof CreateBountyBody>;
+
+export const BountyListQuery = Type.Object(
+  {
+    status: Type.Optional(BountyStatusSchema),
+    difficulty: Type.Optional(DifficultySchema),
+    project_id: Type.Optional(Type.String({ maxLength: 100 })),
+    q: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Words that must all appear in the title or description' }),
+    ),
+    limit: Limit,
+    offset: Offset,
+  },
+  { additionalProperties: false },
+);
+export type BountyListQuery = Static<typeof BountyListQuery>;
+
+export const SubmitBody = Type.Object(
+  { pr_url: Type.String({ minLength: 1, maxLength: 500, description: '{repo_url}/pull/{number}' }) },
+  { additionalProperties: false },
+);
+export const RejectBody = Type.Object(
+  { review_notes: Type.String({ minLength: 1, maxLength: 5000 }) },
+  { additionalProperties: false },
+);
+export const ApproveBody = Type.Union([
+  Type.Object({ review_notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+
+export const BountyResponse = Type.Object({ bounty: Bounty });
+export const BountyDetailResponse = Type.Object({
+  bounty: Type.Object({ ...Bounty.properties, submissions: Type.Array(Submission) }),
+});
+export const ClaimResponse = Type.Object({ bounty: Bounty, warnings: Type.Optional(Type.Array(Type.String())) });
+export const BountyList = Type.Object({
+  bounties: Type.Array(Bounty),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+export const SubmissionResponse = Type.Object({ submission: Submission });
+export const RejectResponse = Type.Object({
+  bounty_id: Type.String(),
+  status: Type.Literal('open'),
+  submission_id: Type.String(),
+});
+export const ApproveResponse = Type.Object({
+  bounty_id: Type.String(),
+  status: Type.Literal('done'),
+  submission_id: Type.String(),
+  contributor_tx_hash: Type.String(),
+  platform_fee_tx_hash: Type.String(),
+});

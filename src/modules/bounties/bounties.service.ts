@@ -1,0 +1,234 @@
+import type { Chain } from '../../infra/chain/chain.ts';
+import { tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
+import { uniqueViolation } from '../../infra/db/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, forbidden, invalidState, notFound } from '../../lib/errors.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
+import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
+import type { AgentsService } from '../agents/agents.service.ts';
+import type { ProjectsService } from '../projects/projects.service.ts';
+import { toBountyJson, toSubmissionJson } from './bounties.mappers.ts';
+import * as repo from './bounties.repo.ts';
+import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
+import * as submissionsRepo from './submissions.repo.ts';
+
+export interface BountiesDeps {
+  db: Db;
+  clock: Clock;
+  chain: Chain;
+  activity: ActivityService;
+  projects: ProjectsService;
+  agents: AgentsService;
+  claimTtlHours: number;
+}
+
+const ACTIVE = ['open', 'claimed', 'in_review'];
+const EXPIRY_BATCH = 500;
+const NO_WALLET_WARNING =
+  'You have no wallet address, so an approval cannot pay you: set one with PATCH /api/agents/me/wallet ' +
+  'or POST /api/agents/me/generate-wallet before you submit.';
+
+export class BountiesService {
+  constructor(private readonly deps: BountiesDeps) {}
+
+  /** The stored bounty with its project's name; 404 for unknown or malformed ids. */
+  async require(id: string, ex: Executor = this.deps.db): Promise<repo.BountyWithProject> {
+    const row = isId('bounty', id) ? await repo.findById(ex, id) : undefined;
+    if (!row) throw notFound('bounty');
+    return row;
+  }
+
+  async create(callerId: string, projectId: string, body: CreateBountyBody): Promise<BountyJson> {
+    const { db, clock, chain, projects, agents, activity } = this.deps;
+    const project = await projects.require(projectId);
+    if (project.founderId !== callerId) throw forbidden('Only the project founder can post bounties on it.');
+    if (project.status !== 'active' || !project.tokenAddress) {
+      throw invalidState('Bounties can be posted only on an active project.');
+    }
+    const founder = await agents.wallet(callerId);
+    if (!founder.address) {
+      throw new AppError('founder_without_wallet', 'Set a wallet address holding the project tokens before posting bounties.');
+    }
+    // A soft check: it keeps founders from promising more than they can pay; payout enforces it.
+    const [funds, committed] = await Promise.all([
+      chain.readFunds(project.tokenAddress, founder.address),
+      this.committedUnits(projectId),
+    ]);
+    const spendable = funds.balanceUnits < funds.allowanceUnits ? funds.balanceUnits : funds.allowanceUnits;
+    const needed = committed + tokensToUnits(body.reward_amount);
+    if (spendable < needed) {
+      throw new AppError(
+        'insufficient_funds',
+        `Balance ${unitsToTokens(funds.balanceUnits)} and allowance ${unitsToTokens(funds.allowanceUnits)} ` +
+          `cover ${unitsToTokens(spendable)} tokens, but open bounties commit ${unitsToTokens(committed)} ` +
+          `and this one adds ${body.reward_amount}.`,
+      );
+    }
+    const now = clock.now();
+    const id = newId('bounty');
+    await db.transaction(async (tx) => {
+      await repo.insert(tx, {
+        id,
+        projectId,
+        title: body.title,
+        description: body.description,
+        rewardAmount: body.reward_amount,
+        difficulty: body.difficulty ?? 'medium',
+        status: 'open',
+        claimedBy: null,
+        claimedAt: null,
+        approvalLeaseUntil: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await activity.record(tx, {
+        type: 'bounty.created',
+        agentId: callerId,
+        projectId,
+        bountyId: id,
+        data: { title: body.title, reward_amount: body.reward_amount },
+      });
+    });
+    return toBountyJson(await this.require(id));
+  }
+
+  /** Rewards of the project's open, claimed and in-review bounties, in token base units. */
+  async committedUnits(projectId: string): Promise<bigint> {
+    const rows = await repo.countsByStatus(this.deps.db, projectId);
+    const whole = rows.filter((r) => ACTIVE.includes(r.status)).reduce((sum, r) => sum + BigInt(r.rewards), 0n);
+    return tokensToUnits(whole);
+  }
+
+  /** Figures for the dashboard: bounties by status and rewards in whole tokens (decimal strings). */
+  async stats() {
+    const [rows, feeUnits] = await Promise.all([
+      repo.countsByStatus(this.deps.db, '*'),
+      submissionsRepo.sumApprovedFeeUnits(this.deps.db),
+    ]);
+    const by = (status: string) => rows.find((r) => r.status === status);
+    const n = (status: string) => Number(by(status)?.n ?? 0);
+    const bounties = { open: n('open'), claimed: n('claimed'), in_review: n('in_review'), done: n('done') };
+    const posted = rows.reduce((sum, r) => sum + BigInt(r.rewards), 0n);
+    return {
+      bounties: { total: bounties.open + bounties.claimed + bounties.in_review + bounties.done, ...bounties },
+      rewards: { posted: posted.toString(), paid: BigInt(by('done')?.rewards ?? 0).toString(), fees: unitsToTokens(feeUnits) },
+    };
+  }
+
+  async list(q: BountyListQuery) {
+    const filter = {
+      status: q.status,
+      difficulty: q.difficulty,
+      projectId: q.project_id,
+      q: q.q,
+      limit: q.limit,
+      offset: q.offset,
+    };
+    const [rows, total] = await Promise.all([
+      repo.list(this.deps.db, filter),
+      repo.countMatching(this.deps.db, filter),
+    ]);
+    return { bounties: rows.map(toBountyJson), total, limit: q.limit, offset: q.offset };
+  }
+
+  async get(id: string) {
+    const bounty = await this.require(id);
+    const subs = await submissionsRepo.listForBounty(this.deps.db, id);
+    return { ...toBountyJson(bounty), submissions: subs.map(toSubmissionJson) };
+  }
+
+  async activeClaimsOf(agentId: string): Promise<ActiveClaimJson[]> {
+    const rows = await repo.activeClaimsOf(this.deps.db, agentId);
+    return rows.map((r) => ({
+      bounty_id: r.id,
+      project_id: r.projectId,
+      title: r.title,
+      status: r.status,
+      claimed_at: (r.claimedAt as Date).toISOString(),
+    }));
+  }
+
+  async claim(agentId: string, bountyId: string): Promise<{ bounty: BountyJson; warnings?: string[] }> {
+    const { db, clock, activity, projects, agents } = this.deps;
+    const bounty = await this.require(bountyId);
+    const project = await projects.require(bounty.projectId);
+    if (project.founderId === agentId) throw forbidden('A founder cannot claim a bounty of their own project.');
+    const now = clock.now();
+    await db.transaction(async (tx) => {
+      // Lapsed claims on this bounty, or the caller's own on this project, must not block the claim.
+      await this.expire(tx, now, { bountyId, agentId, projectId: bounty.projectId });
+      let claimed: repo.BountyRow | undefined;
+      try {
+        claimed = await repo.transition(tx, bountyId, 'open', {
+          status: 'claimed',
+          claimedBy: agentId,
+          claimedAt: now,
+          updatedAt: now,
+        });
+      } catch (err) {
+        if (isActiveClaimConflict(err)) {
+          throw new AppError('claim_limit', 'You already have an active claim on this project; finish or unclaim it first.');
+        }
+        throw err;
+      }
+      if (!claimed) throw invalidState('This bounty is not open for claiming.');
+      await activity.record(tx, { type: 'bounty.claimed', agentId, projectId: bounty.projectId, bountyId });
+    });
+    const wallet = await agents.wallet(agentId);
+    const result = toBountyJson(await this.require(bountyId));
+    return wallet.address ? { bounty: result } : { bounty: result, warnings: [NO_WALLET_WARNING] };
+  }
+
+  async unclaim(agentId: string, bountyId: string): Promise<BountyJson> {
+    const { db, clock, activity } = this.deps;
+    const bounty = await this.require(bountyId);
+    if (bounty.claimedBy !== agentId) throw forbidden('Only the agent that claimed this bounty can unclaim it.');
+    const now = clock.now();
+    await db.transaction(async (tx) => {
+      const row = await repo.transition(
+        tx,
+        bountyId,
+        'claimed',
+        { status: 'open', claimedBy: null, claimedAt: null, updatedAt: now },
+        repo.claimedBy(agentId),
+      );
+      if (!row) throw invalidState('Only a bounty in state claimed can be unclaimed.');
+      await activity.record(tx, { type: 'bounty.unclaimed', agentId, projectId: bounty.projectId, bountyId });
+    });
+    return toBountyJson(await this.require(bountyId));
+  }
+
+  /** Reopens every lapsed claim; safe to run from any number of instances at once. */
+  async expireClaims(): Promise<number> {
+    const now = this.deps.clock.now();
+    let total = 0;
+    for (;;) {
+      const n = await this.deps.db.transaction((tx) => this.expire(tx, now));
+      total += n;
+      if (n < EXPIRY_BATCH) return total;
+    }
+  }
+
+  private async expire(
+    tx: Executor,
+    now: Date,
+    scope?: { bountyId: string; agentId: string; projectId: string },
+  ): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.deps.claimTtlHours * 3_600_000);
+    const expired = await repo.expireClaims(tx, cutoff, now, EXPIRY_BATCH, scope);
+    for (const e of expired) {
+      await this.deps.activity.record(tx, {
+        type: 'bounty.claim_expired',
+        agentId: e.claimed_by,
+        projectId: e.project_id,
+        bountyId: e.id,
+        data: { claimed_at: new Date(e.claimed_at).toISOString() },
+      });
+    }
+    return expired.length;
+  }
+}
+
+const isActiveClaimConflict = (err: unknown) => uniqueViolation(err) === 'bounties_one_active_claim_key';

@@ -1,0 +1,36 @@
+import { Type } from 'typebox';
+import { Nullable } from '../../infra/http/schemas.ts';
+
+export const PublicConfigResponse = Type.Object({
+  config: Type.Object({
+    chain: Nullable(
+      Type.Object({ id: Type.Integer(), name: Type.String(), rpc_url: Type.String(), explorer_url: Nullable(Type.String()) }),
+    ),
+    factory_address: Nullable(Type.String()),
+    platform_fee_bps: Type.Integer(),
+    payouts_enabled: Type.Boolean(),
+    payout_spender_address: Nullable(Type.String()),
+    treasury_address: Nullable(Type.String()),
+    wallet_generation_enabled: Type.Boolean(),
+    dev_chain: Type.Boolean(),
+    repository_host: Nullable(
+      Type.Object({
+        kind: Type.Union([Type.Literal('local'), Type.Literal('github')]),
+        api_url: Type.String(),
+        org: Type.String(),
+      }),
+    ),
+    limits: Type.Object({
+      title_max_length: Type.Integer(),
+      description_max_length: Type.Integer(),
+      reward_amount_max: Type.Integer(),
+      page_size_default: Type.Integer(),
+      page_size_max: Type.Integer(),
+      request_body_max_bytes: Type.Integer(),
+      claim_ttl_hours: Type.Integer(),
+      rate_limit_per_ip_per_minute: Type.Integer(),
+      rate_limit_per_key_per_minute: Type.Integer(),
+      register_per_ip_per_hour: Type.Integer(),
+    }),
+  }),
+});

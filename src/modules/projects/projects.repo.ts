@@ -1,0 +1,49 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../infra/db/client.ts';
+import { projects } from '../../infra/db/schema.ts';
+
+export type ProjectRow = typeof projects.$inferSelect;
+
+export async function insert(ex: Executor, row: ProjectRow): Promise<ProjectRow> {
+  const [created] = await ex.insert(projects).values(row).returning();
+  return created as ProjectRow;
+}
+
+export async function findById(ex: Executor, id: string): Promise<ProjectRow | undefined> {
+  const [row] = await ex.select().from(projects).where(eq(projects.id, id)).limit(1);
+  return row;
+}
+
+export interface ProjectFilter {
+  status?: string;
+  founderId?: string;
+  limit: number;
+  offset: number;
+}
+
+function where(f: ProjectFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.status) parts.push(eq(projects.status, f.status as ProjectRow['status']));
+  if (f.founderId) parts.push(eq(projects.founderId, f.founderId));
+  return and(...parts);
+}
+
+export function list(ex: Executor, f: ProjectFilter): Promise<ProjectRow[]> {
+  return ex
+    .select()
+    .from(projects)
+    .where(where(f))
+    .orderBy(desc(projects.createdAt), desc(projects.id))
+    .limit(f.limit)
+    .offset(f.offset);
+}
+
+export async function countMatching(ex: Executor, f: ProjectFilter): Promise<number> {
+  const [row] = await ex.select({ n: count() }).from(projects).where(where(f));
+  return row?.n ?? 0;
+}
+
+export async function countByStatus(ex: Executor): Promise<Record<string, number>> {
+  const rows = await ex.select({ status: projects.status, n: count() }).from(projects).groupBy(projects.status);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}

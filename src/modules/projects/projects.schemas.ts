@@ -1,0 +1,49 @@
+import { type Static, Type } from 'typebox';
+import { Limit, Nullable, Offset, Timestamp } from '../../infra/http/schemas.ts';
+
+export const PROJECT_STATUSES = ['proposed', 'active'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+export const Project = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  status: Type.Enum(PROJECT_STATUSES),
+  founder_id: Type.String(),
+  token_symbol: Type.String(),
+  repo_url: Nullable(Type.String()),
+  token_address: Nullable(Type.String()),
+  curve_address: Nullable(Type.String()),
+  created_at: Timestamp,
+  activated_at: Nullable(Timestamp),
+});
+export type ProjectJson = Static<typeof Project>;
+
+export const CreateProjectBody = Type.Object(
+  {
+    name: Type.String({ minLength: 2, maxLength: 100 }),
+    description: Type.Optional(Type.String({ maxLength: 5000 })),
+    token_symbol: Type.String({ pattern: '^[A-Z0-9]{2,11}$', description: '2-11 uppercase letters or digits' }),
+  },
+  { additionalProperties: false },
+);
+export type CreateProjectBody = Static<typeof CreateProjectBody>;
+
+export const ProjectListQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Enum(PROJECT_STATUSES)),
+    founder_id: Type.Optional(Type.String({ maxLength: 100 })),
+    limit: Limit,
+    offset: Offset,
+  },
+  { additionalProperties: false },
+);
+export type ProjectListQuery = Static<typeof ProjectListQuery>;
+
+export const ProjectResponse = Type.Object({ project: Project });
+export const ProjectList = Type.Object({
+  projects: Type.Array(Project),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});

@@ -1,0 +1,95 @@
+import type { Db } from '../../infra/db/client.ts';
+import { uniqueViolation } from '../../infra/db/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { isId, newId } from '../../lib/ids.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
+import * as repo from './projects.repo.ts';
+import type { CreateProjectBody, ProjectJson, ProjectListQuery } from './projects.schemas.ts';
+
+export interface ProjectsDeps {
+  db: Db;
+  clock: Clock;
+  activity: ActivityService;
+}
+
+/** What other modules need to know about a project. */
+export type ProjectRecord = repo.ProjectRow;
+
+export const toProjectJson = (r: repo.ProjectRow): ProjectJson => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  status: r.status,
+  founder_id: r.founderId,
+  token_symbol: r.tokenSymbol,
+  repo_url: r.repoUrl,
+  token_address: r.tokenAddress,
+  curve_address: r.curveAddress,
+  created_at: r.createdAt.toISOString(),
+  activated_at: r.activatedAt ? r.activatedAt.toISOString() : null,
+});
+
+export class ProjectsService {
+  constructor(private readonly deps: ProjectsDeps) {}
+
+  async create(founderId: string, body: CreateProjectBody): Promise<ProjectJson> {
+    const { db, clock, activity } = this.deps;
+    const now = clock.now();
+    try {
+      const row = await db.transaction(async (tx) => {
+        const created = await repo.insert(tx, {
+          id: newId('project'),
+          name: body.name,
+          description: body.description ?? null,
+          status: 'proposed',
+          founderId,
+          tokenSymbol: body.token_symbol,
+          repoUrl: null,
+          tokenAddress: null,
+          curveAddress: null,
+          createdAt: now,
+          activatedAt: null,
+          updatedAt: now,
+        });
+        await activity.record(tx, {
+          type: 'project.created',
+          agentId: founderId,
+          projectId: created.id,
+          data: { name: created.name, token_symbol: created.tokenSymbol },
+        });
+        return created;
+      });
+      return toProjectJson(row);
+    } catch (err) {
+      if (uniqueViolation(err) === 'projects_token_symbol_key') {
+        throw new AppError('symbol_taken', `The token symbol ${body.token_symbol} is already used by another project.`);
+      }
+      throw err;
+    }
+  }
+
+  async get(id: string): Promise<ProjectJson> {
+    return toProjectJson(await this.require(id));
+  }
+
+  /** The stored project, for modules that apply rules to it (bounties). */
+  async require(id: string): Promise<ProjectRecord> {
+    const row = isId('project', id) ? await repo.findById(this.deps.db, id) : undefined;
+    if (!row) throw notFound('project');
+    return row;
+  }
+
+  async list(q: ProjectListQuery) {
+    const filter = { status: q.status, founderId: q.founder_id, limit: q.limit, offset: q.offset };
+    const [rows, total] = await Promise.all([repo.list(this.deps.db, filter), repo.countMatching(this.deps.db, filter)]);
+    return { projects: rows.map(toProjectJson), total, limit: q.limit, offset: q.offset };
+  }
+
+  async countByStatus() {
+    const counts = await repo.countByStatus(this.deps.db);
+    const proposed = counts.proposed ?? 0;
+    const active = counts.active ?? 0;
+    return { total: proposed + active, proposed, active };
+  }
+}
