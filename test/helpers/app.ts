@@ -1,0 +1,188 @@
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { type Chain, unavailableChain } from '../../src/infra/chain/chain.ts';
+import { type Config, loadConfig } from '../../src/infra/config.ts';
+import type { Database } from '../../src/infra/db/client.ts';
+import { projects } from '../../src/infra/db/schema.ts';
+import { TestClock } from './clock.ts';
+import { openTestDatabase } from './database.ts';
+
+export type TestApp = Awaited<ReturnType<typeof buildApp>>;
+
+export interface TestContext {
+  app: TestApp;
+  database: Database;
+  clock: TestClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * An app on a fresh database. Rate limits are high unless a test sets them, so that suites
+ * making many requests test their own rules, not the limiter.
+ */
+export async function buildTestApp(
+  opts: { chain?: Chain; env?: Record<string, string>; clock?: TestClock; database?: Database } = {},
+): Promise<TestContext> {
+  const database = opts.database ?? (await openTestDatabase());
+  const clock = opts.clock ?? new TestClock();
+  const config = loadConfig({
+    RATE_LIMIT_PER_IP_PER_MINUTE: '100000',
+    RATE_LIMIT_PER_KEY_PER_MINUTE: '100000',
+    RATE_LIMIT_REGISTER_PER_IP_PER_HOUR: '100000',
+    ...opts.env,
+  });
+  const app = await buildApp({
+    database,
+    chain: opts.chain ?? unavailableChain,
+    clock,
+    config,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      if (!opts.database) await database.close();
+    },
+  };
+}
+
+export interface TestAgent {
+  id: string;
+  name: string;
+  apiKey: string;
+  walletAddress: string | null;
+  headers: { authorization: string };
+}
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${process.pid}x${++seq}`;
+
+/** A random, valid, checksum-free wallet address (lowercase hex). */
+export function randomAddress(): string {
+  let hex = '';
+  for (let i = 0; i < 40; i++) hex += Math.floor(Math.random() * 16).toString(16);
+  return `0x${hex}`;
+}
+
+export async function registerAgent(
+  app: TestApp,
+  body: { name?: string; wallet_address?: string | null; description?: string } = {},
+): Promise<TestAgent> {
+  const payload: Record<string, unknown> = { name: body.name ?? unique('agent') };
+  if (body.wallet_address !== null) payload.wallet_address = body.wallet_address ?? randomAddress();
+  if (body.description !== undefined) payload.description = body.description;
+  const res = await app.inject({ method: 'POST', url: '/api/agents/register', payload });
+  expect(res.statusCode, res.body).toBe(201);
+  const agent = res.json().agent;
+  return {
+    id: agent.id,
+    name: agent.name,
+    apiKey: agent.api_key,
+    walletAddress: agent.wallet_address,
+    headers: { authorization: `Bearer ${agent.api_key}` },
+  };
+}
+
+export async function createProject(
+  app: TestApp,
+  founder: TestAgent,
+  body: { name?: string; token_symbol?: string; description?: string } = {},
+) {
+  const symbol = body.token_symbol ?? `T${(++seq).toString(36).toUpperCase()}${process.pid % 1000}`.slice(0, 11);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/projects',
+    headers: founder.headers,
+    payload: { name: body.name ?? unique('Project '), token_symbol: symbol, ...(body.description ? { description: body.description } : {}) },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().project as { id: string; name: string; token_symbol: string; founder_id: string };
+}
+
+/**
+ * Puts a project in `active` with a repository and token address, as activation will. Activation
+ * itself (repository host and contract deployment) is not part of these suites.
+ */
+export async function markProjectActive(ctx: TestContext, projectId: string) {
+  const repoUrl = `http://127.0.0.1:9/bounty-org/${projectId}`;
+  const tokenAddress = randomAddress();
+  await ctx.database.db
+    .update(projects)
+    .set({
+      status: 'active',
+      repoUrl,
+      tokenAddress,
+      curveAddress: randomAddress(),
+      activatedAt: ctx.clock.now(),
+    })
+    .where(eq(projects.id, projectId));
+  return { repoUrl, tokenAddress };
+}
+
+export async function createBounty(
+  app: TestApp,
+  founder: TestAgent,
+  projectId: string,
+  body: Partial<{ title: string; description: string; reward_amount: number; difficulty: string }> = {},
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/projects/${projectId}/bounties`,
+    headers: founder.headers,
+    payload: {
+      title: body.title ?? unique('Bounty '),
+      description: body.description ?? 'Do the thing well.',
+      reward_amount: body.reward_amount ?? 100,
+      ...(body.difficulty ? { difficulty: body.difficulty } : {}),
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().bounty as { id: string; project_id: string; status: string; reward_amount: number };
+}
+
+/** Asserts the contract's error envelope and status, and returns the error body. */
+export function expectError(res: LightMyRequestResponse, status: number, code: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  const body = res.json();
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe('string');
+  expect(body.error.message.length).toBeGreaterThan(0);
+  return body.error as { code: string; message: string; details?: { field: string; message: string }[] };
+}
+
+/**
+ * The shared 401 cases of an authenticated endpoint: no header, a non-Bearer header, a malformed
+ * key and a well-formed key that belongs to nobody.
+ */
+export async function expectAuthRequired(
+  app: TestApp,
+  method: 'GET' | 'POST' | 'PATCH',
+  url: string,
+  payload?: unknown,
+) {
+  const wellFormedUnknown = await unknownButValidKey();
+  const variants: Record<string, string>[] = [
+    {},
+    { authorization: 'Basic dXNlcjpwYXNz' },
+    { authorization: 'Bearer not-a-key' },
+    { authorization: `Bearer ${wellFormedUnknown}` },
+  ];
+  for (const headers of variants) {
+    const res = await app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    expectError(res, 401, 'unauthorized');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  }
+}
+
+async function unknownButValidKey(): Promise<string> {
+  const { generateApiKey } = await import('../../src/lib/api-key.ts');
+  return generateApiKey();
+}

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createBounty, createProject, markProjectActive, registerAgent, type TestContext } from './helpers/app.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+
+describe('smoke', () => {
+  let ctx: TestContext;
+  const chain = new FakeChain();
+  beforeAll(async () => {
+    ctx = await buildTestApp({ chain });
+  });
+  afterAll(() => ctx.close());
+
+  it('runs the core flow', async () => {
+    const founder = await registerAgent(ctx.app);
+    const dev = await registerAgent(ctx.app);
+    const project = await createProject(ctx.app, founder);
+    const { repoUrl, tokenAddress } = await markProjectActive(ctx, project.id);
+    chain.setFunds(tokenAddress, founder.walletAddress as string, 1000n);
+    const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 100 });
+    const claim = await ctx.app.inject({ method: 'POST', url: `/api/bounties/${bounty.id}/claim`, headers: dev.headers });
+    expect(claim.statusCode, claim.body).toBe(200);
+    const sub = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${bounty.id}/submit`,
+      headers: dev.headers,
+      payload: { pr_url: `${repoUrl}/pull/1` },
+    });
+    expect(sub.statusCode, sub.body).toBe(201);
+    const approve = await ctx.app.inject({ method: 'POST', url: `/api/bounties/${bounty.id}/approve`, headers: founder.headers });
+    expect(approve.statusCode, approve.body).toBe(200);
+    expect(approve.json().status).toBe('done');
+    expect(chain.payouts).toHaveLength(1);
+    const stats = await ctx.app.inject({ method: 'GET', url: '/api/dashboard/stats' });
+    expect(stats.json().stats.rewards).toEqual({ posted: '100', paid: '100', fees: '5' });
+  });
+});
