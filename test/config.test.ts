@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/infra/config.ts';
+
+describe('config', () => {
+  it('has working defaults for an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.platformFeeBps).toBe(500);
+    expect(c.claimTtlHours).toBe(72);
+    expect(c.payoutsEnabled).toBe(true);
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it('reads every variable it documents', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      PLATFORM_FEE_BPS: '250',
+      PAYOUTS_ENABLED: 'false',
+      CLAIM_TTL_HOURS: '24',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      RATE_LIMIT_PER_IP_PER_MINUTE: '10',
+      RATE_LIMIT_PER_KEY_PER_MINUTE: '20',
+      RATE_LIMIT_REGISTER_PER_IP_PER_HOUR: '3',
+      LOG_LEVEL: 'warn',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/tmp/x',
+      databaseUrl: 'postgres://u@h:5432/db',
+      platformFeeBps: 250,
+      payoutsEnabled: false,
+      claimTtlHours: 24,
+      redisUrl: 'redis://127.0.0.1:6379',
+      rateLimit: { perIpPerMinute: 10, perKeyPerMinute: 20, registerPerIpPerHour: 3 },
+      logLevel: 'warn',
+    });
+  });
+
+  it('lists every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: 'eighty', PLATFORM_FEE_BPS: '10001', DATABASE_URL: 'mysql://x', PAYOUTS_ENABLED: 'maybe' });
+      expect.unreachable('loadConfig accepted a bad environment');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems;
+      expect(problems).toHaveLength(4);
+      for (const name of ['PORT', 'PLATFORM_FEE_BPS', 'DATABASE_URL', 'PAYOUTS_ENABLED']) {
+        expect(problems.some((p) => p.startsWith(name))).toBe(true);
+      }
+    }
+  });
+});

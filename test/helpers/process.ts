@@ -1,0 +1,42 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Runs `src/main.ts` as `npm start` does, on a free port, and waits until it listens. */
+export function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(tsx, ['src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve({ child, baseUrl: m[1] as string, output: () => out, exited });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${out}`)));
+  });
+}
+
+/** Runs `src/main.ts` expecting it to fail at start; resolves with its exit code and output. */
+export function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(tsx, ['src/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', ...env } });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+}
