@@ -14,9 +14,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...intFiles, 'test/**/*.chain.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...intFiles, 'test/**/*.chain.test.ts'],
+        },
       },
-      ...databases.map((d) => ({ extends: true as const, test: { name: d.name, include: intFiles, env: d.env } })),
+      { extends: true, test: { name: 'chain', include: ['test/**/*.chain.test.ts'] } },
+      ...databases.map((d) => ({
+        extends: true as const,
+        test: { name: d.name, include: intFiles, env: d.env },
+      })),
     ],
   },
 });

@@ -7,7 +7,7 @@ import type { Chain } from './infra/chain/chain.ts';
 import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/client.ts';
 import { registerAuth } from './infra/http/auth.ts';
-import { registerErrorHandling } from './infra/http/error-handler.ts';
+import { frameworkErrors, registerErrorHandling } from './infra/http/error-handler.ts';
 import { registerRateLimit } from './infra/http/rate-limit.ts';
 import { validatorCompiler } from './infra/http/validation.ts';
 import type { Clock } from './lib/clock.ts';
@@ -44,8 +44,11 @@ const APPROVAL_LEASE_MS = 5 * 60_000;
 function buildServices({ database, chain, clock, config }: AppDeps) {
   const db = database.db;
   const activity = new ActivityService(db, clock);
-  const reservedAddresses = [chain.info?.payoutSpenderAddress, chain.info?.treasuryAddress, chain.info?.factoryAddress]
-    .filter((a): a is string => typeof a === 'string');
+  const reservedAddresses = [
+    chain.info?.payoutSpenderAddress,
+    chain.info?.treasuryAddress,
+    chain.info?.factoryAddress,
+  ].filter((a): a is string => typeof a === 'string');
   let bounties: BountiesService | undefined;
   const agents = new AgentsService({
     db,
@@ -55,7 +58,15 @@ function buildServices({ database, chain, clock, config }: AppDeps) {
     activeClaimsOf: (id) => (bounties as BountiesService).activeClaimsOf(id),
   });
   const projects = new ProjectsService({ db, clock, activity });
-  bounties = new BountiesService({ db, clock, chain, activity, projects, agents, claimTtlHours: config.claimTtlHours });
+  bounties = new BountiesService({
+    db,
+    clock,
+    chain,
+    activity,
+    projects,
+    agents,
+    claimTtlHours: config.claimTtlHours,
+  });
   const payouts = new PayoutsService({
     chain,
     platformFeeBps: config.platformFeeBps,
@@ -90,6 +101,7 @@ export async function buildApp(deps: AppDeps) {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    frameworkErrors,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -97,6 +109,8 @@ export async function buildApp(deps: AppDeps) {
   // Bodyless POSTs (claim, approve) may still say application/json; an empty body means "no body".
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
+  // Fastify parses text/plain by default; the contract accepts JSON only, anything else is 415.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
     parseJson(request, body as string, done);
@@ -110,7 +124,8 @@ export async function buildApp(deps: AppDeps) {
       info: {
         title: 'Bounty Marketplace API',
         version: '1.0.0',
-        description: 'Agents earn project tokens for completing bounties. Errors: {"error": {"code", "message"}}.',
+        description:
+          'Agents earn project tokens for completing bounties. Errors: {"error": {"code", "message"}}.',
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
@@ -136,7 +151,9 @@ export async function buildApp(deps: AppDeps) {
 
 function startJobs(app: FastifyInstance, services: Services, config: Config) {
   const sweep = () =>
-    services.bounties.expireClaims().catch((err: unknown) => app.log.error({ err }, 'claim expiry sweep failed'));
+    services.bounties
+      .expireClaims()
+      .catch((err: unknown) => app.log.error({ err }, 'claim expiry sweep failed'));
   const timer = setInterval(sweep, config.claimSweepIntervalSeconds * 1000);
   timer.unref();
   void sweep();

@@ -35,7 +35,9 @@ async function main() {
     }
     throw err;
   }
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
   const chain = unavailableChain;
   const app = await buildApp({
     database,
@@ -47,10 +49,15 @@ async function main() {
     runJobs: true,
   });
   app.log.info(
-    { database: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined, rateLimits: redis ? 'redis' : 'memory' },
+    {
+      database: database.kind,
+      dataDir: database.kind === 'pglite' ? config.dataDir : undefined,
+      rateLimits: redis ? 'redis' : 'memory',
+    },
     'storage ready',
   );
-  if (!chain.info) app.log.warn('no chain configured: creating bounties and approving answer 503 chain_unavailable');
+  if (!chain.info)
+    app.log.warn('no chain configured: creating bounties and approving answer 503 chain_unavailable');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -63,10 +70,16 @@ async function main() {
     }, config.shutdownTimeoutMs);
     force.unref();
     try {
+      // Keep-alive connections that finish their last response after close() began would hold
+      // the server open until their keep-alive timeout; close each one as soon as it is idle.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 50);
       await app.close();
+      clearInterval(closeIdle);
+      app.log.info('http server closed');
       await chain.close();
       redis?.disconnect();
       await database.close();
+      app.log.info('database closed; bye');
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');

@@ -19,12 +19,16 @@ describe('api keys', () => {
   it('reject any single-character change through the checksum', () => {
     const key = generateApiKey();
     fc.assert(
-      fc.property(fc.integer({ min: API_KEY_PREFIX.length, max: key.length - 1 }), fc.integer({ min: 1, max: 61 }), (pos, shift) => {
-        const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-        const c = alphabet[(alphabet.indexOf(key[pos] as string) + shift) % 62] as string;
-        const mutated = key.slice(0, pos) + c + key.slice(pos + 1);
-        expect(isWellFormedApiKey(mutated)).toBe(false);
-      }),
+      fc.property(
+        fc.integer({ min: API_KEY_PREFIX.length, max: key.length - 1 }),
+        fc.integer({ min: 1, max: 61 }),
+        (pos, shift) => {
+          const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+          const c = alphabet[(alphabet.indexOf(key[pos] as string) + shift) % 62] as string;
+          const mutated = key.slice(0, pos) + c + key.slice(pos + 1);
+          expect(isWellFormedApiKey(mutated)).toBe(false);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -44,7 +44,12 @@ describe('config', () => {
 
   it('lists every bad variable at once', () => {
     try {
-      loadConfig({ PORT: 'eighty', PLATFORM_FEE_BPS: '10001', DATABASE_URL: 'mysql://x', PAYOUTS_ENABLED: 'maybe' });
+      loadConfig({
+        PORT: 'eighty',
+        PLATFORM_FEE_BPS: '10001',
+        DATABASE_URL: 'mysql://x',
+        PAYOUTS_ENABLED: 'maybe',
+      });
       expect.unreachable('loadConfig accepted a bad environment');
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);

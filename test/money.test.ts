@@ -20,7 +20,8 @@ describe('token amounts', () => {
 });
 
 describe('reward split', () => {
-  const payouts = (bps: number) => new PayoutsService({ chain: unavailableChain, platformFeeBps: bps, payoutsEnabled: true });
+  const payouts = (bps: number) =>
+    new PayoutsService({ chain: unavailableChain, platformFeeBps: bps, payoutsEnabled: true });
 
   it('takes the default 5% fee', () => {
     expect(payouts(500).split(100)).toEqual({
@@ -32,13 +33,17 @@ describe('reward split', () => {
 
   it('floors the fee in base units and pays the rest to the contributor, for any reward and rate', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000_000 }), fc.integer({ min: 0, max: 10_000 }), (reward, bps) => {
-        const s = payouts(bps).split(reward);
-        expect(s.rewardUnits).toBe(BigInt(reward) * 10n ** 18n);
-        expect(s.feeUnits).toBe((s.rewardUnits * BigInt(bps)) / 10_000n);
-        expect(s.feeUnits + s.contributorUnits).toBe(s.rewardUnits);
-        expect(s.contributorUnits >= 0n).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        (reward, bps) => {
+          const s = payouts(bps).split(reward);
+          expect(s.rewardUnits).toBe(BigInt(reward) * 10n ** 18n);
+          expect(s.feeUnits).toBe((s.rewardUnits * BigInt(bps)) / 10_000n);
+          expect(s.feeUnits + s.contributorUnits).toBe(s.rewardUnits);
+          expect(s.contributorUnits >= 0n).toBe(true);
+        },
+      ),
     );
   });
 });

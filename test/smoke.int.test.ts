@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createBounty, createProject, markProjectActive, registerAgent, type TestContext } from './helpers/app.ts';
+import {
+  buildTestApp,
+  createBounty,
+  createProject,
+  markProjectActive,
+  registerAgent,
+  type TestContext,
+} from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 
 describe('smoke', () => {
@@ -17,7 +24,11 @@ describe('smoke', () => {
     const { repoUrl, tokenAddress } = await markProjectActive(ctx, project.id);
     chain.setFunds(tokenAddress, founder.walletAddress as string, 1000n);
     const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 100 });
-    const claim = await ctx.app.inject({ method: 'POST', url: `/api/bounties/${bounty.id}/claim`, headers: dev.headers });
+    const claim = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${bounty.id}/claim`,
+      headers: dev.headers,
+    });
     expect(claim.statusCode, claim.body).toBe(200);
     const sub = await ctx.app.inject({
       method: 'POST',
@@ -26,7 +37,11 @@ describe('smoke', () => {
       payload: { pr_url: `${repoUrl}/pull/1` },
     });
     expect(sub.statusCode, sub.body).toBe(201);
-    const approve = await ctx.app.inject({ method: 'POST', url: `/api/bounties/${bounty.id}/approve`, headers: founder.headers });
+    const approve = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${bounty.id}/approve`,
+      headers: founder.headers,
+    });
     expect(approve.statusCode, approve.body).toBe(200);
     expect(approve.json().status).toBe('done');
     expect(chain.payouts).toHaveLength(1);

@@ -96,12 +96,17 @@ export async function createProject(
   founder: TestAgent,
   body: { name?: string; token_symbol?: string; description?: string } = {},
 ) {
-  const symbol = body.token_symbol ?? `T${(++seq).toString(36).toUpperCase()}${process.pid % 1000}`.slice(0, 11);
+  const symbol =
+    body.token_symbol ?? `T${(++seq).toString(36).toUpperCase()}${process.pid % 1000}`.slice(0, 11);
   const res = await app.inject({
     method: 'POST',
     url: '/api/projects',
     headers: founder.headers,
-    payload: { name: body.name ?? unique('Project '), token_symbol: symbol, ...(body.description ? { description: body.description } : {}) },
+    payload: {
+      name: body.name ?? unique('Project '),
+      token_symbol: symbol,
+      ...(body.description ? { description: body.description } : {}),
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().project as { id: string; name: string; token_symbol: string; founder_id: string };
@@ -176,7 +181,12 @@ export async function expectAuthRequired(
     { authorization: `Bearer ${wellFormedUnknown}` },
   ];
   for (const headers of variants) {
-    const res = await app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    const res = await app.inject({
+      method,
+      url,
+      headers,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
     expectError(res, 401, 'unauthorized');
     expect(res.headers['www-authenticate']).toBe('Bearer');
   }

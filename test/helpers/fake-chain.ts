@@ -28,7 +28,10 @@ export class FakeChain implements Chain {
 
   setFunds(token: string, owner: string, balanceTokens: bigint, allowanceTokens = balanceTokens): void {
     const unit = 10n ** 18n;
-    this.funds.set(key(token, owner), { balanceUnits: balanceTokens * unit, allowanceUnits: allowanceTokens * unit });
+    this.funds.set(key(token, owner), {
+      balanceUnits: balanceTokens * unit,
+      allowanceUnits: allowanceTokens * unit,
+    });
   }
 
   async readFunds(token: string, owner: string): Promise<TokenFunds> {

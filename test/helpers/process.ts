@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+// As `npm start` runs it: one node process with tsx as its loader, so signals reach our handlers.
+const nodeArgs = ['--import', 'tsx', 'src/main.ts'];
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -13,7 +14,7 @@ export interface ServerProcess {
 
 /** Runs `src/main.ts` as `npm start` does, on a free port, and waits until it listens. */
 export function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(tsx, ['src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: root,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,7 +35,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
 
 /** Runs `src/main.ts` expecting it to fail at start; resolves with its exit code and output. */
 export function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(tsx, ['src/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', ...env } });
+  const child = spawn(process.execPath, nodeArgs, { cwd: root, env: { ...process.env, PORT: '0', ...env } });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));

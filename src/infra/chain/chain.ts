@@ -61,7 +61,10 @@ export interface Chain {
 }
 
 const refuse = () =>
-  new AppError('chain_unavailable', 'No blockchain is configured for this service, so funds cannot be read or paid.');
+  new AppError(
+    'chain_unavailable',
+    'No blockchain is configured for this service, so funds cannot be read or paid.',
+  );
 
 export const unavailableChain: Chain = {
   info: null,

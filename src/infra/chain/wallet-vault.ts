@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { type Hex, getAddress } from 'viem';
+import { getAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 /**
@@ -40,7 +40,8 @@ export class WalletVault {
 
   /** `masterKeyHex`: 32 bytes as 64 hex digits. */
   constructor(masterKeyHex: string) {
-    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(masterKeyHex)) throw new Error('The wallet master key must be 32 bytes in hex.');
+    if (!/^(0x)?[0-9a-fA-F]{64}$/.test(masterKeyHex))
+      throw new Error('The wallet master key must be 32 bytes in hex.');
     this.masterKey = Buffer.from(masterKeyHex.replace(/^0x/, ''), 'hex');
   }
 

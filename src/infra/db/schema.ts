@@ -99,7 +99,10 @@ export const bounties = pgTable(
     updatedAt: ts('updated_at').notNull(),
     search: tsvector('search')
       .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('simple', title || ' ' || description)`),
+      // Punctuation separates words ("api/v1", "README.md", "node-20"), the same way for the query.
+      .generatedAlwaysAs(
+        sql`to_tsvector('simple', regexp_replace(title || ' ' || description, '[[:punct:]]+', ' ', 'g'))`,
+      ),
   },
   (t) => [
     index('bounties_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),

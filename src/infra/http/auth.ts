@@ -28,11 +28,15 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /** The agent behind a request. Throws 401 unless it carries a valid, current key. */
 export function requireAgent(request: FastifyRequest): AuthAgent {
-  if (!request.agent) throw new AppError('unauthorized', 'Send a valid API key as "Authorization: Bearer <key>".');
+  if (!request.agent)
+    throw new AppError('unauthorized', 'Send a valid API key as "Authorization: Bearer <key>".');
   return request.agent;
 }
 
-export function registerAuth(app: FastifyInstance, lookup: (apiKey: string) => Promise<AuthAgent | null>): void {
+export function registerAuth(
+  app: FastifyInstance,
+  lookup: (apiKey: string) => Promise<AuthAgent | null>,
+): void {
   app.decorateRequest('agent', null);
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const key = bearerToken(request);

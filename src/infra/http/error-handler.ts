@@ -1,11 +1,14 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../../lib/errors.ts';
 import { toDetails } from './validation.ts';
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is larger than 64 KiB.'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as application/json.'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation_error', 'The Content-Length header does not match the body.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
+    'validation_error',
+    'The Content-Length header does not match the body.',
+  ],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['validation_error', 'The request body is empty; send a JSON object.'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['validation_error', 'The request body is not valid JSON.'],
 };
@@ -14,16 +17,23 @@ function toAppError(err: FastifyError): AppError {
   if (err instanceof AppError) return err;
   if (err.validation) {
     const part = err.validationContext ?? 'body';
-    return new AppError('validation_error', `The request ${part} is invalid.`, toDetails(err.validation, part));
+    return new AppError(
+      'validation_error',
+      `The request ${part} is invalid.`,
+      toDetails(err.validation, part),
+    );
   }
   const known = err.code ? FASTIFY_CODES[err.code] : undefined;
   if (known) return new AppError(known[0], known[1]);
   if (err instanceof SyntaxError || err.statusCode === 400) {
     return new AppError('validation_error', 'The request body is not valid JSON.');
   }
-  if (err.statusCode === 429) return new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.');
-  if (err.statusCode === 413) return new AppError('payload_too_large', 'The request body is larger than 64 KiB.');
-  if (err.statusCode === 415) return new AppError('unsupported_media_type', 'Send the request body as application/json.');
+  if (err.statusCode === 429)
+    return new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.');
+  if (err.statusCode === 413)
+    return new AppError('payload_too_large', 'The request body is larger than 64 KiB.');
+  if (err.statusCode === 415)
+    return new AppError('unsupported_media_type', 'Send the request body as application/json.');
   return new AppError('internal_error', 'Something went wrong on our side; it has been logged.');
 }
 
@@ -45,4 +55,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
       error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` },
     });
   });
+}
+
+/**
+ * Errors the router raises before any route matches (a path segment over the length limit, a
+ * URL that does not decode) get the same envelope; such a path names no resource, so 404.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const badPath = err.code === 'FST_ERR_MAX_PARAM_LENGTH' || err.code === 'FST_ERR_BAD_URL';
+  if (!badPath) request.log.error({ err }, 'request failed');
+  const error = badPath
+    ? { code: 'not_found', message: 'No resource exists at that path.' }
+    : { code: 'internal_error', message: 'Something went wrong on our side; it has been logged.' };
+  reply.status(badPath ? 404 : 500).send({ error });
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -7,14 +6,16 @@ import type { Config } from '../config.ts';
 import { bearerToken } from './auth.ts';
 
 /**
- * Requests that carry an API key are limited per key, the others per client IP. Counters live in
- * memory for one instance, in Redis when REDIS_URL is set, so several instances share one budget.
- * The key is hashed before it becomes a counter name: counters never hold a usable secret.
+ * Requests from an agent with a valid API key are limited per agent, the others per client IP.
+ * Only a key that authenticates earns its own budget: otherwise a made-up token on each request
+ * would escape the IP limit, and rotating a key would reset the agent's budget. Counters live in
+ * memory for one instance, in Redis when REDIS_URL is set, so several instances share one budget;
+ * they are named by agent id, never by a usable secret.
  */
-function limitKey(request: FastifyRequest): string {
-  const token = bearerToken(request);
-  if (token) return `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
-  return `ip:${request.ip}`;
+async function limitKey(request: FastifyRequest): Promise<string> {
+  // Authenticated routes have run `authenticate` already; public ones have not, and there a bad key means "no agent".
+  if (!request.agent && bearerToken(request)) await request.server.authenticate(request).catch(() => {});
+  return request.agent ? `agent:${request.agent.id}` : `ip:${request.ip}`;
 }
 
 export async function registerRateLimit(
@@ -25,7 +26,7 @@ export async function registerRateLimit(
   await app.register(rateLimit, {
     global: true,
     timeWindow: 60_000,
-    max: (request) => (bearerToken(request) ? config.perKeyPerMinute : config.perIpPerMinute),
+    max: (request) => (request.agent ? config.perKeyPerMinute : config.perIpPerMinute),
     keyGenerator: limitKey,
     ...(redis ? { redis, nameSpace: 'bm-rl:' } : {}),
     skipOnError: true,

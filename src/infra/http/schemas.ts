@@ -3,7 +3,10 @@ import { type TSchema, Type } from 'typebox';
 /** Shared pieces of the route schemas. */
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-22T12:00:00.000Z'] });
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-export const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: '0x followed by 40 hex digits' });
+export const Address = Type.String({
+  pattern: '^0x[0-9a-fA-F]{40}$',
+  description: '0x followed by 40 hex digits',
+});
 export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20 });

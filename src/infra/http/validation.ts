@@ -22,13 +22,22 @@ function makeAjv(coerceTypes: boolean): Ajv {
 const coercing = makeAjv(true);
 const strict = makeAjv(false);
 
-export function validatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
+export function validatorCompiler({
+  schema,
+  httpPart,
+}: {
+  schema: object;
+  httpPart?: string;
+}): ValidateFunction {
   const ajv = httpPart === 'body' ? strict : coercing;
   return ajv.compile(schema);
 }
 
 /** Ajv's errors as `details` entries that name the field a client has to fix. */
-export function toDetails(errors: (FastifySchemaValidationError | ErrorObject)[], part: string): ErrorDetail[] {
+export function toDetails(
+  errors: (FastifySchemaValidationError | ErrorObject)[],
+  part: string,
+): ErrorDetail[] {
   return errors.map((e) => {
     const params = (e.params ?? {}) as Record<string, unknown>;
     const path = (e as ErrorObject).instancePath ?? '';

@@ -3,7 +3,10 @@ import { errors } from '../../infra/http/schemas.ts';
 import { ActivityList, ActivityQuery } from './activity.schemas.ts';
 import type { ActivityService } from './activity.service.ts';
 
-export const activityRoutes: FastifyPluginAsyncTypebox<{ activity: ActivityService }> = async (app, { activity }) => {
+export const activityRoutes: FastifyPluginAsyncTypebox<{ activity: ActivityService }> = async (
+  app,
+  { activity },
+) => {
   app.get(
     '/api/activity',
     {

@@ -29,7 +29,12 @@ export type ActivityEventJson = Static<typeof ActivityEvent>;
 export const ActivityQuery = Type.Object(
   {
     limit: Limit,
-    before: Type.Optional(Type.String({ pattern: '^evt_[0-9a-f]{32}$', description: 'An event id: only older events are returned.' })),
+    before: Type.Optional(
+      Type.String({
+        pattern: '^evt_[0-9a-f]{32}$',
+        description: 'An event id: only older events are returned.',
+      }),
+    ),
     type: Type.Optional(Type.Enum(EVENT_TYPES)),
     project_id: Type.Optional(Type.String({ maxLength: 100 })),
     agent_id: Type.Optional(Type.String({ maxLength: 100 })),
@@ -39,4 +44,3 @@ export const ActivityQuery = Type.Object(
 export type ActivityQuery = Static<typeof ActivityQuery>;
 
 export const ActivityList = Type.Object({ activity: Type.Array(ActivityEvent) });
-

@@ -20,7 +20,9 @@ export async function update(
   set: Partial<Pick<AgentRow, 'walletAddress' | 'walletType' | 'apiKeyHash' | 'updatedAt'>>,
   onlyWithoutWallet = false,
 ): Promise<AgentRow | undefined> {
-  const where = onlyWithoutWallet ? sql`${agents.id} = ${id} and ${agents.walletAddress} is null` : eq(agents.id, id);
+  const where = onlyWithoutWallet
+    ? sql`${agents.id} = ${id} and ${agents.walletAddress} is null`
+    : eq(agents.id, id);
   const [row] = await ex.update(agents).set(set).where(where).returning();
   return row;
 }

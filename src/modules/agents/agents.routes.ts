@@ -59,7 +59,9 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
         response: { 200: PublicAgentResponse, ...errors(400, 401, 409, 413, 415, 429) },
       },
     },
-    async (request) => ({ agent: await agents.setExternalWallet(requireAgent(request).id, request.body.wallet_address) }),
+    async (request) => ({
+      agent: await agents.setExternalWallet(requireAgent(request).id, request.body.wallet_address),
+    }),
   );
 
   app.post(

@@ -64,7 +64,11 @@ export class AgentsService {
           createdAt: now,
           updatedAt: now,
         });
-        await activity.record(tx, { type: 'agent.registered', agentId: created.id, data: { name: created.name } });
+        await activity.record(tx, {
+          type: 'agent.registered',
+          agentId: created.id,
+          data: { name: created.name },
+        });
         return created;
       }),
     );
@@ -89,7 +93,11 @@ export class AgentsService {
   async setExternalWallet(id: string, address: string): Promise<PublicAgentJson> {
     const wallet = this.checkWallet(address);
     const row = await this.mapUniqueErrors(() =>
-      repo.update(this.deps.db, id, { walletAddress: wallet, walletType: 'external', updatedAt: this.deps.clock.now() }),
+      repo.update(this.deps.db, id, {
+        walletAddress: wallet,
+        walletType: 'external',
+        updatedAt: this.deps.clock.now(),
+      }),
     );
     if (!row) throw notFound('agent');
     return toPublic(row);
@@ -97,7 +105,10 @@ export class AgentsService {
 
   async rotateKey(id: string): Promise<string> {
     const apiKey = generateApiKey();
-    const row = await repo.update(this.deps.db, id, { apiKeyHash: hashApiKey(apiKey), updatedAt: this.deps.clock.now() });
+    const row = await repo.update(this.deps.db, id, {
+      apiKeyHash: hashApiKey(apiKey),
+      updatedAt: this.deps.clock.now(),
+    });
     if (!row) throw notFound('agent');
     return apiKey;
   }
@@ -106,9 +117,15 @@ export class AgentsService {
   async generateWallet(id: string): Promise<PublicAgentJson> {
     const row = await this.require(id);
     if (row.walletAddress) {
-      throw new AppError('wallet_already_set', 'This agent already has a wallet address; generate-wallet only fills a missing one.');
+      throw new AppError(
+        'wallet_already_set',
+        'This agent already has a wallet address; generate-wallet only fills a missing one.',
+      );
     }
-    throw new AppError('wallets_unavailable', 'Wallet generation is unavailable: no wallet master key is configured.');
+    throw new AppError(
+      'wallets_unavailable',
+      'Wallet generation is unavailable: no wallet master key is configured.',
+    );
   }
 
   async count(): Promise<number> {
@@ -124,7 +141,10 @@ export class AgentsService {
   private checkWallet(address: string): string {
     const checksummed = getAddress(address.toLowerCase());
     if (this.reserved.has(checksummed.toLowerCase())) {
-      throw new AppError('platform_wallet', 'That address belongs to the platform and cannot be an agent wallet.');
+      throw new AppError(
+        'platform_wallet',
+        'That address belongs to the platform and cannot be an agent wallet.',
+      );
     }
     return checksummed;
   }
@@ -134,7 +154,8 @@ export class AgentsService {
       return await fn();
     } catch (err) {
       const constraint = uniqueViolation(err);
-      if (constraint === 'agents_name_lower_key') throw new AppError('name_taken', 'An agent with that name already exists.');
+      if (constraint === 'agents_name_lower_key')
+        throw new AppError('name_taken', 'An agent with that name already exists.');
       if (constraint === 'agents_wallet_address_key') {
         throw new AppError('wallet_taken', 'That wallet address belongs to another agent.');
       }

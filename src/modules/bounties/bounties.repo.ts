@@ -46,7 +46,8 @@ export interface BountyFilter {
 }
 
 // plainto_tsquery ANDs the words, so every word of `q` must appear; 'simple' folds case without stemming.
-const matches = (q: string) => sql`${bounties.search} @@ plainto_tsquery('simple', ${q})`;
+const matches = (q: string) =>
+  sql`${bounties.search} @@ plainto_tsquery('simple', regexp_replace(${q}, '[[:punct:]]+', ' ', 'g'))`;
 
 function where(f: BountyFilter): SQL | undefined {
   const parts: SQL[] = [];
@@ -142,7 +143,8 @@ export function takeLease(ex: Executor, id: string, now: Date, until: Date) {
   );
 }
 
-export const leaseFree = (now: Date) => or(isNull(bounties.approvalLeaseUntil), lt(bounties.approvalLeaseUntil, now));
+export const leaseFree = (now: Date) =>
+  or(isNull(bounties.approvalLeaseUntil), lt(bounties.approvalLeaseUntil, now));
 
 export async function releaseLease(ex: Executor, id: string): Promise<void> {
   await ex.update(bounties).set({ approvalLeaseUntil: null }).where(eq(bounties.id, id));
@@ -158,7 +160,9 @@ export interface ExpiredClaim {
 /**
  * Reopens claims older than `cutoff` that have no submission. SKIP LOCKED lets several instances
  * sweep at once without waiting on each other or expiring one claim twice. `scope` narrows the
- * sweep to one bounty or one agent's claims on a project, for the claim path.
+ * sweep to one bounty or one agent's claims on a project, for the claim path; that one waits for
+ * a sweep holding the row instead of skipping it, or the claim would see the lapsed bounty still
+ * `claimed` and fail although it is being reopened.
  */
 export async function expireClaims(
   ex: Executor,
@@ -176,7 +180,7 @@ export async function expireClaims(
       where status = 'claimed' and claimed_at < ${cutoff.toISOString()}::timestamptz ${narrow}
       order by claimed_at
       limit ${batch}
-      for update skip locked
+      for update ${scope ? sql`` : sql`skip locked`}
     )
     update bounties b
        set status = 'open', claimed_by = null, claimed_at = null, updated_at = ${now.toISOString()}::timestamptz

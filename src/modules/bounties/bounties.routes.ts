@@ -115,7 +115,11 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) =>
       reply.status(201).send({
-        submission: await submissions.submit(requireAgent(request).id, request.params.id, request.body.pr_url),
+        submission: await submissions.submit(
+          requireAgent(request).id,
+          request.params.id,
+          request.body.pr_url,
+        ),
       }),
   );
 
@@ -132,7 +136,8 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: RejectResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
       },
     },
-    async (request) => submissions.reject(requireAgent(request).id, request.params.id, request.body.review_notes),
+    async (request) =>
+      submissions.reject(requireAgent(request).id, request.params.id, request.body.review_notes),
   );
 
   app.post(
@@ -149,6 +154,10 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      submissions.approve(requireAgent(request).id, request.params.id, request.body?.review_notes ?? undefined),
+      submissions.approve(
+        requireAgent(request).id,
+        request.params.id,
+        request.body?.review_notes ?? undefined,
+      ),
   );
 };

@@ -59,7 +59,11 @@ export const BountyListQuery = Type.Object(
     difficulty: Type.Optional(DifficultySchema),
     project_id: Type.Optional(Type.String({ maxLength: 100 })),
     q: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: 'Words that must all appear in the title or description' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Words that must all appear in the title or description',
+      }),
     ),
     limit: Limit,
     offset: Offset,
@@ -77,7 +81,10 @@ export const RejectBody = Type.Object(
   { additionalProperties: false },
 );
 export const ApproveBody = Type.Union([
-  Type.Object({ review_notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false }),
+  Type.Object(
+    { review_notes: Type.Optional(Type.String({ maxLength: 5000 })) },
+    { additionalProperties: false },
+  ),
   Type.Null(),
 ]);
 
@@ -85,7 +92,10 @@ export const BountyResponse = Type.Object({ bounty: Bounty });
 export const BountyDetailResponse = Type.Object({
   bounty: Type.Object({ ...Bounty.properties, submissions: Type.Array(Submission) }),
 });
-export const ClaimResponse = Type.Object({ bounty: Bounty, warnings: Type.Optional(Type.Array(Type.String())) });
+export const ClaimResponse = Type.Object({
+  bounty: Bounty,
+  warnings: Type.Optional(Type.Array(Type.String())),
+});
 export const BountyList = Type.Object({
   bounties: Type.Array(Bounty),
   total: Type.Integer(),

@@ -49,13 +49,17 @@ export class BountiesService {
     }
     const founder = await agents.wallet(callerId);
     if (!founder.address) {
-      throw new AppError('founder_without_wallet', 'Set a wallet address holding the project tokens before posting bounties.');
+      throw new AppError(
+        'founder_without_wallet',
+        'Set a wallet address holding the project tokens before posting bounties.',
+      );
     }
     // A soft check: it keeps founders from promising more than they can pay; payout enforces it.
     const [funds, committed] = await Promise.all([
       chain.readFunds(project.tokenAddress, founder.address),
       this.committedUnits(projectId),
     ]);
+    // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints.
     const spendable = funds.balanceUnits < funds.allowanceUnits ? funds.balanceUnits : funds.allowanceUnits;
     const needed = committed + tokensToUnits(body.reward_amount);
     if (spendable < needed) {
@@ -97,7 +101,9 @@ export class BountiesService {
   /** Rewards of the project's open, claimed and in-review bounties, in token base units. */
   async committedUnits(projectId: string): Promise<bigint> {
     const rows = await repo.countsByStatus(this.deps.db, projectId);
-    const whole = rows.filter((r) => ACTIVE.includes(r.status)).reduce((sum, r) => sum + BigInt(r.rewards), 0n);
+    const whole = rows
+      .filter((r) => ACTIVE.includes(r.status))
+      .reduce((sum, r) => sum + BigInt(r.rewards), 0n);
     return tokensToUnits(whole);
   }
 
@@ -113,11 +119,20 @@ export class BountiesService {
     const posted = rows.reduce((sum, r) => sum + BigInt(r.rewards), 0n);
     return {
       bounties: { total: bounties.open + bounties.claimed + bounties.in_review + bounties.done, ...bounties },
-      rewards: { posted: posted.toString(), paid: BigInt(by('done')?.rewards ?? 0).toString(), fees: unitsToTokens(feeUnits) },
+      rewards: {
+        posted: posted.toString(),
+        paid: BigInt(by('done')?.rewards ?? 0).toString(),
+        fees: unitsToTokens(feeUnits),
+      },
     };
   }
 
   async list(q: BountyListQuery) {
+    // No project has a malformed id; answering here also keeps '' or '*' from reaching the
+    // bounty_counts scopes, where '*' means every project.
+    if (q.project_id !== undefined && !isId('project', q.project_id)) {
+      return { bounties: [], total: 0, limit: q.limit, offset: q.offset };
+    }
     const filter = {
       status: q.status,
       difficulty: q.difficulty,
@@ -154,7 +169,8 @@ export class BountiesService {
     const { db, clock, activity, projects, agents } = this.deps;
     const bounty = await this.require(bountyId);
     const project = await projects.require(bounty.projectId);
-    if (project.founderId === agentId) throw forbidden('A founder cannot claim a bounty of their own project.');
+    if (project.founderId === agentId)
+      throw forbidden('A founder cannot claim a bounty of their own project.');
     const now = clock.now();
     await db.transaction(async (tx) => {
       // Lapsed claims on this bounty, or the caller's own on this project, must not block the claim.
@@ -169,7 +185,10 @@ export class BountiesService {
         });
       } catch (err) {
         if (isActiveClaimConflict(err)) {
-          throw new AppError('claim_limit', 'You already have an active claim on this project; finish or unclaim it first.');
+          throw new AppError(
+            'claim_limit',
+            'You already have an active claim on this project; finish or unclaim it first.',
+          );
         }
         throw err;
       }
@@ -184,7 +203,10 @@ export class BountiesService {
   async unclaim(agentId: string, bountyId: string): Promise<BountyJson> {
     const { db, clock, activity } = this.deps;
     const bounty = await this.require(bountyId);
-    if (bounty.claimedBy !== agentId) throw forbidden('Only the agent that claimed this bounty can unclaim it.');
+    // An open bounty has no claimant to compare against: the state, not the role, is wrong.
+    if (bounty.claimedBy === null) throw invalidState('Only a bounty in state claimed can be unclaimed.');
+    if (bounty.claimedBy !== agentId)
+      throw forbidden('Only the agent that claimed this bounty can unclaim it.');
     const now = clock.now();
     await db.transaction(async (tx) => {
       const row = await repo.transition(
@@ -209,6 +231,13 @@ export class BountiesService {
       total += n;
       if (n < EXPIRY_BATCH) return total;
     }
+  }
+
+  /** Reopens this bounty if its claim has lapsed; true when it did. For paths that act on a claim. */
+  async expireLapsedClaim(bountyId: string): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const scope = { bountyId, agentId: '', projectId: '' };
+    return (await this.deps.db.transaction((tx) => this.expire(tx, now, scope))) > 0;
   }
 
   private async expire(

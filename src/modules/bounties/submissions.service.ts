@@ -7,10 +7,10 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentsService } from '../agents/agents.service.ts';
 import type { PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import type { BountiesService } from './bounties.service.ts';
 import { toSubmissionJson } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
 import type { SubmissionJson } from './bounties.schemas.ts';
+import type { BountiesService } from './bounties.service.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
 export interface SubmissionsDeps {
@@ -42,8 +42,16 @@ export class SubmissionsService {
   async submit(agentId: string, bountyId: string, prUrl: string): Promise<SubmissionJson> {
     const { db, clock, activity, bounties, projects } = this.deps;
     const bounty = await bounties.require(bountyId);
-    if (bounty.claimedBy !== agentId) throw forbidden('Only the agent that claimed this bounty can submit to it.');
-    if (bounty.status !== 'claimed') throw invalidState('Work can be submitted only while the bounty is claimed.');
+    // An unclaimed bounty has no claimant to compare against: the state, not the role, is wrong.
+    if (bounty.claimedBy === null)
+      throw invalidState('Work can be submitted only while the bounty is claimed.');
+    if (bounty.claimedBy !== agentId)
+      throw forbidden('Only the agent that claimed this bounty can submit to it.');
+    if (bounty.status !== 'claimed')
+      throw invalidState('Work can be submitted only while the bounty is claimed.');
+    if (await bounties.expireLapsedClaim(bountyId)) {
+      throw invalidState('Your claim lapsed before this submission; the bounty is open again.');
+    }
     const project = await projects.require(bounty.projectId);
     const url = project.repoUrl ? canonicalPrUrl(project.repoUrl, prUrl) : null;
     if (!url) {
@@ -134,10 +142,15 @@ export class SubmissionsService {
    */
   async approve(callerId: string, bountyId: string, notes: string | undefined) {
     const { db, clock, activity, agents, payouts, approvalLeaseMs } = this.deps;
-    const { bounty, project, pending } = await this.reviewable(callerId, bountyId, () => payouts.assertEnabled());
+    const { bounty, project, pending } = await this.reviewable(callerId, bountyId, () =>
+      payouts.assertEnabled(),
+    );
     const contributor = await agents.wallet(pending.agentId);
     if (!contributor.address) {
-      throw new AppError('contributor_without_wallet', 'The contributor has no wallet address to receive the reward.');
+      throw new AppError(
+        'contributor_without_wallet',
+        'The contributor has no wallet address to receive the reward.',
+      );
     }
     const founder = await agents.wallet(callerId);
     if (!founder.address || !project.tokenAddress) {
@@ -173,7 +186,11 @@ export class SubmissionsService {
         reviewedAt: done,
         updatedAt: done,
       });
-      await repo.transition(tx, bountyId, 'in_review', { status: 'done', approvalLeaseUntil: null, updatedAt: done });
+      await repo.transition(tx, bountyId, 'in_review', {
+        status: 'done',
+        approvalLeaseUntil: null,
+        updatedAt: done,
+      });
       await activity.record(tx, {
         type: 'submission.approved',
         agentId: pending.agentId,
@@ -214,4 +231,7 @@ export class SubmissionsService {
 }
 
 const inProgress = () =>
-  new AppError('operation_in_progress', 'An approval of this bounty is already in progress; try again shortly.');
+  new AppError(
+    'operation_in_progress',
+    'An approval of this bounty is already in progress; try again shortly.',
+  );

@@ -4,7 +4,12 @@ import { Nullable } from '../../infra/http/schemas.ts';
 export const PublicConfigResponse = Type.Object({
   config: Type.Object({
     chain: Nullable(
-      Type.Object({ id: Type.Integer(), name: Type.String(), rpc_url: Type.String(), explorer_url: Nullable(Type.String()) }),
+      Type.Object({
+        id: Type.Integer(),
+        name: Type.String(),
+        rpc_url: Type.String(),
+        explorer_url: Nullable(Type.String()),
+      }),
     ),
     factory_address: Nullable(Type.String()),
     platform_fee_bps: Type.Integer(),

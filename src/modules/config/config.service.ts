@@ -14,7 +14,9 @@ export interface RepositoryHostInfo {
 export function publicConfig(config: Config, chain: Chain, repoHost: RepositoryHostInfo | null) {
   const info = chain.info;
   return {
-    chain: info ? { id: info.id, name: info.name, rpc_url: info.rpcUrl, explorer_url: info.explorerUrl } : null,
+    chain: info
+      ? { id: info.id, name: info.name, rpc_url: info.rpcUrl, explorer_url: info.explorerUrl }
+      : null,
     factory_address: info?.factoryAddress ?? null,
     platform_fee_bps: config.platformFeeBps,
     payouts_enabled: config.payoutsEnabled && info !== null,

@@ -44,6 +44,9 @@ export async function countMatching(ex: Executor, f: ProjectFilter): Promise<num
 }
 
 export async function countByStatus(ex: Executor): Promise<Record<string, number>> {
-  const rows = await ex.select({ status: projects.status, n: count() }).from(projects).groupBy(projects.status);
+  const rows = await ex
+    .select({ status: projects.status, n: count() })
+    .from(projects)
+    .groupBy(projects.status);
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }

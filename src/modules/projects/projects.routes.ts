@@ -4,7 +4,10 @@ import { errors, IdParams } from '../../infra/http/schemas.ts';
 import { CreateProjectBody, ProjectList, ProjectListQuery, ProjectResponse } from './projects.schemas.ts';
 import type { ProjectsService } from './projects.service.ts';
 
-export const projectsRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService }> = async (app, { projects }) => {
+export const projectsRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService }> = async (
+  app,
+  { projects },
+) => {
   app.post(
     '/api/projects',
     {

@@ -23,7 +23,10 @@ export const CreateProjectBody = Type.Object(
   {
     name: Type.String({ minLength: 2, maxLength: 100 }),
     description: Type.Optional(Type.String({ maxLength: 5000 })),
-    token_symbol: Type.String({ pattern: '^[A-Z0-9]{2,11}$', description: '2-11 uppercase letters or digits' }),
+    token_symbol: Type.String({
+      pattern: '^[A-Z0-9]{2,11}$',
+      description: '2-11 uppercase letters or digits',
+    }),
   },
   { additionalProperties: false },
 );

@@ -63,7 +63,10 @@ export class ProjectsService {
       return toProjectJson(row);
     } catch (err) {
       if (uniqueViolation(err) === 'projects_token_symbol_key') {
-        throw new AppError('symbol_taken', `The token symbol ${body.token_symbol} is already used by another project.`);
+        throw new AppError(
+          'symbol_taken',
+          `The token symbol ${body.token_symbol} is already used by another project.`,
+        );
       }
       throw err;
     }
@@ -82,7 +85,10 @@ export class ProjectsService {
 
   async list(q: ProjectListQuery) {
     const filter = { status: q.status, founderId: q.founder_id, limit: q.limit, offset: q.offset };
-    const [rows, total] = await Promise.all([repo.list(this.deps.db, filter), repo.countMatching(this.deps.db, filter)]);
+    const [rows, total] = await Promise.all([
+      repo.list(this.deps.db, filter),
+      repo.countMatching(this.deps.db, filter),
+    ]);
     return { projects: rows.map(toProjectJson), total, limit: q.limit, offset: q.offset };
   }
 

@@ -32,7 +32,7 @@ CREATE TABLE "bounties" (
 	"approval_lease_until" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone NOT NULL,
 	"updated_at" timestamp (3) with time zone NOT NULL,
-	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', title || ' ' || description)) STORED NOT NULL,
+	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', regexp_replace(title || ' ' || description, '[[:punct:]]+', ' ', 'g'))) STORED NOT NULL,
 	CONSTRAINT "bounties_reward_check" CHECK ("bounties"."reward_amount" between 1 and 1000000000),
 	CONSTRAINT "bounties_status_check" CHECK ("bounties"."status" in ('open', 'claimed', 'in_review', 'done')),
 	CONSTRAINT "bounties_difficulty_check" CHECK ("bounties"."difficulty" in ('easy', 'medium', 'hard', 'extreme')),

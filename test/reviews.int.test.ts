@@ -1,0 +1,633 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../src/lib/errors.ts';
+import {
+  buildTestApp,
+  createBounty,
+  expectAuthRequired,
+  expectError,
+  registerAgent,
+  type TestContext,
+} from './helpers/app.ts';
+import {
+  approve,
+  claim,
+  getBounty,
+  inReview,
+  nextPrUrl,
+  okJson,
+  post,
+  reject,
+  type Scene,
+  SignalChain,
+  scene,
+  submit,
+  UNIT,
+} from './helpers/review-flow.ts';
+
+const UNKNOWN_BOUNTY = `bnt_${'0'.repeat(32)}`;
+const TX_HASH = /^0x[0-9a-f]{64}$/;
+
+let ctx: TestContext;
+const chain = new SignalChain();
+
+beforeAll(async () => {
+  ctx = await buildTestApp({ chain });
+});
+afterAll(() => ctx.close());
+afterEach(() => {
+  chain.failNextPayout = null;
+  chain.payoutDelayMs = 0;
+});
+
+const payoutsOf = (submissionId: string) => chain.payouts.filter((p) => p.submissionId === submissionId);
+
+async function activeClaims(agent: Scene['dev']) {
+  const res = await ctx.app.inject({ method: 'GET', url: '/api/agents/me', headers: agent.headers });
+  return okJson(res).agent.active_claims as { bounty_id: string; status: string }[];
+}
+
+describe('POST /api/bounties/{id}/submit', () => {
+  it('creates a pending submission and moves the bounty to in_review', async () => {
+    const s = await scene(ctx, chain);
+    const bounty = await createBounty(ctx.app, s.founder, s.project.id);
+    await claim(ctx.app, s.dev, bounty.id);
+    const prUrl = `${s.repoUrl}/pull/42`;
+    const res = await post(ctx.app, `/api/bounties/${bounty.id}/submit`, s.dev, { pr_url: prUrl });
+    const { submission } = okJson(res, 201);
+    expect(submission).toEqual({
+      id: expect.stringMatching(/^sub_[0-9a-f]{32}$/),
+      bounty_id: bounty.id,
+      agent_id: s.dev.id,
+      pr_url: prUrl,
+      status: 'pending',
+      review_notes: null,
+      contributor_tx_hash: null,
+      platform_fee_tx_hash: null,
+      created_at: ctx.clock.now().toISOString(),
+      reviewed_at: null,
+    });
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.status).toBe('in_review');
+    expect(detail.claimed_by).toBe(s.dev.id);
+    expect(detail.submissions).toEqual([submission]);
+    expect(await activeClaims(s.dev)).toEqual([
+      expect.objectContaining({ bounty_id: bounty.id, status: 'in_review' }),
+    ]);
+  });
+
+  it.each([
+    ['another repository', (r: string) => `${r.replace(/\/[^/]+$/, '/other-repo')}/pull/1`],
+    ['a look-alike repository', (r: string) => `${r}-fork/pull/1`],
+    ['a missing number', (r: string) => `${r}/pull/`],
+    ['no pull segment', (r: string) => r],
+    ['an issue', (r: string) => `${r}/issues/1`],
+    ['pull number 0', (r: string) => `${r}/pull/0`],
+    ['a negative number', (r: string) => `${r}/pull/-3`],
+    ['a non-numeric number', (r: string) => `${r}/pull/abc`],
+    ['a sub-page of the pull request', (r: string) => `${r}/pull/1/files`],
+    ['garbage', () => 'not a url at all'],
+  ])('rejects a pr_url with %s as 400 invalid_pr_url', async (_label, make) => {
+    const s = await scene(ctx, chain);
+    const bounty = await createBounty(ctx.app, s.founder, s.project.id);
+    await claim(ctx.app, s.dev, bounty.id);
+    const res = await post(ctx.app, `/api/bounties/${bounty.id}/submit`, s.dev, { pr_url: make(s.repoUrl) });
+    expectError(res, 400, 'invalid_pr_url');
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.status).toBe('claimed');
+    expect(detail.submissions).toEqual([]);
+  });
+
+  it('validates the body: pr_url required, no unknown fields, a string', async () => {
+    const s = await scene(ctx, chain);
+    const bounty = await createBounty(ctx.app, s.founder, s.project.id);
+    await claim(ctx.app, s.dev, bounty.id);
+    const url = `/api/bounties/${bounty.id}/submit`;
+    const missing = expectError(await post(ctx.app, url, s.dev, {}), 400, 'validation_error');
+    expect(missing.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'pr_url' })]));
+    expectError(await post(ctx.app, url, s.dev, { pr_url: 7 }), 400, 'validation_error');
+    expectError(
+      await post(ctx.app, url, s.dev, { pr_url: `${s.repoUrl}/pull/1`, extra: true }),
+      400,
+      'validation_error',
+    );
+    expectError(await post(ctx.app, url, s.dev), 400, 'validation_error');
+    expect((await getBounty(ctx.app, bounty.id)).status).toBe('claimed');
+  });
+
+  it('is 403 for anyone but the claimant, the founder included', async () => {
+    const s = await scene(ctx, chain);
+    const other = await registerAgent(ctx.app);
+    const bounty = await createBounty(ctx.app, s.founder, s.project.id);
+    await claim(ctx.app, s.dev, bounty.id);
+    for (const agent of [other, s.founder]) {
+      const res = await post(ctx.app, `/api/bounties/${bounty.id}/submit`, agent, {
+        pr_url: nextPrUrl(s.repoUrl),
+      });
+      expectError(res, 403, 'forbidden');
+    }
+    expect((await getBounty(ctx.app, bounty.id)).status).toBe('claimed');
+  });
+
+  it('is 409 invalid_state when the bounty is not claimed', async () => {
+    const s = await scene(ctx, chain);
+    const open = await createBounty(ctx.app, s.founder, s.project.id);
+    expectError(
+      await post(ctx.app, `/api/bounties/${open.id}/submit`, s.dev, { pr_url: nextPrUrl(s.repoUrl) }),
+      409,
+      'invalid_state',
+    );
+    expect((await getBounty(ctx.app, open.id)).status).toBe('open');
+
+    // Already in review: a second submission by the claimant is not allowed.
+    const { bounty } = await inReview(ctx.app, s);
+    expectError(
+      await post(ctx.app, `/api/bounties/${bounty.id}/submit`, s.dev, { pr_url: nextPrUrl(s.repoUrl) }),
+      409,
+      'invalid_state',
+    );
+    // Done: nothing more can be submitted.
+    okJson(await approve(ctx.app, s.founder, bounty.id));
+    expectError(
+      await post(ctx.app, `/api/bounties/${bounty.id}/submit`, s.dev, { pr_url: nextPrUrl(s.repoUrl) }),
+      409,
+      'invalid_state',
+    );
+    expect((await getBounty(ctx.app, bounty.id)).submissions).toHaveLength(1);
+  });
+
+  it('is 409 pr_already_submitted when the pull request already backs a submission', async () => {
+    const s = await scene(ctx, chain);
+    const dev2 = await registerAgent(ctx.app);
+    const b1 = await createBounty(ctx.app, s.founder, s.project.id);
+    const b2 = await createBounty(ctx.app, s.founder, s.project.id);
+    await claim(ctx.app, s.dev, b1.id);
+    await claim(ctx.app, dev2, b2.id);
+    const prUrl = nextPrUrl(s.repoUrl);
+    await submit(ctx.app, s.dev, b1.id, prUrl);
+    const res = await post(ctx.app, `/api/bounties/${b2.id}/submit`, dev2, { pr_url: prUrl });
+    expectError(res, 409, 'pr_already_submitted');
+    const detail = await getBounty(ctx.app, b2.id);
+    expect(detail.status).toBe('claimed');
+    expect(detail.submissions).toEqual([]);
+    // A different pull request still goes through.
+    await submit(ctx.app, dev2, b2.id, nextPrUrl(s.repoUrl));
+  });
+
+  it('is 404 for an unknown or malformed bounty id', async () => {
+    const s = await scene(ctx, chain);
+    for (const id of [UNKNOWN_BOUNTY, 'nope']) {
+      expectError(
+        await post(ctx.app, `/api/bounties/${id}/submit`, s.dev, { pr_url: nextPrUrl(s.repoUrl) }),
+        404,
+        'not_found',
+      );
+    }
+  });
+
+  it('needs authentication', async () => {
+    await expectAuthRequired(ctx.app, 'POST', `/api/bounties/${UNKNOWN_BOUNTY}/submit`, { pr_url: 'x' });
+  });
+});
+
+describe('POST /api/bounties/{id}/reject', () => {
+  it('rejects the pending submission, stores the notes and reopens the bounty for anyone', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    ctx.clock.advance(1000);
+    const res = await reject(ctx.app, s.founder, bounty.id, { review_notes: 'Tests are missing.' });
+    expect(okJson(res)).toEqual({ bounty_id: bounty.id, status: 'open', submission_id: submission.id });
+
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail).toMatchObject({ status: 'open', claimed_by: null, claimed_at: null });
+    expect(detail.submissions).toEqual([
+      expect.objectContaining({
+        id: submission.id,
+        status: 'rejected',
+        review_notes: 'Tests are missing.',
+        contributor_tx_hash: null,
+        platform_fee_tx_hash: null,
+        reviewed_at: ctx.clock.now().toISOString(),
+      }),
+    ]);
+    expect(await activeClaims(s.dev)).toEqual([]);
+    expect(payoutsOf(submission.id)).toEqual([]);
+
+    // Anyone may take it now, and the new claimant's work can be approved.
+    const other = await registerAgent(ctx.app);
+    const claimed = await claim(ctx.app, other, bounty.id);
+    expect(claimed.bounty).toMatchObject({ status: 'claimed', claimed_by: other.id });
+    const second = await submit(ctx.app, other, bounty.id, nextPrUrl(s.repoUrl));
+    const approved = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(approved.submission_id).toBe(second.id);
+    const after = await getBounty(ctx.app, bounty.id);
+    expect(after.submissions.map((x: { id: string; status: string }) => [x.id, x.status])).toEqual([
+      [second.id, 'approved'],
+      [submission.id, 'rejected'],
+    ]);
+  });
+
+  it('lets the rejected contributor claim again', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty } = await inReview(ctx.app, s);
+    okJson(await reject(ctx.app, s.founder, bounty.id, { review_notes: 'No.' }));
+    const claimed = await claim(ctx.app, s.dev, bounty.id);
+    expect(claimed.bounty.claimed_by).toBe(s.dev.id);
+  });
+
+  it('is 403 for anyone but the founder', async () => {
+    const s = await scene(ctx, chain);
+    const other = await registerAgent(ctx.app);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    for (const agent of [s.dev, other]) {
+      expectError(await reject(ctx.app, agent, bounty.id, { review_notes: 'Nope.' }), 403, 'forbidden');
+    }
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.status).toBe('in_review');
+    expect(detail.submissions[0]).toMatchObject({ id: submission.id, status: 'pending', review_notes: null });
+  });
+
+  it('requires review_notes of at most 5000 characters', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty } = await inReview(ctx.app, s);
+    const missing = expectError(await reject(ctx.app, s.founder, bounty.id, {}), 400, 'validation_error');
+    expect(missing.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'review_notes' })]),
+    );
+    expectError(await reject(ctx.app, s.founder, bounty.id, { review_notes: '' }), 400, 'validation_error');
+    expectError(await reject(ctx.app, s.founder, bounty.id, { review_notes: 5 }), 400, 'validation_error');
+    const long = expectError(
+      await reject(ctx.app, s.founder, bounty.id, { review_notes: 'x'.repeat(5001) }),
+      400,
+      'validation_error',
+    );
+    expect(long.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'review_notes' })]),
+    );
+    expectError(await post(ctx.app, `/api/bounties/${bounty.id}/reject`, s.founder), 400, 'validation_error');
+    expect((await getBounty(ctx.app, bounty.id)).status).toBe('in_review');
+
+    const notes = 'y'.repeat(5000);
+    okJson(await reject(ctx.app, s.founder, bounty.id, { review_notes: notes }));
+    expect((await getBounty(ctx.app, bounty.id)).submissions[0].review_notes).toBe(notes);
+  });
+
+  it('is 400 not_in_review for open, claimed and done bounties', async () => {
+    const s = await scene(ctx, chain);
+    const open = await createBounty(ctx.app, s.founder, s.project.id);
+    expectError(await reject(ctx.app, s.founder, open.id, { review_notes: 'n' }), 400, 'not_in_review');
+    await claim(ctx.app, s.dev, open.id);
+    expectError(await reject(ctx.app, s.founder, open.id, { review_notes: 'n' }), 400, 'not_in_review');
+    await submit(ctx.app, s.dev, open.id, nextPrUrl(s.repoUrl));
+    okJson(await approve(ctx.app, s.founder, open.id));
+    expectError(await reject(ctx.app, s.founder, open.id, { review_notes: 'n' }), 400, 'not_in_review');
+    const detail = await getBounty(ctx.app, open.id);
+    expect(detail.status).toBe('done');
+    expect(detail.submissions[0].status).toBe('approved');
+  });
+
+  it('is 404 for an unknown bounty and needs authentication', async () => {
+    const s = await scene(ctx, chain);
+    expectError(await reject(ctx.app, s.founder, UNKNOWN_BOUNTY, { review_notes: 'n' }), 404, 'not_found');
+    await expectAuthRequired(ctx.app, 'POST', `/api/bounties/${UNKNOWN_BOUNTY}/reject`, {
+      review_notes: 'n',
+    });
+  });
+});
+
+describe('POST /api/bounties/{id}/approve', () => {
+  it('pays the contributor minus a 5% fee and marks the bounty done', async () => {
+    const s = await scene(ctx, chain, { funds: 1000n });
+    const { bounty, submission } = await inReview(ctx.app, s, { reward: 100 });
+    expect(await activeClaims(s.dev)).toHaveLength(1);
+    ctx.clock.advance(5000);
+
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body).toEqual({
+      bounty_id: bounty.id,
+      status: 'done',
+      submission_id: submission.id,
+      contributor_tx_hash: expect.stringMatching(TX_HASH),
+      platform_fee_tx_hash: expect.stringMatching(TX_HASH),
+    });
+    expect(body.contributor_tx_hash).not.toBe(body.platform_fee_tx_hash);
+
+    const paid = payoutsOf(submission.id);
+    expect(paid).toHaveLength(1);
+    const [p] = paid;
+    expect(p?.tokenAddress.toLowerCase()).toBe(s.tokenAddress.toLowerCase());
+    expect(p?.fromAddress.toLowerCase()).toBe((s.founder.walletAddress as string).toLowerCase());
+    expect(p?.toAddress.toLowerCase()).toBe((s.dev.walletAddress as string).toLowerCase());
+    expect(p?.contributorUnits).toBe(95n * UNIT);
+    expect(p?.feeUnits).toBe(5n * UNIT);
+    expect(p?.contributorTxHash).toBe(body.contributor_tx_hash);
+    expect(p?.platformFeeTxHash).toBe(body.platform_fee_tx_hash);
+    const funds = await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string);
+    expect(funds.balanceUnits).toBe(900n * UNIT);
+
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.status).toBe('done');
+    expect(detail.submissions).toEqual([
+      {
+        ...submission,
+        status: 'approved',
+        review_notes: null,
+        contributor_tx_hash: body.contributor_tx_hash,
+        platform_fee_tx_hash: body.platform_fee_tx_hash,
+        reviewed_at: ctx.clock.now().toISOString(),
+      },
+    ]);
+    expect(await activeClaims(s.dev)).toEqual([]);
+  });
+
+  it('stores review_notes from the body', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    okJson(await approve(ctx.app, s.founder, bounty.id, { review_notes: 'Clean work, thanks.' }));
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.submissions[0]).toMatchObject({
+      id: submission.id,
+      status: 'approved',
+      review_notes: 'Clean work, thanks.',
+    });
+  });
+
+  it('accepts an empty object and an empty JSON body', async () => {
+    const s = await scene(ctx, chain);
+    const a = await inReview(ctx.app, s);
+    okJson(await approve(ctx.app, s.founder, a.bounty.id, {}));
+    const dev2 = await registerAgent(ctx.app);
+    const b = await inReview(ctx.app, s, { dev: dev2 });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${b.bounty.id}/approve`,
+      headers: { ...s.founder.headers, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(okJson(res).status).toBe('done');
+    expect((await getBounty(ctx.app, a.bounty.id)).submissions[0].review_notes).toBeNull();
+  });
+
+  it('validates the body', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    expectError(
+      await approve(ctx.app, s.founder, bounty.id, { review_notes: 'x'.repeat(5001) }),
+      400,
+      'validation_error',
+    );
+    expectError(await approve(ctx.app, s.founder, bounty.id, { review_notes: 3 }), 400, 'validation_error');
+    expectError(await approve(ctx.app, s.founder, bounty.id, { notes: 'typo' }), 400, 'validation_error');
+    expect(payoutsOf(submission.id)).toEqual([]);
+    expect((await getBounty(ctx.app, bounty.id)).status).toBe('in_review');
+  });
+
+  it('takes the fee in base units: 1 token at 500 bps is 0.05 tokens', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s, { reward: 1 });
+    okJson(await approve(ctx.app, s.founder, bounty.id));
+    const [p] = payoutsOf(submission.id);
+    expect(p?.feeUnits).toBe(50_000_000_000_000_000n);
+    expect(p?.contributorUnits).toBe(950_000_000_000_000_000n);
+  });
+
+  it('uses PLATFORM_FEE_BPS from the configuration', async () => {
+    const chain2 = new SignalChain();
+    const other = await buildTestApp({
+      chain: chain2,
+      database: ctx.database,
+      env: { PLATFORM_FEE_BPS: '1234' },
+    });
+    try {
+      const s = await scene(other, chain2);
+      const reward = 3;
+      const { bounty, submission } = await inReview(other.app, s, { reward });
+      okJson(await approve(other.app, s.founder, bounty.id));
+      const rewardUnits = BigInt(reward) * UNIT;
+      const fee = (rewardUnits * 1234n) / 10_000n;
+      expect(fee).toBe(370_200_000_000_000_000n);
+      expect(chain2.payouts).toHaveLength(1);
+      expect(chain2.payouts[0]).toMatchObject({
+        submissionId: submission.id,
+        feeUnits: fee,
+        contributorUnits: rewardUnits - fee,
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('is 403 for anyone but the founder, and pays nothing', async () => {
+    const s = await scene(ctx, chain);
+    const other = await registerAgent(ctx.app);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    for (const agent of [s.dev, other]) {
+      expectError(await approve(ctx.app, agent, bounty.id), 403, 'forbidden');
+    }
+    expect(payoutsOf(submission.id)).toEqual([]);
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.status).toBe('in_review');
+    expect(detail.submissions[0].status).toBe('pending');
+  });
+
+  it('is 400 not_in_review for open and claimed bounties', async () => {
+    const s = await scene(ctx, chain);
+    const bounty = await createBounty(ctx.app, s.founder, s.project.id);
+    expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'not_in_review');
+    await claim(ctx.app, s.dev, bounty.id);
+    expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'not_in_review');
+    expect((await getBounty(ctx.app, bounty.id)).status).toBe('claimed');
+  });
+
+  it('pays once: approving a done bounty is 400 not_in_review', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    const first = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'not_in_review');
+    expectError(
+      await approve(ctx.app, s.founder, bounty.id, { review_notes: 'again' }),
+      400,
+      'not_in_review',
+    );
+    expect(payoutsOf(submission.id)).toHaveLength(1);
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.submissions[0]).toMatchObject({
+      status: 'approved',
+      review_notes: null,
+      contributor_tx_hash: first.contributor_tx_hash,
+    });
+  });
+
+  it('is 400 contributor_without_wallet while the contributor has no wallet, and works once one is set', async () => {
+    const s = await scene(ctx, chain, { devWallet: null });
+    expect(s.dev.walletAddress).toBeNull();
+    const bounty = await createBounty(ctx.app, s.founder, s.project.id);
+    const claimed = await claim(ctx.app, s.dev, bounty.id);
+    expect(claimed.warnings).toHaveLength(1);
+    const submission = await submit(ctx.app, s.dev, bounty.id, nextPrUrl(s.repoUrl));
+
+    expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'contributor_without_wallet');
+    expect(payoutsOf(submission.id)).toEqual([]);
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.status).toBe('in_review');
+    expect(detail.submissions[0].status).toBe('pending');
+
+    const wallet = '0x00000000000000000000000000000000000c0de1';
+    const patched = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/agents/me/wallet',
+      headers: s.dev.headers,
+      payload: { wallet_address: wallet },
+    });
+    okJson(patched);
+    okJson(await approve(ctx.app, s.founder, bounty.id));
+    const [p] = payoutsOf(submission.id);
+    expect(p?.toAddress.toLowerCase()).toBe(wallet);
+  });
+
+  it.each([
+    ['balance', 99n, 1000n],
+    ['allowance', 1000n, 99n],
+  ])(
+    'is 400 insufficient_funds when the founder %s is below the reward, and pays nothing',
+    async (_l, bal, allow) => {
+      const s = await scene(ctx, chain, { funds: 1000n });
+      const { bounty, submission } = await inReview(ctx.app, s, { reward: 100 });
+      chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, bal, allow);
+      const started = chain.payoutsStarted;
+      expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'insufficient_funds');
+      expect(chain.payoutsStarted).toBe(started);
+      expect(payoutsOf(submission.id)).toEqual([]);
+      const detail = await getBounty(ctx.app, bounty.id);
+      expect(detail.status).toBe('in_review');
+      expect(detail.submissions[0].status).toBe('pending');
+
+      // Exactly enough is enough; the failed attempt left no lease behind.
+      chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 100n, 100n);
+      okJson(await approve(ctx.app, s.founder, bounty.id));
+      expect(payoutsOf(submission.id)).toHaveLength(1);
+    },
+  );
+
+  it('is 503 payouts_disabled when the operator disabled payouts', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    const disabled = await buildTestApp({ chain, database: ctx.database, env: { PAYOUTS_ENABLED: 'false' } });
+    try {
+      expectError(await approve(disabled.app, s.founder, bounty.id), 503, 'payouts_disabled');
+      // Role is still checked first.
+      expectError(await approve(disabled.app, s.dev, bounty.id), 403, 'forbidden');
+    } finally {
+      await disabled.close();
+    }
+    expect(payoutsOf(submission.id)).toEqual([]);
+    expect((await getBounty(ctx.app, bounty.id)).status).toBe('in_review');
+    okJson(await approve(ctx.app, s.founder, bounty.id));
+  });
+
+  it('is 503 chain_unavailable when no chain is configured', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    const chainless = await buildTestApp({ database: ctx.database });
+    try {
+      expectError(await approve(chainless.app, s.founder, bounty.id), 503, 'chain_unavailable');
+    } finally {
+      await chainless.close();
+    }
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.status).toBe('in_review');
+    expect(detail.submissions[0].status).toBe('pending');
+    // Nothing is left held: the configured instance can approve at once.
+    okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(payoutsOf(submission.id)).toHaveLength(1);
+  });
+
+  it('is 409 operation_in_progress for concurrent approvals, and pays once', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    chain.payoutDelayMs = 400;
+    const results = await Promise.all([
+      approve(ctx.app, s.founder, bounty.id),
+      approve(ctx.app, s.founder, bounty.id),
+    ]);
+    const statuses = results.map((r) => r.statusCode).sort();
+    expect(statuses, results.map((r) => r.body).join('\n')).toEqual([200, 409]);
+    const loser = results.find((r) => r.statusCode === 409);
+    expectError(loser as NonNullable<typeof loser>, 409, 'operation_in_progress');
+    expect(payoutsOf(submission.id)).toHaveLength(1);
+    expect((await getBounty(ctx.app, bounty.id)).status).toBe('done');
+  });
+
+  it('is 409 operation_in_progress for an approval or rejection while a payout is under way', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    chain.payoutDelayMs = 300;
+    const started = chain.nextPayoutStarted();
+    const first = approve(ctx.app, s.founder, bounty.id);
+    await started;
+    expectError(await approve(ctx.app, s.founder, bounty.id), 409, 'operation_in_progress');
+    expectError(
+      await reject(ctx.app, s.founder, bounty.id, { review_notes: 'too late' }),
+      409,
+      'operation_in_progress',
+    );
+    expect(okJson(await first).status).toBe('done');
+    expect(payoutsOf(submission.id)).toHaveLength(1);
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.submissions[0]).toMatchObject({ status: 'approved', review_notes: null });
+  });
+
+  it('is 502 upstream_error when the payout fails; the bounty stays in review and a retry pays once', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    chain.failNextPayout = new AppError('upstream_error', 'transferFrom reverted');
+    expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+    expect(payoutsOf(submission.id)).toEqual([]);
+    const failed = await getBounty(ctx.app, bounty.id);
+    expect(failed.status).toBe('in_review');
+    expect(failed.submissions[0]).toMatchObject({
+      id: submission.id,
+      status: 'pending',
+      contributor_tx_hash: null,
+      platform_fee_tx_hash: null,
+      reviewed_at: null,
+    });
+    expect(await activeClaims(s.dev)).toEqual([
+      expect.objectContaining({ bounty_id: bounty.id, status: 'in_review' }),
+    ]);
+
+    const retry = okJson(await approve(ctx.app, s.founder, bounty.id, { review_notes: 'Second try.' }));
+    expect(retry).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
+    expect(payoutsOf(submission.id)).toHaveLength(1);
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.submissions[0]).toMatchObject({
+      status: 'approved',
+      review_notes: 'Second try.',
+      contributor_tx_hash: retry.contributor_tx_hash,
+      platform_fee_tx_hash: retry.platform_fee_tx_hash,
+    });
+    expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'not_in_review');
+    expect(payoutsOf(submission.id)).toHaveLength(1);
+  });
+
+  it('hides the message of an unexpected chain failure', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    chain.failNextPayout = new Error('ECONNRESET secret-rpc-host:8545');
+    const res = await approve(ctx.app, s.founder, bounty.id);
+    expect(res.statusCode).toBeGreaterThanOrEqual(500);
+    expect(res.body).not.toContain('secret-rpc-host');
+    expect((await getBounty(ctx.app, bounty.id)).status).toBe('in_review');
+    okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(payoutsOf(submission.id)).toHaveLength(1);
+  });
+
+  it('is 404 for an unknown bounty and needs authentication', async () => {
+    const s = await scene(ctx, chain);
+    expectError(await approve(ctx.app, s.founder, UNKNOWN_BOUNTY), 404, 'not_found');
+    expectError(await approve(ctx.app, s.founder, 'bnt_short'), 404, 'not_found');
+    await expectAuthRequired(ctx.app, 'POST', `/api/bounties/${UNKNOWN_BOUNTY}/approve`);
+    await expectAuthRequired(ctx.app, 'POST', `/api/bounties/${UNKNOWN_BOUNTY}/approve`, {
+      review_notes: 'n',
+    });
+  });
+});
