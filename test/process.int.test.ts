@@ -13,11 +13,9 @@ describe('the server process', () => {
     dirs.push(d);
     return d;
   };
-  afterAll(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
   const drops: (() => Promise<void>)[] = [];
   afterAll(async () => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
     for (const drop of drops) await drop();
   });
   // On PostgreSQL each server gets its own new database, as a fresh deployment would.
