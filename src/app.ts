@@ -1,9 +1,10 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Chain } from './infra/chain/chain.ts';
+import type { WalletVault } from './infra/chain/wallet-vault.ts';
 import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/client.ts';
 import { registerAuth } from './infra/http/auth.ts';
@@ -15,6 +16,7 @@ import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
 import { agentsRoutes } from './modules/agents/agents.routes.ts';
 import { AgentsService } from './modules/agents/agents.service.ts';
+import { ApprovalsService } from './modules/bounties/approvals.service.ts';
 import { bountiesRoutes } from './modules/bounties/bounties.routes.ts';
 import { BountiesService } from './modules/bounties/bounties.service.ts';
 import { SubmissionsService } from './modules/bounties/submissions.service.ts';
@@ -31,17 +33,18 @@ export interface AppDeps {
   chain: Chain;
   clock: Clock;
   config: Config;
-  logger: FastifyServerOptions['logger'];
+  /** A pino logger; without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger;
+  /** Seals custodial wallet keys; null when no master key is configured (no in-app wallets). */
+  vault?: WalletVault | null;
   /** Shared rate-limit counters for several instances; in-memory counters without it. */
   redis?: Redis;
   /** Background jobs (claim expiry); tests drive them by hand instead. */
   runJobs?: boolean;
 }
 
-const APPROVAL_LEASE_MS = 5 * 60_000;
-
 /** The one composition root: every service is built here from the parts it is given. */
-function buildServices({ database, chain, clock, config }: AppDeps) {
+function buildServices({ database, chain, clock, config }: AppDeps, log: FastifyBaseLogger) {
   const db = database.db;
   const activity = new ActivityService(db, clock);
   const reservedAddresses = [
@@ -68,22 +71,30 @@ function buildServices({ database, chain, clock, config }: AppDeps) {
     claimTtlHours: config.claimTtlHours,
   });
   const payouts = new PayoutsService({
-    chain,
-    platformFeeBps: config.platformFeeBps,
-    payoutsEnabled: config.payoutsEnabled,
-  });
-  const submissions = new SubmissionsService({
     db,
     clock,
+    chain,
+    log,
+    platformFeeBps: config.platformFeeBps,
+    payoutsEnabled: config.payoutsEnabled,
+    pollIntervalMs: config.chain.pollingIntervalMs,
+    stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
+  });
+  const submissions = new SubmissionsService({ db, clock, activity, bounties, projects, agents, payouts });
+  const approvals = new ApprovalsService({
+    db,
+    clock,
+    log,
     activity,
     bounties,
     projects,
     agents,
     payouts,
-    approvalLeaseMs: APPROVAL_LEASE_MS,
+    approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,
+    receiptTimeoutMs: config.payouts.receiptTimeoutSeconds * 1000,
   });
   const stats = new StatsService({ agents, projects, bounties });
-  return { activity, agents, projects, bounties, payouts, submissions, stats };
+  return { activity, agents, projects, bounties, payouts, submissions, approvals, stats };
 }
 
 export type Services = ReturnType<typeof buildServices>;
@@ -97,7 +108,7 @@ declare module 'fastify' {
 export async function buildApp(deps: AppDeps) {
   const { config } = deps;
   const app = Fastify({
-    logger: deps.logger,
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
@@ -134,13 +145,17 @@ export async function buildApp(deps: AppDeps) {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
 
-  const services = buildServices(deps);
+  const services = buildServices(deps, app.log);
   app.decorate('services', services);
   registerAuth(app, (key) => services.agents.authenticate(key));
 
   await app.register(agentsRoutes, { agents: services.agents, config });
   await app.register(projectsRoutes, { projects: services.projects });
-  await app.register(bountiesRoutes, { bounties: services.bounties, submissions: services.submissions });
+  await app.register(bountiesRoutes, {
+    bounties: services.bounties,
+    submissions: services.submissions,
+    approvals: services.approvals,
+  });
   await app.register(activityRoutes, { activity: services.activity });
   await app.register(statsRoutes, { stats: services.stats });
   await app.register(configRoutes, { publicConfig: () => publicConfig(config, deps.chain, null) });
@@ -149,13 +164,29 @@ export async function buildApp(deps: AppDeps) {
   return app;
 }
 
+/**
+ * Background work of every instance: reopening lapsed claims and driving unfinished payouts.
+ * Each job runs one pass at a time; closing the app waits for a running pass to end.
+ */
 function startJobs(app: FastifyInstance, services: Services, config: Config) {
-  const sweep = () =>
-    services.bounties
-      .expireClaims()
-      .catch((err: unknown) => app.log.error({ err }, 'claim expiry sweep failed'));
-  const timer = setInterval(sweep, config.claimSweepIntervalSeconds * 1000);
-  timer.unref();
-  void sweep();
-  app.addHook('onClose', async () => clearInterval(timer));
+  const every = (name: string, seconds: number, pass: () => Promise<unknown>) => {
+    let running: Promise<unknown> | null = null;
+    const tick = () => {
+      if (running) return;
+      running = pass()
+        .catch((err: unknown) => app.log.error({ err }, `${name} failed`))
+        .finally(() => {
+          running = null;
+        });
+    };
+    const timer = setInterval(tick, seconds * 1000);
+    timer.unref();
+    tick();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await running;
+    });
+  };
+  every('claim expiry sweep', config.claimSweepIntervalSeconds, () => services.bounties.expireClaims());
+  every('payout reconciler', config.payouts.reconcileIntervalSeconds, () => services.approvals.reconcile());
 }

@@ -23,6 +23,25 @@ export interface Config {
     registerPerIpPerHour: number;
   };
   shutdownTimeoutMs: number;
+  /** Without `rpcUrl` the service starts its own anvil dev chain in DATA_DIR. */
+  chain: {
+    rpcUrl: string | undefined;
+    chainId: number | undefined;
+    name: string | undefined;
+    explorerUrl: string | undefined;
+    factoryAddress: string | undefined;
+    treasuryAddress: string | undefined;
+    operatorKey: string | undefined;
+    payoutKey: string | undefined;
+    pollingIntervalMs: number;
+  };
+  walletMasterKey: string | undefined;
+  payouts: {
+    approvalLeaseSeconds: number;
+    receiptTimeoutSeconds: number;
+    reconcileIntervalSeconds: number;
+    stuckAfterSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -32,6 +51,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 
 function reader(env: Env, problems: string[]) {
   const int = (name: string, def: number, min: number, max: number): number => {
@@ -77,7 +99,17 @@ function reader(env: Env, problems: string[]) {
     }
     return raw as T;
   };
-  return { int, bool, str, url, oneOf };
+  const match = (name: string, pattern: RegExp, what: string): string | undefined => {
+    const raw = str(name);
+    if (raw === undefined) return undefined;
+    if (!pattern.test(raw)) {
+      // Never echo the value: it may be a secret.
+      problems.push(`${name} must be ${what}.`);
+      return undefined;
+    }
+    return raw;
+  };
+  return { int, bool, str, url, oneOf, match };
 }
 
 export function loadConfig(env: Env): Config {
@@ -102,7 +134,38 @@ export function loadConfig(env: Env): Config {
       registerPerIpPerHour: r.int('RATE_LIMIT_REGISTER_PER_IP_PER_HOUR', 30, 1, 1_000_000),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    chain: {
+      rpcUrl: r.url('CHAIN_RPC_URL', ['http:', 'https:']),
+      chainId: env.CHAIN_ID ? r.int('CHAIN_ID', 0, 1, 2 ** 32) : undefined,
+      name: r.str('CHAIN_NAME'),
+      explorerUrl: r.url('CHAIN_EXPLORER_URL', ['http:', 'https:']),
+      factoryAddress: r.match('FACTORY_ADDRESS', ADDRESS, 'an address (0x + 40 hex digits)'),
+      treasuryAddress: r.match('TREASURY_ADDRESS', ADDRESS, 'an address (0x + 40 hex digits)'),
+      operatorKey: r.match('OPERATOR_PRIVATE_KEY', KEY, 'a private key (0x + 64 hex digits)'),
+      payoutKey: r.match('PAYOUT_PRIVATE_KEY', KEY, 'a private key (0x + 64 hex digits)'),
+      pollingIntervalMs: r.int('CHAIN_POLLING_INTERVAL_MS', 100, 10, 60_000),
+    },
+    walletMasterKey: r.match('WALLET_MASTER_KEY', KEY, '32 bytes as 64 hex digits'),
+    payouts: {
+      approvalLeaseSeconds: r.int('APPROVAL_LEASE_SECONDS', 120, 1, 86_400),
+      receiptTimeoutSeconds: r.int('PAYOUT_RECEIPT_TIMEOUT_SECONDS', 30, 1, 3_600),
+      reconcileIntervalSeconds: r.int('PAYOUT_RECONCILE_INTERVAL_SECONDS', 5, 1, 3_600),
+      stuckAfterSeconds: r.int('PAYOUT_STUCK_AFTER_SECONDS', 60, 1, 86_400),
+    },
   };
+  if (config.chain.rpcUrl) {
+    // Against a real chain nothing is guessed: every part of it must be named.
+    const required = {
+      CHAIN_ID: config.chain.chainId,
+      FACTORY_ADDRESS: config.chain.factoryAddress,
+      TREASURY_ADDRESS: config.chain.treasuryAddress,
+      OPERATOR_PRIVATE_KEY: config.chain.operatorKey,
+      PAYOUT_PRIVATE_KEY: config.chain.payoutKey,
+    };
+    for (const [name, value] of Object.entries(required)) {
+      if (value === undefined) problems.push(`${name} is required with CHAIN_RPC_URL.`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

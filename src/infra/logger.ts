@@ -1,10 +1,13 @@
-import type { FastifyServerOptions } from 'fastify';
+import { type Logger, pino } from 'pino';
 import type { Config } from './config.ts';
 
-/** pino options for the request log; credentials never reach it. */
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
-  return {
+/** The process logger (pino, JSON lines); credentials never reach it. */
+export function createLogger(config: Config): Logger {
+  return pino({
     level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', '*.api_key', '*.apiKey'], censor: '[redacted]' },
-  };
+    redact: {
+      paths: ['req.headers.authorization', '*.api_key', '*.apiKey', '*.privateKey'],
+      censor: '[redacted]',
+    },
+  });
 }

@@ -7,6 +7,8 @@ export const ID_PREFIXES = {
   bounty: 'bnt',
   submission: 'sub',
   event: 'evt',
+  payout: 'pay',
+  leg: 'leg',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { type Chain, unavailableChain } from '../../src/infra/chain/chain.ts';
+import type { WalletVault } from '../../src/infra/chain/wallet-vault.ts';
 import { type Config, loadConfig } from '../../src/infra/config.ts';
 import type { Database } from '../../src/infra/db/client.ts';
 import { projects } from '../../src/infra/db/schema.ts';
@@ -24,7 +25,13 @@ export interface TestContext {
  * making many requests test their own rules, not the limiter.
  */
 export async function buildTestApp(
-  opts: { chain?: Chain; env?: Record<string, string>; clock?: TestClock; database?: Database } = {},
+  opts: {
+    chain?: Chain;
+    env?: Record<string, string>;
+    clock?: TestClock;
+    database?: Database;
+    vault?: WalletVault | null;
+  } = {},
 ): Promise<TestContext> {
   const database = opts.database ?? (await openTestDatabase());
   const clock = opts.clock ?? new TestClock();
@@ -39,7 +46,7 @@ export async function buildTestApp(
     chain: opts.chain ?? unavailableChain,
     clock,
     config,
-    logger: false,
+    vault: opts.vault ?? null,
   });
   await app.ready();
   return {

@@ -17,22 +17,8 @@ export function unitsToTokens(units: bigint): string {
 
 export interface TokenFunds {
   balanceUnits: bigint;
-  /** What the founder lets the platform payout wallet spend. */
+  /** What the owner lets the platform payout wallet spend. */
   allowanceUnits: bigint;
-}
-
-export interface PayoutRequest {
-  submissionId: string;
-  tokenAddress: string;
-  fromAddress: string;
-  toAddress: string;
-  contributorUnits: bigint;
-  feeUnits: bigint;
-}
-
-export interface PayoutResult {
-  contributorTxHash: string;
-  platformFeeTxHash: string;
 }
 
 export interface PublicChainInfo {
@@ -46,33 +32,130 @@ export interface PublicChainInfo {
   devChain: boolean;
 }
 
+export interface Fees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface SignedTx {
+  hash: string;
+  raw: string;
+}
+
+export interface MinedTx {
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+}
+
 /**
- * What the marketplace needs from the chain. The real adapter (viem against anvil or Base) is
- * wired in main.ts; while none is configured the service runs on `unavailableChain`, which
- * refuses honestly rather than inventing balances or transaction hashes.
+ * What broadcasting a stored transaction told us: the node took it (or already had it), or the
+ * nonce is already used on chain (by this transaction or, if no receipt says so, by another).
+ */
+export type BroadcastResult = 'accepted' | 'nonce_used';
+
+/**
+ * The platform payout wallet, as the payout workflow drives it: transactions are signed locally
+ * at a nonce the workflow chose and stored, then broadcast and tracked by hash.
+ */
+export interface PayoutSigner {
+  readonly address: string;
+  /** The next nonce the chain expects from this signer, counting pending transactions. */
+  chainNonce(): Promise<number>;
+  quoteFees(): Promise<Fees>;
+  signTransferFrom(t: {
+    tokenAddress: string;
+    from: string;
+    to: string;
+    amountUnits: bigint;
+    nonce: number;
+    fees: Fees;
+  }): Promise<SignedTx>;
+  broadcast(raw: string): Promise<BroadcastResult>;
+  /** The receipt of a mined transaction, or null while it is not mined. */
+  mined(hash: string): Promise<MinedTx | null>;
+  /** True when the node knows the transaction (pending or mined). */
+  known(hash: string): Promise<boolean>;
+}
+
+export interface DeployedProject {
+  tokenAddress: string;
+  curveAddress: string;
+}
+
+export interface TxResult {
+  txHash: string;
+}
+
+/** Actions an in-app (custodial) wallet takes; the service signs with the agent's key. */
+export interface WalletActions {
+  ethBalance(address: string): Promise<bigint>;
+  tokenBalance(tokenAddress: string, owner: string): Promise<bigint>;
+  buy(
+    key: string,
+    curveAddress: string,
+    ethUnits: bigint,
+    minTokensUnits: bigint,
+  ): Promise<TxResult & { tokensUnits: bigint }>;
+  sell(
+    key: string,
+    curveAddress: string,
+    tokensUnits: bigint,
+    minEthUnits: bigint,
+  ): Promise<TxResult & { ethUnits: bigint }>;
+  /** Sets the platform payout wallet's allowance on a token. */
+  approvePayouts(
+    key: string,
+    tokenAddress: string,
+    amountUnits: bigint,
+  ): Promise<TxResult & { allowanceUnits: bigint }>;
+  sendToken(key: string, tokenAddress: string, to: string, amountUnits: bigint): Promise<TxResult>;
+  sendEth(key: string, to: string, amountUnits: bigint): Promise<TxResult>;
+}
+
+/**
+ * What the marketplace needs from the chain. `EvmChain` (viem, against the embedded anvil or an
+ * RPC such as Base) is the real one; while none is configured, `unavailableChain` refuses honestly
+ * rather than inventing balances or transaction hashes.
  */
 export interface Chain {
   readonly info: PublicChainInfo | null;
-  /** Balance and allowance of the founder on the project token, read together. */
+  /** Balance of the owner and its allowance for the payout wallet, read in one round trip. */
   readFunds(tokenAddress: string, ownerAddress: string): Promise<TokenFunds>;
-  /** Sends the contributor leg and the fee leg; throws AppError('upstream_error') when a leg fails. */
-  payout(req: PayoutRequest): Promise<PayoutResult>;
+  readonly payoutSigner: PayoutSigner;
+  readonly wallets: WalletActions;
+  /** Deploys the project's token and curve through the factory; a repeat returns the same pair. */
+  deployProject(projectId: string, name: string, symbol: string): Promise<DeployedProject>;
+  /** Dev chain only: sends test ETH from the operator account. */
+  faucet(to: string, ethUnits: bigint): Promise<TxResult>;
   close(): Promise<void>;
 }
 
-const refuse = () =>
-  new AppError(
-    'chain_unavailable',
-    'No blockchain is configured for this service, so funds cannot be read or paid.',
-  );
+const refuse = (): never => {
+  throw new AppError('chain_unavailable', 'No blockchain is configured for this service.');
+};
 
 export const unavailableChain: Chain = {
   info: null,
-  readFunds: async () => {
-    throw refuse();
+  readFunds: async () => refuse(),
+  payoutSigner: {
+    address: '',
+    chainNonce: async () => refuse(),
+    quoteFees: async () => refuse(),
+    signTransferFrom: async () => refuse(),
+    broadcast: async () => refuse(),
+    mined: async () => refuse(),
+    known: async () => refuse(),
   },
-  payout: async () => {
-    throw refuse();
+  wallets: {
+    ethBalance: async () => refuse(),
+    tokenBalance: async () => refuse(),
+    buy: async () => refuse(),
+    sell: async () => refuse(),
+    approvePayouts: async () => refuse(),
+    sendToken: async () => refuse(),
+    sendEth: async () => refuse(),
   },
+  deployProject: async () => refuse(),
+  faucet: async () => refuse(),
   close: async () => {},
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
 import { errors, IdParams } from '../../infra/http/schemas.ts';
+import type { ApprovalsService } from './approvals.service.ts';
 import {
   ApproveBody,
   ApproveResponse,
@@ -21,7 +22,8 @@ import type { SubmissionsService } from './submissions.service.ts';
 export const bountiesRoutes: FastifyPluginAsyncTypebox<{
   bounties: BountiesService;
   submissions: SubmissionsService;
-}> = async (app, { bounties, submissions }) => {
+  approvals: ApprovalsService;
+}> = async (app, { bounties, submissions, approvals }) => {
   const authed = { onRequest: app.authenticate };
   const security = [{ bearerAuth: [] }];
 
@@ -154,10 +156,6 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      submissions.approve(
-        requireAgent(request).id,
-        request.params.id,
-        request.body?.review_notes ?? undefined,
-      ),
+      approvals.approve(requireAgent(request).id, request.params.id, request.body?.review_notes ?? undefined),
   );
 };

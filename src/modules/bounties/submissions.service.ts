@@ -11,6 +11,7 @@ import { toSubmissionJson } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
 import type { SubmissionJson } from './bounties.schemas.ts';
 import type { BountiesService } from './bounties.service.ts';
+import { loadReviewable } from './review-checks.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
 export interface SubmissionsDeps {
@@ -21,8 +22,6 @@ export interface SubmissionsDeps {
   projects: ProjectsService;
   agents: AgentsService;
   payouts: PayoutsService;
-  /** How long an approval may hold a bounty before another attempt may take over. */
-  approvalLeaseMs: number;
 }
 
 /** `{repo_url}/pull/{n}` of the project's repository, in canonical form, or null. */
@@ -35,7 +34,7 @@ export function canonicalPrUrl(repoUrl: string, prUrl: string): string | null {
   return /^[1-9][0-9]{0,9}$/.test(n) ? `${prefix}${n}` : null;
 }
 
-/** Submitting work and the founder's review of it: reject, or approve and pay. */
+/** Submitting work, and the founder rejecting it (approval lives in approvals.service.ts). */
 export class SubmissionsService {
   constructor(private readonly deps: SubmissionsDeps) {}
 
@@ -106,7 +105,10 @@ export class SubmissionsService {
 
   async reject(callerId: string, bountyId: string, notes: string) {
     const { db, clock, activity } = this.deps;
-    const { bounty, pending } = await this.reviewable(callerId, bountyId);
+    const { bounty, pending } = await loadReviewable(this.deps, callerId, bountyId);
+    if (await this.deps.payouts.moneyMoving(pending.id)) {
+      throw invalidState('A payout of this submission has started; approve again to finish it instead.');
+    }
     const now = clock.now();
     await db.transaction(async (tx) => {
       const reopened = await repo.transition(
@@ -134,103 +136,9 @@ export class SubmissionsService {
     });
     return { bounty_id: bountyId, status: 'open' as const, submission_id: pending.id };
   }
-
-  /**
-   * Every 400 of the spec is checked before the lease is taken and anything is sent; the lease
-   * makes a concurrent approval (on any instance) a 409; a failed payout gives the lease back so
-   * the founder can retry.
-   */
-  async approve(callerId: string, bountyId: string, notes: string | undefined) {
-    const { db, clock, activity, agents, payouts, approvalLeaseMs } = this.deps;
-    const { bounty, project, pending } = await this.reviewable(callerId, bountyId, () =>
-      payouts.assertEnabled(),
-    );
-    const contributor = await agents.wallet(pending.agentId);
-    if (!contributor.address) {
-      throw new AppError(
-        'contributor_without_wallet',
-        'The contributor has no wallet address to receive the reward.',
-      );
-    }
-    const founder = await agents.wallet(callerId);
-    if (!founder.address || !project.tokenAddress) {
-      throw new AppError('founder_without_wallet', 'The founder has no wallet address to pay from.');
-    }
-    const now = clock.now();
-    const leased = await repo.takeLease(db, bountyId, now, new Date(now.getTime() + approvalLeaseMs));
-    if (!leased) throw inProgress();
-    const split = payouts.split(bounty.rewardAmount);
-    let paid: Awaited<ReturnType<PayoutsService['pay']>>;
-    try {
-      await payouts.assertFunds(project.tokenAddress, founder.address, split.rewardUnits);
-      paid = await payouts.pay({
-        submissionId: pending.id,
-        tokenAddress: project.tokenAddress,
-        founderAddress: founder.address,
-        contributorAddress: contributor.address,
-        split,
-      });
-    } catch (err) {
-      await repo.releaseLease(db, bountyId);
-      throw err;
-    }
-    const done = clock.now();
-    await db.transaction(async (tx) => {
-      await submissionsRepo.review(tx, pending.id, {
-        status: 'approved',
-        reviewNotes: notes ?? null,
-        contributorTxHash: paid.contributorTxHash,
-        platformFeeTxHash: paid.platformFeeTxHash,
-        rewardUnits: split.rewardUnits,
-        feeUnits: split.feeUnits,
-        reviewedAt: done,
-        updatedAt: done,
-      });
-      await repo.transition(tx, bountyId, 'in_review', {
-        status: 'done',
-        approvalLeaseUntil: null,
-        updatedAt: done,
-      });
-      await activity.record(tx, {
-        type: 'submission.approved',
-        agentId: pending.agentId,
-        projectId: bounty.projectId,
-        bountyId,
-        data: {
-          submission_id: pending.id,
-          reward_units: split.rewardUnits.toString(),
-          fee_units: split.feeUnits.toString(),
-          contributor_tx_hash: paid.contributorTxHash,
-          platform_fee_tx_hash: paid.platformFeeTxHash,
-        },
-      });
-    });
-    return {
-      bounty_id: bountyId,
-      status: 'done' as const,
-      submission_id: pending.id,
-      contributor_tx_hash: paid.contributorTxHash,
-      platform_fee_tx_hash: paid.platformFeeTxHash,
-    };
-  }
-
-  /** The shared preconditions of approve and reject: founder, `in_review`, a pending submission. */
-  private async reviewable(callerId: string, bountyId: string, afterRole?: () => void) {
-    const { bounties, projects, db } = this.deps;
-    const bounty = await bounties.require(bountyId);
-    const project = await projects.require(bounty.projectId);
-    if (project.founderId !== callerId) throw forbidden('Only the project founder can review submissions.');
-    afterRole?.();
-    if (bounty.status !== 'in_review') {
-      throw new AppError('not_in_review', `The bounty is ${bounty.status}, not in_review.`);
-    }
-    const pending = await submissionsRepo.findPending(db, bountyId);
-    if (!pending) throw new AppError('no_pending_submission', 'The bounty has no pending submission.');
-    return { bounty, project, pending };
-  }
 }
 
-const inProgress = () =>
+export const inProgress = () =>
   new AppError(
     'operation_in_progress',
     'An approval of this bounty is already in progress; try again shortly.',

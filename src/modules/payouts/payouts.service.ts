@@ -1,11 +1,22 @@
-import type { Chain, PayoutResult } from '../../infra/chain/chain.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Chain } from '../../infra/chain/chain.ts';
 import { tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { type DriveResult, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
+import * as repo from './payouts.repo.ts';
 
 export interface PayoutsDeps {
+  db: Db;
+  clock: Clock;
   chain: Chain;
+  log: FastifyBaseLogger;
   platformFeeBps: number;
   payoutsEnabled: boolean;
+  pollIntervalMs: number;
+  stuckAfterMs: number;
 }
 
 export interface RewardSplit {
@@ -14,17 +25,37 @@ export interface RewardSplit {
   contributorUnits: bigint;
 }
 
-export interface PayRequest {
+export interface PayoutIntent {
   submissionId: string;
+  bountyId: string;
   tokenAddress: string;
   founderAddress: string;
   contributorAddress: string;
   split: RewardSplit;
+  reviewNotes: string | null;
 }
 
-/** The money side of an approval: the fee split, the funds check and the two transfers. */
+export type { DriveResult };
+export type Payout = repo.PayoutRow;
+
+/**
+ * The money side of an approval. A payout row records the intent before anything is signed; its
+ * legs (one transferFrom each) are driven by `PayoutDriver`, exactly once, across retries,
+ * crashes and instances.
+ */
 export class PayoutsService {
-  constructor(private readonly deps: PayoutsDeps) {}
+  private readonly driver: PayoutDriver;
+
+  constructor(private readonly deps: PayoutsDeps) {
+    this.driver = new PayoutDriver({
+      db: deps.db,
+      clock: deps.clock,
+      signer: deps.chain.payoutSigner,
+      log: deps.log,
+      pollIntervalMs: deps.pollIntervalMs,
+      stuckAfterMs: deps.stuckAfterMs,
+    });
+  }
 
   /** fee = floor(reward * bps / 10000) in base units; the contributor gets the rest. */
   split(rewardAmount: number): RewardSplit {
@@ -39,26 +70,88 @@ export class PayoutsService {
     }
   }
 
-  /** Balance and allowance must each cover the whole reward before anything is sent. */
-  async assertFunds(tokenAddress: string, founderAddress: string, rewardUnits: bigint): Promise<void> {
+  /** What still has to leave the founder's wallet: the legs not already paid by an earlier attempt. */
+  async outstandingUnits(submissionId: string, split: RewardSplit): Promise<bigint> {
+    const paid = (await repo.liveLegsOfSubmission(this.deps.db, submissionId)).filter(
+      (l) => l.status === 'success',
+    );
+    const paidKinds = new Set(paid.map((l) => l.kind));
+    return (
+      (paidKinds.has('contributor') ? 0n : split.contributorUnits) +
+      (paidKinds.has('fee') ? 0n : split.feeUnits)
+    );
+  }
+
+  /** Balance and allowance must each cover what is still to be paid, before anything is signed. */
+  async assertFunds(tokenAddress: string, founderAddress: string, units: bigint): Promise<void> {
     const funds = await this.deps.chain.readFunds(tokenAddress, founderAddress);
-    if (funds.balanceUnits < rewardUnits || funds.allowanceUnits < rewardUnits) {
+    if (funds.balanceUnits < units || funds.allowanceUnits < units) {
       throw new AppError(
         'insufficient_funds',
         `The founder's balance (${unitsToTokens(funds.balanceUnits)}) or allowance ` +
-          `(${unitsToTokens(funds.allowanceUnits)}) is below the reward of ${unitsToTokens(rewardUnits)} tokens.`,
+          `(${unitsToTokens(funds.allowanceUnits)}) is below the ${unitsToTokens(units)} tokens to pay.`,
       );
     }
   }
 
-  pay(req: PayRequest): Promise<PayoutResult> {
-    return this.deps.chain.payout({
-      submissionId: req.submissionId,
-      tokenAddress: req.tokenAddress,
-      fromAddress: req.founderAddress,
-      toAddress: req.contributorAddress,
-      contributorUnits: req.split.contributorUnits,
-      feeUnits: req.split.feeUnits,
+  /** True when a transfer of this submission may have reached the chain (signed, sent or paid). */
+  async moneyMoving(submissionId: string): Promise<boolean> {
+    return (await repo.liveLegsOfSubmission(this.deps.db, submissionId)).length > 0;
+  }
+
+  /** The submission's payout, created on the first approval and reopened by a retry after a failure. */
+  async prepare(intent: PayoutIntent): Promise<Payout> {
+    const { db, clock, chain } = this.deps;
+    const now = clock.now();
+    const payout = await repo.insertOrGet(db, {
+      id: newId('payout'),
+      submissionId: intent.submissionId,
+      bountyId: intent.bountyId,
+      tokenAddress: intent.tokenAddress,
+      fromAddress: intent.founderAddress,
+      contributorAddress: intent.contributorAddress,
+      treasuryAddress: chain.info?.treasuryAddress ?? '',
+      rewardUnits: intent.split.rewardUnits,
+      contributorUnits: intent.split.contributorUnits,
+      feeUnits: intent.split.feeUnits,
+      reviewNotes: intent.reviewNotes,
+      status: 'pending',
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
     });
+    if (payout.status === 'failed') await repo.setStatus(db, payout.id, ['failed'], 'pending', null, now);
+    return { ...payout, status: payout.status === 'failed' ? 'pending' : payout.status };
+  }
+
+  /** Moves the payout as far as it goes within `waitMs`; a reverted leg marks it failed. */
+  async drive(payoutId: string, waitMs: number): Promise<DriveResult> {
+    const result = await this.driver.drive(payoutId, waitMs);
+    if (result.status === 'failed') {
+      await repo.setStatus(
+        this.deps.db,
+        payoutId,
+        ['pending'],
+        'failed',
+        result.error,
+        this.deps.clock.now(),
+      );
+    }
+    return result;
+  }
+
+  /** Marks the payout confirmed inside the caller's transaction; false if someone already did. */
+  confirm(tx: Executor, payoutId: string): Promise<boolean> {
+    return repo.setStatus(tx, payoutId, ['pending'], 'confirmed', null, this.deps.clock.now());
+  }
+
+  unfinished(limit: number): Promise<Payout[]> {
+    return repo.unfinished(this.deps.db, limit);
+  }
+
+  get(payoutId: string): Promise<Payout | undefined> {
+    return repo.findById(this.deps.db, payoutId);
   }
 }
+
+export { LEG_KINDS };

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { createPublicClient, createWalletClient, getAddress, type Hex, http, toHex } from 'viem';
+import { anvilAccount, startAnvil } from './anvil.ts';
+import { projectFactoryAbi, projectFactoryBytecode } from './contracts/ProjectFactory.ts';
+import type { EvmChainOptions } from './evm-chain.ts';
+
+export const DEV_CHAIN_ID = 31337;
+// Curve parameters of the dev factory: price starts at 0.000001 ETH per token and doubles by max supply.
+const CURVE_A = 10n ** 12n;
+const CURVE_B = 10n ** 3n;
+
+export interface DevChain {
+  options: EvmChainOptions;
+  stop(): Promise<void>;
+}
+
+const privateKeyOf = (index: number): Hex => {
+  const key = anvilAccount(index).getHdKey().privateKey;
+  if (!key) throw new Error('anvil account has no private key');
+  return toHex(key);
+};
+
+/**
+ * The embedded dev chain: anvil with its state in DATA_DIR (a restart keeps balances and
+ * contracts, in step with the embedded database), the factory deployed once, and anvil's
+ * well-known funded accounts as operator (0), payout wallet (1) and treasury (2).
+ */
+export async function startDevChain(dataDir: string, log: FastifyBaseLogger): Promise<DevChain> {
+  const dir = join(dataDir, 'chain');
+  mkdirSync(dir, { recursive: true });
+  const anvil = await startAnvil({
+    statePath: join(dir, 'anvil-state.json'),
+    stateIntervalSeconds: 1,
+    chainId: DEV_CHAIN_ID,
+  });
+  try {
+    const operatorKey = privateKeyOf(0);
+    const payoutKey = privateKeyOf(1);
+    const treasuryAddress = anvilAccount(2).address;
+    const factoryAddress = await ensureFactory(
+      anvil.rpcUrl,
+      join(dir, 'dev-chain.json'),
+      operatorKey,
+      treasuryAddress,
+      log,
+    );
+    log.info({ rpcUrl: anvil.rpcUrl, factoryAddress }, 'dev chain ready (anvil)');
+    return {
+      options: {
+        rpcUrl: anvil.rpcUrl,
+        chainId: DEV_CHAIN_ID,
+        name: 'Anvil (embedded dev chain)',
+        explorerUrl: null,
+        factoryAddress,
+        treasuryAddress,
+        operatorKey,
+        payoutKey,
+        devChain: true,
+        pollingIntervalMs: 100,
+      },
+      stop: () => anvil.stop(),
+    };
+  } catch (err) {
+    await anvil.stop();
+    throw err;
+  }
+}
+
+async function ensureFactory(
+  rpcUrl: string,
+  recordPath: string,
+  operatorKey: Hex,
+  treasury: string,
+  log: FastifyBaseLogger,
+): Promise<string> {
+  const client = createPublicClient({ transport: http(rpcUrl), pollingInterval: 100 });
+  if (existsSync(recordPath)) {
+    const recorded = JSON.parse(readFileSync(recordPath, 'utf8')) as { factoryAddress: string };
+    const code = await client.getCode({ address: getAddress(recorded.factoryAddress) });
+    if (code && code !== '0x') return getAddress(recorded.factoryAddress);
+    log.warn({ factory: recorded.factoryAddress }, 'dev chain state lost: deploying a new factory');
+  }
+  const { privateKeyToAccount } = await import('viem/accounts');
+  const wallet = createWalletClient({ account: privateKeyToAccount(operatorKey), transport: http(rpcUrl) });
+  const hash = await wallet.deployContract({
+    abi: projectFactoryAbi,
+    bytecode: projectFactoryBytecode,
+    args: [getAddress(treasury), CURVE_A, CURVE_B],
+    chain: null,
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  if (!receipt.contractAddress || receipt.status !== 'success')
+    throw new Error('The factory deployment failed.');
+  writeFileSync(recordPath, JSON.stringify({ factoryAddress: receipt.contractAddress }, null, 2));
+  return getAddress(receipt.contractAddress);
+}
+
+/**
+ * The wallet master key for the dev chain: created once in DATA_DIR (mode 0600) so the embedded
+ * setup needs no configuration. Real deployments pass WALLET_MASTER_KEY instead.
+ */
+export function devMasterKey(dataDir: string, log: FastifyBaseLogger): string {
+  const path = join(dataDir, 'wallet-master.key');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(path, `${key}\n`, { mode: 0o600 });
+  log.warn({ path }, 'created a wallet master key for the dev chain; set WALLET_MASTER_KEY in production');
+  return key;
+}

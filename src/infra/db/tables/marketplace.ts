@@ -1,0 +1,185 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts, tsvector, units } from './columns.ts';
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description'),
+    walletAddress: text('wallet_address'),
+    walletType: text('wallet_type'),
+    apiKeyHash: text('api_key_hash').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('agents_name_lower_key').on(sql`lower(${t.name})`),
+    uniqueIndex('agents_wallet_address_key').on(sql`lower(${t.walletAddress})`),
+    uniqueIndex('agents_api_key_hash_key').on(t.apiKeyHash),
+    index('agents_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
+);
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description'),
+    status: text('status', { enum: ['proposed', 'active'] }).notNull(),
+    founderId: text('founder_id')
+      .notNull()
+      .references(() => agents.id),
+    tokenSymbol: text('token_symbol').notNull(),
+    repoUrl: text('repo_url'),
+    tokenAddress: text('token_address'),
+    curveAddress: text('curve_address'),
+    createdAt: ts('created_at').notNull(),
+    activatedAt: ts('activated_at'),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('projects_token_symbol_key').on(t.tokenSymbol),
+    index('projects_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('projects_status_created_at_idx').on(
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('projects_founder_created_at_idx').on(
+      t.founderId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    check('projects_status_check', sql`${t.status} in ('proposed', 'active')`),
+  ],
+);
+
+export const bounties = pgTable(
+  'bounties',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    rewardAmount: bigint('reward_amount', { mode: 'number' }).notNull(),
+    difficulty: text('difficulty', { enum: ['easy', 'medium', 'hard', 'extreme'] }).notNull(),
+    status: text('status', { enum: ['open', 'claimed', 'in_review', 'done'] }).notNull(),
+    claimedBy: text('claimed_by').references(() => agents.id),
+    claimedAt: ts('claimed_at'),
+    // An approval holds this lease while it pays; another approval (any instance) sees it and gets 409.
+    approvalLeaseUntil: ts('approval_lease_until'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    search: tsvector('search')
+      .notNull()
+      // Punctuation separates words ("api/v1", "README.md", "node-20"), the same way for the query.
+      .generatedAlwaysAs(
+        sql`to_tsvector('simple', regexp_replace(title || ' ' || description, '[[:punct:]]+', ' ', 'g'))`,
+      ),
+  },
+  (t) => [
+    index('bounties_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('bounties_status_difficulty_created_at_idx').on(
+      t.status,
+      t.difficulty,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('bounties_difficulty_created_at_idx').on(
+      t.difficulty,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('bounties_project_created_at_idx').on(
+      t.projectId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('bounties_search_idx').using('gin', t.search),
+    index('bounties_claimed_at_idx').on(t.claimedAt).where(sql`${t.status} = 'claimed'`),
+    // One active claim per agent per project is a constraint, so concurrent claims cannot both win.
+    uniqueIndex('bounties_one_active_claim_key')
+      .on(t.claimedBy, t.projectId)
+      .where(sql`${t.status} in ('claimed', 'in_review')`),
+    check('bounties_reward_check', sql`${t.rewardAmount} between 1 and 1000000000`),
+    check('bounties_status_check', sql`${t.status} in ('open', 'claimed', 'in_review', 'done')`),
+    check('bounties_difficulty_check', sql`${t.difficulty} in ('easy', 'medium', 'hard', 'extreme')`),
+    check(
+      'bounties_claim_check',
+      sql`(${t.status} = 'open') = (${t.claimedBy} is null) or ${t.status} = 'done'`,
+    ),
+  ],
+);
+
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: text('id').primaryKey(),
+    bountyId: text('bounty_id')
+      .notNull()
+      .references(() => bounties.id),
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id),
+    prUrl: text('pr_url').notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull(),
+    reviewNotes: text('review_notes'),
+    contributorTxHash: text('contributor_tx_hash'),
+    platformFeeTxHash: text('platform_fee_tx_hash'),
+    rewardUnits: units('reward_units'),
+    feeUnits: units('fee_units'),
+    createdAt: ts('created_at').notNull(),
+    reviewedAt: ts('reviewed_at'),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    index('submissions_bounty_created_at_idx').on(
+      t.bountyId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    uniqueIndex('submissions_one_pending_key').on(t.bountyId).where(sql`${t.status} = 'pending'`),
+    uniqueIndex('submissions_pr_url_key').on(t.prUrl),
+    check('submissions_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+  ],
+);
+
+export const activityEvents = pgTable(
+  'activity_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    agentId: text('agent_id'),
+    projectId: text('project_id'),
+    bountyId: text('bounty_id'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    index('activity_type_id_idx').on(t.type, t.id.desc().nullsFirst()),
+    index('activity_project_id_idx').on(t.projectId, t.id.desc().nullsFirst()),
+    index('activity_agent_id_idx').on(t.agentId, t.id.desc().nullsFirst()),
+  ],
+);
+
+/**
+ * Bounty counts per (scope, status, difficulty), kept by a trigger on `bounties` (see the
+ * `bounty_counts` migration). Scope is a project id or '*' for all projects. It lets the bounty
+ * list report `total` and the dashboard its figures without counting a million rows per request.
+ */
+export const bountyCounts = pgTable(
+  'bounty_counts',
+  {
+    scope: text('scope').notNull(),
+    status: text('status').notNull(),
+    difficulty: text('difficulty').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    rewardSum: bigint('reward_sum', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.status, t.difficulty] })],
+);

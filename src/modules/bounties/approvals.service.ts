@@ -1,0 +1,180 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../infra/db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
+import type { AgentsService } from '../agents/agents.service.ts';
+import type { DriveResult, Payout, PayoutsService } from '../payouts/payouts.service.ts';
+import type { ProjectsService } from '../projects/projects.service.ts';
+import * as repo from './bounties.repo.ts';
+import type { BountiesService } from './bounties.service.ts';
+import { loadReviewable } from './review-checks.ts';
+import * as submissionsRepo from './submissions.repo.ts';
+import { inProgress } from './submissions.service.ts';
+
+export interface ApprovalsDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  activity: ActivityService;
+  bounties: BountiesService;
+  projects: ProjectsService;
+  agents: AgentsService;
+  payouts: PayoutsService;
+  /** How long an approval holds the bounty; another attempt (any instance) gets 409 meanwhile. */
+  approvalLeaseMs: number;
+  /** How long approve waits for both receipts before answering 502 and leaving the rest to the reconciler. */
+  receiptTimeoutMs: number;
+}
+
+export interface ApprovalResult {
+  bounty_id: string;
+  status: 'done';
+  submission_id: string;
+  contributor_tx_hash: string;
+  platform_fee_tx_hash: string;
+}
+
+/** How long one reconciler pass waits on a payout's receipts before moving to the next. */
+const RECONCILE_WAIT_MS = 2_000;
+
+/**
+ * Approval and payout of a submission. The founder's approve and the background reconciler take
+ * the same path: lease the bounty, drive the payout, and on confirmation finish everything in one
+ * transaction (payout confirmed, submission approved, bounty done, event).
+ */
+export class ApprovalsService {
+  constructor(private readonly deps: ApprovalsDeps) {}
+
+  /** Every 400 of the spec is checked before anything is signed; a failed payout answers 502. */
+  async approve(callerId: string, bountyId: string, notes: string | undefined): Promise<ApprovalResult> {
+    const { db, clock, agents, payouts } = this.deps;
+    const { bounty, project, pending } = await loadReviewable(this.deps, callerId, bountyId, () =>
+      payouts.assertEnabled(),
+    );
+    const contributor = await agents.wallet(pending.agentId);
+    if (!contributor.address) {
+      throw new AppError(
+        'contributor_without_wallet',
+        'The contributor has no wallet address to receive the reward.',
+      );
+    }
+    const founder = await agents.wallet(callerId);
+    if (!founder.address || !project.tokenAddress) {
+      throw new AppError('founder_without_wallet', 'The founder has no wallet address to pay from.');
+    }
+    if (!(await this.lease(bountyId))) throw inProgress();
+    try {
+      const split = payouts.split(bounty.rewardAmount);
+      const outstanding = await payouts.outstandingUnits(pending.id, split);
+      if (outstanding > 0n) await payouts.assertFunds(project.tokenAddress, founder.address, outstanding);
+      const payout = await payouts.prepare({
+        submissionId: pending.id,
+        bountyId,
+        tokenAddress: project.tokenAddress,
+        founderAddress: founder.address,
+        contributorAddress: contributor.address,
+        split,
+        reviewNotes: notes ?? null,
+      });
+      const result = await payouts.drive(payout.id, this.deps.receiptTimeoutMs);
+      if (result.status === 'confirmed') return await this.finish(payout, result);
+      throw new AppError(
+        'upstream_error',
+        result.status === 'failed'
+          ? `The payout failed on chain (${result.error}); nothing paid twice. Approve again to retry the unpaid part.`
+          : 'The payout was sent but not confirmed in time; it will complete on its own, or approve again to check.',
+      );
+    } finally {
+      await repo.releaseLease(db, bountyId);
+    }
+  }
+
+  /**
+   * Drives every unfinished payout to its end: after a crash, a timeout or a dropped transaction.
+   * Safe on any number of instances: a payout is only driven under its bounty's lease.
+   */
+  async reconcile(): Promise<number> {
+    const { payouts, log } = this.deps;
+    let finished = 0;
+    for (const payout of await payouts.unfinished(100)) {
+      if (!(await this.lease(payout.bountyId))) continue;
+      try {
+        const result = await payouts.drive(payout.id, RECONCILE_WAIT_MS);
+        if (result.status === 'confirmed') {
+          await this.finish(payout, result);
+          finished++;
+        } else if (result.status === 'failed') {
+          log.warn(
+            { payout: payout.id, error: result.error },
+            'payout failed on chain; the founder can approve again',
+          );
+        }
+      } catch (err) {
+        log.error({ err, payout: payout.id }, 'reconciling a payout failed; will retry');
+      } finally {
+        await repo.releaseLease(this.deps.db, payout.bountyId);
+      }
+    }
+    return finished;
+  }
+
+  private async lease(bountyId: string): Promise<boolean> {
+    const now = this.deps.clock.now();
+    return (
+      (await repo.takeLease(
+        this.deps.db,
+        bountyId,
+        now,
+        new Date(now.getTime() + this.deps.approvalLeaseMs),
+      )) !== undefined
+    );
+  }
+
+  private async finish(
+    payout: Payout,
+    paid: Extract<DriveResult, { status: 'confirmed' }>,
+  ): Promise<ApprovalResult> {
+    const { db, clock, activity, payouts } = this.deps;
+    const done = clock.now();
+    await db.transaction(async (tx) => {
+      // Whoever confirms the payout finishes the approval; a second finisher changes nothing.
+      if (!(await payouts.confirm(tx, payout.id))) return;
+      const submission = await submissionsRepo.review(tx, payout.submissionId, {
+        status: 'approved',
+        reviewNotes: payout.reviewNotes,
+        contributorTxHash: paid.contributorTxHash,
+        platformFeeTxHash: paid.platformFeeTxHash,
+        rewardUnits: payout.rewardUnits,
+        feeUnits: payout.feeUnits,
+        reviewedAt: done,
+        updatedAt: done,
+      });
+      const bounty = await repo.transition(tx, payout.bountyId, 'in_review', {
+        status: 'done',
+        approvalLeaseUntil: null,
+        updatedAt: done,
+      });
+      await activity.record(tx, {
+        type: 'submission.approved',
+        agentId: submission?.agentId ?? null,
+        projectId: bounty?.projectId ?? null,
+        bountyId: payout.bountyId,
+        data: {
+          submission_id: payout.submissionId,
+          reward_units: payout.rewardUnits.toString(),
+          fee_units: payout.feeUnits.toString(),
+          contributor_tx_hash: paid.contributorTxHash,
+          platform_fee_tx_hash: paid.platformFeeTxHash,
+        },
+      });
+    });
+    return {
+      bounty_id: payout.bountyId,
+      status: 'done',
+      submission_id: payout.submissionId,
+      contributor_tx_hash: paid.contributorTxHash,
+      platform_fee_tx_hash: paid.platformFeeTxHash,
+    };
+  }
+}

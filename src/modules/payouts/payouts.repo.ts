@@ -1,0 +1,120 @@
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../infra/db/client.ts';
+import { legAttempts, payoutLegs, payouts, signerNonces } from '../../infra/db/schema.ts';
+
+export type PayoutRow = typeof payouts.$inferSelect;
+export type LegRow = typeof payoutLegs.$inferSelect;
+export type AttemptRow = typeof legAttempts.$inferSelect;
+
+/** Inserts the payout unless the submission has one; returns the submission's payout either way. */
+export async function insertOrGet(ex: Executor, row: PayoutRow): Promise<PayoutRow> {
+  await ex.insert(payouts).values(row).onConflictDoNothing();
+  const [found] = await ex.select().from(payouts).where(eq(payouts.submissionId, row.submissionId)).limit(1);
+  return found as PayoutRow;
+}
+
+export async function findById(ex: Executor, id: string): Promise<PayoutRow | undefined> {
+  const [row] = await ex.select().from(payouts).where(eq(payouts.id, id)).limit(1);
+  return row;
+}
+
+export async function findBySubmission(ex: Executor, submissionId: string): Promise<PayoutRow | undefined> {
+  const [row] = await ex.select().from(payouts).where(eq(payouts.submissionId, submissionId)).limit(1);
+  return row;
+}
+
+/** Moves a payout between states; only from `from`, so two finishers cannot both win. */
+export async function setStatus(
+  ex: Executor,
+  id: string,
+  from: PayoutRow['status'][],
+  to: PayoutRow['status'],
+  lastError: string | null,
+  now: Date,
+): Promise<boolean> {
+  const rows = await ex
+    .update(payouts)
+    .set({ status: to, lastError, updatedAt: now })
+    .where(and(eq(payouts.id, id), inArray(payouts.status, from)))
+    .returning({ id: payouts.id });
+  return rows.length > 0;
+}
+
+export function unfinished(ex: Executor, limit: number): Promise<PayoutRow[]> {
+  return ex
+    .select()
+    .from(payouts)
+    .where(eq(payouts.status, 'pending'))
+    .orderBy(asc(payouts.updatedAt))
+    .limit(limit);
+}
+
+export function legsOf(ex: Executor, payoutId: string): Promise<LegRow[]> {
+  return ex.select().from(payoutLegs).where(eq(payoutLegs.payoutId, payoutId)).orderBy(asc(payoutLegs.nonce));
+}
+
+export async function liveLegsOfSubmission(ex: Executor, submissionId: string): Promise<LegRow[]> {
+  return ex
+    .select({ leg: payoutLegs })
+    .from(payoutLegs)
+    .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
+    .where(and(eq(payouts.submissionId, submissionId), ne(payoutLegs.status, 'reverted')))
+    .then((rows) => rows.map((r) => r.leg));
+}
+
+export function attemptsOf(ex: Executor, legIds: string[]): Promise<AttemptRow[]> {
+  if (legIds.length === 0) return Promise.resolve([]);
+  return ex
+    .select()
+    .from(legAttempts)
+    .where(inArray(legAttempts.legId, legIds))
+    .orderBy(asc(legAttempts.createdAt));
+}
+
+/** Seeds a signer's nonce counter from the chain the first time the signer is used. */
+export async function seedNonce(ex: Executor, address: string, chainNonce: number): Promise<void> {
+  await ex.insert(signerNonces).values({ address, nextNonce: chainNonce }).onConflictDoNothing();
+}
+
+/** Takes the next nonce. The row lock serializes allocation across instances until commit. */
+export async function allocateNonce(ex: Executor, address: string): Promise<number> {
+  const [row] = await ex
+    .update(signerNonces)
+    .set({ nextNonce: sql`${signerNonces.nextNonce} + 1` })
+    .where(eq(signerNonces.address, address))
+    .returning({ nonce: sql<string>`${signerNonces.nextNonce} - 1` });
+  if (!row) throw new Error(`No nonce counter for signer ${address}.`);
+  return Number(row.nonce);
+}
+
+export async function insertLeg(ex: Executor, leg: LegRow, attempt: AttemptRow): Promise<void> {
+  await ex.insert(payoutLegs).values(leg);
+  await ex.insert(legAttempts).values(attempt);
+}
+
+export async function insertAttempt(ex: Executor, attempt: AttemptRow): Promise<void> {
+  await ex.insert(legAttempts).values(attempt);
+}
+
+export async function markBroadcast(ex: Executor, leg: LegRow, txHash: string, now: Date): Promise<void> {
+  await ex.update(legAttempts).set({ broadcastAt: now }).where(eq(legAttempts.txHash, txHash));
+  await ex
+    .update(payoutLegs)
+    .set({ status: 'sent', updatedAt: now })
+    .where(and(eq(payoutLegs.id, leg.id), eq(payoutLegs.status, 'signed')));
+}
+
+/** Records what mined for a leg; a settled leg is never changed again. */
+export async function settleLeg(
+  ex: Executor,
+  legId: string,
+  status: 'success' | 'reverted',
+  txHash: string,
+  blockNumber: bigint,
+  now: Date,
+): Promise<void> {
+  await ex
+    .update(payoutLegs)
+    .set({ status, txHash, blockNumber: Number(blockNumber), updatedAt: now })
+    .where(and(eq(payoutLegs.id, legId), inArray(payoutLegs.status, ['signed', 'sent'])));
+}

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  parseEventLogs,
+} from 'viem';
+import { foundry } from 'viem/chains';
+import { anvilAccount } from '../../src/infra/chain/anvil.ts';
+import { bondingCurveAbi } from '../../src/infra/chain/contracts/BondingCurve.ts';
+import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
+import { startDevChain } from '../../src/infra/chain/dev-chain.ts';
+import { EvmChain, type EvmChainOptions } from '../../src/infra/chain/evm-chain.ts';
+import { projects } from '../../src/infra/db/schema.ts';
+import type { TestContext } from './app.ts';
+
+export type TestChain = Awaited<ReturnType<typeof startTestChain>>;
+
+/**
+ * A real anvil with the factory deployed, exactly as `npm start` sets it up, in a temp dir.
+ * Accounts 0-2 are the platform's (operator, payout wallet, treasury); tests use 3 and up.
+ */
+export async function startTestChain(overrides: Partial<EvmChainOptions> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-chain-'));
+  const dev = await startDevChain(dir, pino({ level: 'silent' }));
+  const options = { ...dev.options, ...overrides };
+  const chain = new EvmChain(options);
+  const transport = http(options.rpcUrl);
+  const common = { chain: foundry, transport, pollingInterval: 100 } as const;
+  const pub = createPublicClient(common);
+  const test = createTestClient({ ...common, mode: 'anvil' });
+  return {
+    chain,
+    options,
+    pub,
+    test,
+    rpcUrl: options.rpcUrl,
+    /** A funded anvil account (index >= 3) used as an agent's external wallet. */
+    account: (index: number) => anvilAccount(index),
+    async stop() {
+      await dev.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Buys tokens on the curve from an anvil account; returns the tokens received. */
+export async function buyTokens(
+  tc: TestChain,
+  accountIndex: number,
+  curve: string,
+  ethUnits: bigint,
+): Promise<bigint> {
+  const account = anvilAccount(accountIndex);
+  const wallet = createWalletClient({ account, chain: foundry, transport: http(tc.rpcUrl) });
+  const hash = await wallet.writeContract({
+    address: getAddress(curve),
+    abi: bondingCurveAbi,
+    functionName: 'buy',
+    args: [0n],
+    value: ethUnits,
+  });
+  const receipt = await tc.pub.waitForTransactionReceipt({ hash });
+  const [event] = parseEventLogs({ abi: bondingCurveAbi, logs: receipt.logs, eventName: 'Bought' });
+  return (event?.args as { tokensOut: bigint }).tokensOut;
+}
+
+/** Sets the payout wallet's allowance on a token from an anvil account. */
+export async function approvePayouts(
+  tc: TestChain,
+  accountIndex: number,
+  token: string,
+  units: bigint,
+): Promise<void> {
+  const account = anvilAccount(accountIndex);
+  const wallet = createWalletClient({ account, chain: foundry, transport: http(tc.rpcUrl) });
+  const hash = await wallet.writeContract({
+    address: getAddress(token),
+    abi: projectTokenAbi,
+    functionName: 'approve',
+    args: [getAddress(tc.chain.info.payoutSpenderAddress as string), units],
+  });
+  await tc.pub.waitForTransactionReceipt({ hash });
+}
+
+export function tokenBalance(tc: TestChain, token: string, owner: string): Promise<bigint> {
+  return tc.pub.readContract({
+    address: getAddress(token),
+    abi: projectTokenAbi,
+    functionName: 'balanceOf',
+    args: [getAddress(owner)],
+  });
+}
+
+export interface TransferLog {
+  from: Address;
+  to: Address;
+  value: bigint;
+  txHash: Hex;
+}
+
+/** Every Transfer event the token ever emitted: the chain's own record of what moved. */
+export async function transferLogs(tc: TestChain, token: string): Promise<TransferLog[]> {
+  const logs = await tc.pub.getContractEvents({
+    address: getAddress(token),
+    abi: projectTokenAbi,
+    eventName: 'Transfer',
+    fromBlock: 0n,
+    toBlock: 'latest',
+  });
+  return logs.map((l) => {
+    const args = l.args as { from: Address; to: Address; value: bigint };
+    return { from: args.from, to: args.to, value: args.value, txHash: l.transactionHash as Hex };
+  });
+}
+
+/** Deploys the project's real token and curve and marks the project active with them. */
+export async function activateOnChain(ctx: TestContext, tc: TestChain, projectId: string, symbol: string) {
+  const deployed = await tc.chain.deployProject(projectId, `Token ${symbol}`, symbol);
+  const repoUrl = `http://127.0.0.1:9/bounty-org/${projectId}`;
+  await ctx.database.db
+    .update(projects)
+    .set({
+      status: 'active',
+      repoUrl,
+      tokenAddress: deployed.tokenAddress,
+      curveAddress: deployed.curveAddress,
+      activatedAt: ctx.clock.now(),
+    })
+    .where(eq(projects.id, projectId));
+  return { repoUrl, ...deployed };
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createBounty, createProject, registerAgent, type TestContext } from './helpers/app.ts';
+import {
+  activateOnChain,
+  approvePayouts,
+  buyTokens,
+  startTestChain,
+  type TestChain,
+  tokenBalance,
+  transferLogs,
+} from './helpers/chain.ts';
+
+describe('approve pays on a real chain', () => {
+  let tc: TestChain;
+  let ctx: TestContext;
+  beforeAll(async () => {
+    tc = await startTestChain();
+    ctx = await buildTestApp({ chain: tc.chain });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await tc?.stop();
+  });
+
+  it('moves reward minus fee to the contributor and the fee to the treasury, once', async () => {
+    const founder = await registerAgent(ctx.app, { wallet_address: tc.account(3).address });
+    const dev = await registerAgent(ctx.app, { wallet_address: tc.account(4).address });
+    const project = await createProject(ctx.app, founder);
+    const { tokenAddress, curveAddress, repoUrl } = await activateOnChain(
+      ctx,
+      tc,
+      project.id,
+      project.token_symbol,
+    );
+    await buyTokens(tc, 3, curveAddress, 10n ** 18n);
+    await approvePayouts(tc, 3, tokenAddress, 1000n * 10n ** 18n);
+    const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 100 });
+    await ctx.app.inject({ method: 'POST', url: `/api/bounties/${bounty.id}/claim`, headers: dev.headers });
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${bounty.id}/submit`,
+      headers: dev.headers,
+      payload: { pr_url: `${repoUrl}/pull/1` },
+    });
+    const founderBefore = await tokenBalance(tc, tokenAddress, founder.walletAddress as string);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${bounty.id}/approve`,
+      headers: founder.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const unit = 10n ** 18n;
+    expect(await tokenBalance(tc, tokenAddress, dev.walletAddress as string)).toBe(95n * unit);
+    expect(await tokenBalance(tc, tokenAddress, tc.chain.info.treasuryAddress as string)).toBe(5n * unit);
+    expect(await tokenBalance(tc, tokenAddress, founder.walletAddress as string)).toBe(
+      founderBefore - 100n * unit,
+    );
+    const logs = (await transferLogs(tc, tokenAddress)).filter(
+      (l) => l.from.toLowerCase() === (founder.walletAddress as string).toLowerCase(),
+    );
+    expect(logs).toHaveLength(2);
+    expect(logs.map((l) => l.txHash).sort()).toEqual(
+      [res.json().contributor_tx_hash, res.json().platform_fee_tx_hash].sort(),
+    );
+  });
+});
