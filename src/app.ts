@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { buildServices, type Services } from './compose.ts';
 import type { Chain } from './infra/chain/chain.ts';
 import type { WalletVault } from './infra/chain/wallet-vault.ts';
 import type { Config } from './infra/config.ts';
@@ -11,28 +12,25 @@ import { registerAuth } from './infra/http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './infra/http/error-handler.ts';
 import { registerRateLimit } from './infra/http/rate-limit.ts';
 import { validatorCompiler } from './infra/http/validation.ts';
+import type { RepoHost } from './infra/repo-host/repo-host.ts';
 import type { Clock } from './lib/clock.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
-import { ActivityService } from './modules/activity/activity.service.ts';
 import { agentsRoutes } from './modules/agents/agents.routes.ts';
-import { AgentsService } from './modules/agents/agents.service.ts';
-import { ApprovalsService } from './modules/bounties/approvals.service.ts';
 import { bountiesRoutes } from './modules/bounties/bounties.routes.ts';
-import { BountiesService } from './modules/bounties/bounties.service.ts';
-import { SubmissionsService } from './modules/bounties/submissions.service.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
 import { BODY_LIMIT_BYTES, publicConfig } from './modules/config/config.service.ts';
-import { PayoutsService } from './modules/payouts/payouts.service.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
-import { ProjectsService } from './modules/projects/projects.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
-import { StatsService } from './modules/stats/stats.service.ts';
+import { walletsRoutes } from './modules/wallets/wallets.routes.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 export interface AppDeps {
   database: Database;
   chain: Chain;
   clock: Clock;
   config: Config;
+  /** Where project repositories live; without one, activation and submit answer 503. */
+  repoHost?: RepoHost;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
   /** Seals custodial wallet keys; null when no master key is configured (no in-app wallets). */
@@ -42,62 +40,6 @@ export interface AppDeps {
   /** Background jobs (claim expiry); tests drive them by hand instead. */
   runJobs?: boolean;
 }
-
-/** The one composition root: every service is built here from the parts it is given. */
-function buildServices({ database, chain, clock, config }: AppDeps, log: FastifyBaseLogger) {
-  const db = database.db;
-  const activity = new ActivityService(db, clock);
-  const reservedAddresses = [
-    chain.info?.payoutSpenderAddress,
-    chain.info?.treasuryAddress,
-    chain.info?.factoryAddress,
-  ].filter((a): a is string => typeof a === 'string');
-  let bounties: BountiesService | undefined;
-  const agents = new AgentsService({
-    db,
-    clock,
-    activity,
-    reservedAddresses,
-    activeClaimsOf: (id) => (bounties as BountiesService).activeClaimsOf(id),
-  });
-  const projects = new ProjectsService({ db, clock, activity });
-  bounties = new BountiesService({
-    db,
-    clock,
-    chain,
-    activity,
-    projects,
-    agents,
-    claimTtlHours: config.claimTtlHours,
-  });
-  const payouts = new PayoutsService({
-    db,
-    clock,
-    chain,
-    log,
-    platformFeeBps: config.platformFeeBps,
-    payoutsEnabled: config.payoutsEnabled,
-    pollIntervalMs: config.chain.pollingIntervalMs,
-    stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
-  });
-  const submissions = new SubmissionsService({ db, clock, activity, bounties, projects, agents, payouts });
-  const approvals = new ApprovalsService({
-    db,
-    clock,
-    log,
-    activity,
-    bounties,
-    projects,
-    agents,
-    payouts,
-    approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,
-    receiptTimeoutMs: config.payouts.receiptTimeoutSeconds * 1000,
-  });
-  const stats = new StatsService({ agents, projects, bounties });
-  return { activity, agents, projects, bounties, payouts, submissions, approvals, stats };
-}
-
-export type Services = ReturnType<typeof buildServices>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -150,15 +92,23 @@ export async function buildApp(deps: AppDeps) {
   registerAuth(app, (key) => services.agents.authenticate(key));
 
   await app.register(agentsRoutes, { agents: services.agents, config });
-  await app.register(projectsRoutes, { projects: services.projects });
+  await app.register(projectsRoutes, { projects: services.projects, activation: services.activation });
   await app.register(bountiesRoutes, {
     bounties: services.bounties,
     submissions: services.submissions,
     approvals: services.approvals,
   });
   await app.register(activityRoutes, { activity: services.activity });
+  await app.register(walletsRoutes, {
+    wallets: services.wallets,
+    devChain: deps.chain.info?.devChain ?? false,
+  });
+  await app.register(webhooksRoutes, { webhooks: services.webhooks });
   await app.register(statsRoutes, { stats: services.stats });
-  await app.register(configRoutes, { publicConfig: () => publicConfig(config, deps.chain, null) });
+  await app.register(configRoutes, {
+    publicConfig: () =>
+      publicConfig(config, deps.chain, deps.repoHost ? deps.repoHost.info : null, services.wallets.enabled),
+  });
 
   if (deps.runJobs) startJobs(app as unknown as FastifyInstance, services, config);
   return app;

@@ -1,13 +1,12 @@
 import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
-import type { Chain } from './infra/chain/chain.ts';
-import { type DevChain, devMasterKey, startDevChain } from './infra/chain/dev-chain.ts';
-import { EvmChain } from './infra/chain/evm-chain.ts';
+import { connectChain } from './infra/chain/connect.ts';
 import { WalletVault } from './infra/chain/wallet-vault.ts';
 import { type Config, ConfigError, loadConfig } from './infra/config.ts';
 import { openDatabase } from './infra/db/client.ts';
 import { DirLockedError } from './infra/db/dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
+import { connectRepoHost } from './infra/repo-host/connect.ts';
 import { systemClock } from './lib/clock.ts';
 
 function configOrExit(): Config {
@@ -21,35 +20,6 @@ function configOrExit(): Config {
     throw err;
   }
 }
-
-/** A configured chain (CHAIN_RPC_URL), or the embedded anvil dev chain in DATA_DIR. */
-async function connectChain(
-  config: Config,
-  logger: ReturnType<typeof createLogger>,
-): Promise<{ chain: Chain; devChain: DevChain | null; masterKey: string | undefined }> {
-  const c = config.chain;
-  if (c.rpcUrl) {
-    const chain = new EvmChain({
-      rpcUrl: c.rpcUrl,
-      chainId: c.chainId as number,
-      name: c.name ?? `chain ${c.chainId}`,
-      explorerUrl: c.explorerUrl ?? null,
-      factoryAddress: c.factoryAddress as string,
-      treasuryAddress: c.treasuryAddress as string,
-      operatorKey: withPrefix(c.operatorKey as string),
-      payoutKey: withPrefix(c.payoutKey as string),
-      devChain: false,
-      pollingIntervalMs: c.pollingIntervalMs,
-    });
-    if (!config.walletMasterKey) logger.warn('WALLET_MASTER_KEY is not set: in-app wallets are unavailable');
-    return { chain, devChain: null, masterKey: config.walletMasterKey };
-  }
-  const devChain = await startDevChain(config.dataDir, logger);
-  const masterKey = config.walletMasterKey ?? devMasterKey(config.dataDir, logger);
-  return { chain: new EvmChain(devChain.options), devChain, masterKey };
-}
-
-const withPrefix = (key: string) => (key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`;
 
 async function main() {
   const config = configOrExit();
@@ -72,11 +42,13 @@ async function main() {
     : undefined;
   const logger = createLogger(config);
   const { chain, devChain, masterKey } = await connectChain(config, logger);
+  const { repoHost, local } = await connectRepoHost(config, logger);
   const app = await buildApp({
     database,
     chain,
     clock: systemClock,
     config,
+    repoHost,
     logger,
     redis,
     vault: masterKey ? new WalletVault(masterKey) : null,
@@ -111,6 +83,7 @@ async function main() {
       clearInterval(closeIdle);
       app.log.info('http server closed');
       await chain.close();
+      await local?.stop();
       await devChain?.stop();
       redis?.disconnect();
       await database.close();
@@ -124,7 +97,9 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  // The local host reports merges to this very service; its address is known only now.
+  local?.setWebhookUrl(`${address.replace('0.0.0.0', '127.0.0.1')}/api/webhooks/github`);
 }
 
 main().catch((err) => {

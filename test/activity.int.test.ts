@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../src/lib/errors.ts';
 import {
   buildTestApp,
   createBounty,
@@ -374,9 +373,12 @@ describe('failed requests write no event', () => {
     expectError(await post(c.app, `/api/bounties/${b2.id}/unclaim`, dev), 403, 'forbidden');
     expectError(await reject(c.app, founder, b1.id, {}), 400, 'validation_error');
     expectError(await reject(c.app, dev, b1.id, { review_notes: 'n' }), 403, 'forbidden');
-    // A failed payout.
-    fchain.failNextPayout = new AppError('upstream_error', 'transferFrom reverted');
+    // A failed payout: the contributor's transferFrom reverts on chain.
+    fchain.revertNext = true;
     expectError(await approve(c.app, founder, b1.id), 502, 'upstream_error');
+    expect(fchain.transfers).toContainEqual(
+      expect.objectContaining({ to: (dev.walletAddress as string).toLowerCase(), status: 'reverted' }),
+    );
     // An unauthenticated claim.
     expectError(
       await c.app.inject({ method: 'POST', url: `/api/bounties/${b2.id}/claim` }),

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { tokensToUnits, unavailableChain, unitsToTokens } from '../src/infra/chain/chain.ts';
+import type { Db } from '../src/infra/db/client.ts';
 import { PayoutsService } from '../src/modules/payouts/payouts.service.ts';
+import { TestClock } from './helpers/clock.ts';
 
 describe('token amounts', () => {
   it('convert whole tokens to base units and back exactly', () => {
@@ -20,8 +23,18 @@ describe('token amounts', () => {
 });
 
 describe('reward split', () => {
+  // `split` is pure: the database, clock and chain are never touched.
   const payouts = (bps: number) =>
-    new PayoutsService({ chain: unavailableChain, platformFeeBps: bps, payoutsEnabled: true });
+    new PayoutsService({
+      db: {} as Db,
+      clock: new TestClock(),
+      chain: unavailableChain,
+      log: pino({ level: 'silent' }),
+      platformFeeBps: bps,
+      payoutsEnabled: true,
+      pollIntervalMs: 10,
+      stuckAfterMs: 60_000,
+    });
 
   it('takes the default 5% fee', () => {
     expect(payouts(500).split(100)).toEqual({

@@ -11,10 +11,12 @@ import {
 import {
   approve,
   claim,
+  expectOnePayout,
   getBounty,
   inReview,
   nextPrUrl,
   okJson,
+  paidOn,
   post,
   reject,
   type Scene,
@@ -35,11 +37,20 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 afterEach(() => {
-  chain.failNextPayout = null;
+  chain.failNextBroadcast = null;
+  chain.revertNext = false;
   chain.payoutDelayMs = 0;
 });
 
-const payoutsOf = (submissionId: string) => chain.payouts.filter((p) => p.submissionId === submissionId);
+/**
+ * What the chain paid for the scene's contributor: successful transfers of the scene's token to
+ * the contributor, and fee transfers of that token to the treasury. Each scene has its own token
+ * and founder, so these are exactly the payouts of the scene's approvals.
+ */
+const paidFor = (s: Scene, to: string | null = s.dev.walletAddress) => paidOn(chain, s.tokenAddress, to);
+/** Nothing moved on the scene's token: no transfer mined, not even a reverted one. */
+const expectNothingPaid = (s: Scene) =>
+  expect(chain.transfers.filter((t) => t.tokenAddress === s.tokenAddress.toLowerCase())).toEqual([]);
 
 async function activeClaims(agent: Scene['dev']) {
   const res = await ctx.app.inject({ method: 'GET', url: '/api/agents/me', headers: agent.headers });
@@ -210,7 +221,7 @@ describe('POST /api/bounties/{id}/reject', () => {
       }),
     ]);
     expect(await activeClaims(s.dev)).toEqual([]);
-    expect(payoutsOf(submission.id)).toEqual([]);
+    expectNothingPaid(s);
 
     // Anyone may take it now, and the new claimant's work can be approved.
     const other = await registerAgent(ctx.app);
@@ -219,6 +230,15 @@ describe('POST /api/bounties/{id}/reject', () => {
     const second = await submit(ctx.app, other, bounty.id, nextPrUrl(s.repoUrl));
     const approved = okJson(await approve(ctx.app, s.founder, bounty.id));
     expect(approved.submission_id).toBe(second.id);
+    // Only the new claimant was paid; the rejected contributor got nothing.
+    expectOnePayout(
+      chain,
+      s,
+      other.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      approved,
+    );
+    expect(paidFor(s).contributor).toEqual([]);
     const after = await getBounty(ctx.app, bounty.id);
     expect(after.submissions.map((x: { id: string; status: string }) => [x.id, x.status])).toEqual([
       [second.id, 'approved'],
@@ -311,18 +331,19 @@ describe('POST /api/bounties/{id}/approve', () => {
     });
     expect(body.contributor_tx_hash).not.toBe(body.platform_fee_tx_hash);
 
-    const paid = payoutsOf(submission.id);
-    expect(paid).toHaveLength(1);
-    const [p] = paid;
-    expect(p?.tokenAddress.toLowerCase()).toBe(s.tokenAddress.toLowerCase());
-    expect(p?.fromAddress.toLowerCase()).toBe((s.founder.walletAddress as string).toLowerCase());
-    expect(p?.toAddress.toLowerCase()).toBe((s.dev.walletAddress as string).toLowerCase());
-    expect(p?.contributorUnits).toBe(95n * UNIT);
-    expect(p?.feeUnits).toBe(5n * UNIT);
-    expect(p?.contributorTxHash).toBe(body.contributor_tx_hash);
-    expect(p?.platformFeeTxHash).toBe(body.platform_fee_tx_hash);
+    // One payout: token, founder, contributor, exact amounts and the answered hashes.
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      body,
+    );
     const funds = await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string);
     expect(funds.balanceUnits).toBe(900n * UNIT);
+    expect((await chain.readFunds(s.tokenAddress, s.dev.walletAddress as string)).balanceUnits).toBe(
+      95n * UNIT,
+    );
 
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.status).toBe('done');
@@ -377,40 +398,51 @@ describe('POST /api/bounties/{id}/approve', () => {
     );
     expectError(await approve(ctx.app, s.founder, bounty.id, { review_notes: 3 }), 400, 'validation_error');
     expectError(await approve(ctx.app, s.founder, bounty.id, { notes: 'typo' }), 400, 'validation_error');
-    expect(payoutsOf(submission.id)).toEqual([]);
+    expectNothingPaid(s);
+    expect((await getBounty(ctx.app, bounty.id)).submissions[0]).toMatchObject({
+      id: submission.id,
+      status: 'pending',
+    });
     expect((await getBounty(ctx.app, bounty.id)).status).toBe('in_review');
   });
 
   it('takes the fee in base units: 1 token at 500 bps is 0.05 tokens', async () => {
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s, { reward: 1 });
-    okJson(await approve(ctx.app, s.founder, bounty.id));
-    const [p] = payoutsOf(submission.id);
-    expect(p?.feeUnits).toBe(50_000_000_000_000_000n);
-    expect(p?.contributorUnits).toBe(950_000_000_000_000_000n);
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body.submission_id).toBe(submission.id);
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 950_000_000_000_000_000n, feeUnits: 50_000_000_000_000_000n },
+      body,
+    );
   });
 
   it('uses PLATFORM_FEE_BPS from the configuration', async () => {
-    const chain2 = new SignalChain();
+    // A second instance on the same database and chain, configured with another fee.
     const other = await buildTestApp({
-      chain: chain2,
+      chain,
       database: ctx.database,
       env: { PLATFORM_FEE_BPS: '1234' },
     });
     try {
-      const s = await scene(other, chain2);
+      const s = await scene(other, chain);
       const reward = 3;
       const { bounty, submission } = await inReview(other.app, s, { reward });
-      okJson(await approve(other.app, s.founder, bounty.id));
+      const body = okJson(await approve(other.app, s.founder, bounty.id));
+      expect(body.submission_id).toBe(submission.id);
       const rewardUnits = BigInt(reward) * UNIT;
       const fee = (rewardUnits * 1234n) / 10_000n;
       expect(fee).toBe(370_200_000_000_000_000n);
-      expect(chain2.payouts).toHaveLength(1);
-      expect(chain2.payouts[0]).toMatchObject({
-        submissionId: submission.id,
-        feeUnits: fee,
-        contributorUnits: rewardUnits - fee,
-      });
+      expectOnePayout(
+        chain,
+        s,
+        s.dev.walletAddress as string,
+        { contributorUnits: rewardUnits - fee, feeUnits: fee },
+        body,
+      );
     } finally {
       await other.close();
     }
@@ -423,10 +455,10 @@ describe('POST /api/bounties/{id}/approve', () => {
     for (const agent of [s.dev, other]) {
       expectError(await approve(ctx.app, agent, bounty.id), 403, 'forbidden');
     }
-    expect(payoutsOf(submission.id)).toEqual([]);
+    expectNothingPaid(s);
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.status).toBe('in_review');
-    expect(detail.submissions[0].status).toBe('pending');
+    expect(detail.submissions[0]).toMatchObject({ id: submission.id, status: 'pending' });
   });
 
   it('is 400 not_in_review for open and claimed bounties', async () => {
@@ -448,7 +480,14 @@ describe('POST /api/bounties/{id}/approve', () => {
       400,
       'not_in_review',
     );
-    expect(payoutsOf(submission.id)).toHaveLength(1);
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      first,
+    );
+    expect(first.submission_id).toBe(submission.id);
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.submissions[0]).toMatchObject({
       status: 'approved',
@@ -466,7 +505,7 @@ describe('POST /api/bounties/{id}/approve', () => {
     const submission = await submit(ctx.app, s.dev, bounty.id, nextPrUrl(s.repoUrl));
 
     expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'contributor_without_wallet');
-    expect(payoutsOf(submission.id)).toEqual([]);
+    expectNothingPaid(s);
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.status).toBe('in_review');
     expect(detail.submissions[0].status).toBe('pending');
@@ -479,9 +518,9 @@ describe('POST /api/bounties/{id}/approve', () => {
       payload: { wallet_address: wallet },
     });
     okJson(patched);
-    okJson(await approve(ctx.app, s.founder, bounty.id));
-    const [p] = payoutsOf(submission.id);
-    expect(p?.toAddress.toLowerCase()).toBe(wallet);
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body.submission_id).toBe(submission.id);
+    expectOnePayout(chain, s, wallet, { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT }, body);
   });
 
   it.each([
@@ -494,17 +533,30 @@ describe('POST /api/bounties/{id}/approve', () => {
       const { bounty, submission } = await inReview(ctx.app, s, { reward: 100 });
       chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, bal, allow);
       const started = chain.payoutsStarted;
+      const signed = chain.signed.length;
       expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'insufficient_funds');
       expect(chain.payoutsStarted).toBe(started);
-      expect(payoutsOf(submission.id)).toEqual([]);
+      expect(chain.signed).toHaveLength(signed);
+      expectNothingPaid(s);
       const detail = await getBounty(ctx.app, bounty.id);
       expect(detail.status).toBe('in_review');
       expect(detail.submissions[0].status).toBe('pending');
 
       // Exactly enough is enough; the failed attempt left no lease behind.
       chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 100n, 100n);
-      okJson(await approve(ctx.app, s.founder, bounty.id));
-      expect(payoutsOf(submission.id)).toHaveLength(1);
+      const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+      expect(body.submission_id).toBe(submission.id);
+      expectOnePayout(
+        chain,
+        s,
+        s.dev.walletAddress as string,
+        { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+        body,
+      );
+      expect(await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string)).toEqual({
+        balanceUnits: 0n,
+        allowanceUnits: 0n,
+      });
     },
   );
 
@@ -519,9 +571,10 @@ describe('POST /api/bounties/{id}/approve', () => {
     } finally {
       await disabled.close();
     }
-    expect(payoutsOf(submission.id)).toEqual([]);
+    expectNothingPaid(s);
     expect((await getBounty(ctx.app, bounty.id)).status).toBe('in_review');
-    okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(okJson(await approve(ctx.app, s.founder, bounty.id)).submission_id).toBe(submission.id);
+    expect(paidFor(s).contributor).toHaveLength(1);
   });
 
   it('is 503 chain_unavailable when no chain is configured', async () => {
@@ -536,9 +589,17 @@ describe('POST /api/bounties/{id}/approve', () => {
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.status).toBe('in_review');
     expect(detail.submissions[0].status).toBe('pending');
+    expectNothingPaid(s);
     // Nothing is left held: the configured instance can approve at once.
-    okJson(await approve(ctx.app, s.founder, bounty.id));
-    expect(payoutsOf(submission.id)).toHaveLength(1);
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body.submission_id).toBe(submission.id);
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      body,
+    );
   });
 
   it('is 409 operation_in_progress for concurrent approvals, and pays once', async () => {
@@ -553,13 +614,23 @@ describe('POST /api/bounties/{id}/approve', () => {
     expect(statuses, results.map((r) => r.body).join('\n')).toEqual([200, 409]);
     const loser = results.find((r) => r.statusCode === 409);
     expectError(loser as NonNullable<typeof loser>, 409, 'operation_in_progress');
-    expect(payoutsOf(submission.id)).toHaveLength(1);
+    const winner = results.find((r) => r.statusCode === 200);
+    const body = okJson(winner as NonNullable<typeof winner>);
+    expect(body.submission_id).toBe(submission.id);
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      body,
+    );
     expect((await getBounty(ctx.app, bounty.id)).status).toBe('done');
   });
 
   it('is 409 operation_in_progress for an approval or rejection while a payout is under way', async () => {
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s);
+    // The payout's first chain call (before it signs anything) takes 300 ms.
     chain.payoutDelayMs = 300;
     const started = chain.nextPayoutStarted();
     const first = approve(ctx.app, s.founder, bounty.id);
@@ -570,55 +641,95 @@ describe('POST /api/bounties/{id}/approve', () => {
       409,
       'operation_in_progress',
     );
-    expect(okJson(await first).status).toBe('done');
-    expect(payoutsOf(submission.id)).toHaveLength(1);
+    const body = okJson(await first);
+    expect(body).toMatchObject({ status: 'done', submission_id: submission.id });
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      body,
+    );
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.submissions[0]).toMatchObject({ status: 'approved', review_notes: null });
   });
 
-  it('is 502 upstream_error when the payout fails; the bounty stays in review and a retry pays once', async () => {
-    const s = await scene(ctx, chain);
-    const { bounty, submission } = await inReview(ctx.app, s);
-    chain.failNextPayout = new AppError('upstream_error', 'transferFrom reverted');
-    expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
-    expect(payoutsOf(submission.id)).toEqual([]);
-    const failed = await getBounty(ctx.app, bounty.id);
-    expect(failed.status).toBe('in_review');
-    expect(failed.submissions[0]).toMatchObject({
-      id: submission.id,
-      status: 'pending',
-      contributor_tx_hash: null,
-      platform_fee_tx_hash: null,
-      reviewed_at: null,
-    });
-    expect(await activeClaims(s.dev)).toEqual([
-      expect.objectContaining({ bounty_id: bounty.id, status: 'in_review' }),
-    ]);
+  it.each([
+    [
+      'the contributor transfer reverts on chain',
+      () => {
+        chain.revertNext = true;
+      },
+    ],
+    [
+      'the node fails to take the transaction',
+      () => {
+        chain.failNextBroadcast = new AppError('upstream_error', 'transferFrom failed');
+      },
+    ],
+  ])(
+    'is 502 upstream_error when the payout fails (%s); the bounty stays in review and a retry pays once',
+    async (failure, fail) => {
+      const s = await scene(ctx, chain);
+      const { bounty, submission } = await inReview(ctx.app, s);
+      fail();
+      expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+      // The contributor was paid nothing; at most the fee moved, and only once.
+      expect(paidFor(s).contributor).toEqual([]);
+      expect(paidFor(s).fee.length).toBeLessThanOrEqual(1);
+      if (failure.includes('node')) expectNothingPaid(s);
+      const failed = await getBounty(ctx.app, bounty.id);
+      expect(failed.status).toBe('in_review');
+      expect(failed.submissions[0]).toMatchObject({
+        id: submission.id,
+        status: 'pending',
+        contributor_tx_hash: null,
+        platform_fee_tx_hash: null,
+        reviewed_at: null,
+      });
+      expect(await activeClaims(s.dev)).toEqual([
+        expect.objectContaining({ bounty_id: bounty.id, status: 'in_review' }),
+      ]);
 
-    const retry = okJson(await approve(ctx.app, s.founder, bounty.id, { review_notes: 'Second try.' }));
-    expect(retry).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
-    expect(payoutsOf(submission.id)).toHaveLength(1);
-    const detail = await getBounty(ctx.app, bounty.id);
-    expect(detail.submissions[0]).toMatchObject({
-      status: 'approved',
-      review_notes: 'Second try.',
-      contributor_tx_hash: retry.contributor_tx_hash,
-      platform_fee_tx_hash: retry.platform_fee_tx_hash,
-    });
-    expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'not_in_review');
-    expect(payoutsOf(submission.id)).toHaveLength(1);
-  });
+      const retry = okJson(await approve(ctx.app, s.founder, bounty.id, { review_notes: 'Second try.' }));
+      expect(retry).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
+      const amounts = { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT };
+      expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, retry);
+      const detail = await getBounty(ctx.app, bounty.id);
+      expect(detail.submissions[0]).toMatchObject({
+        status: 'approved',
+        review_notes: 'Second try.',
+        contributor_tx_hash: retry.contributor_tx_hash,
+        platform_fee_tx_hash: retry.platform_fee_tx_hash,
+      });
+      expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'not_in_review');
+      expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, retry);
+      const funds = await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string);
+      expect(funds.balanceUnits).toBe(1_000_000n * UNIT - 100n * UNIT);
+    },
+  );
 
   it('hides the message of an unexpected chain failure', async () => {
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s);
-    chain.failNextPayout = new Error('ECONNRESET secret-rpc-host:8545');
+    // The RPC call itself fails with a message naming the node.
+    chain.failNextBroadcast = new Error('ECONNRESET secret-rpc-host:8545');
     const res = await approve(ctx.app, s.founder, bounty.id);
     expect(res.statusCode).toBeGreaterThanOrEqual(500);
+    expectError(res, 502, 'upstream_error');
     expect(res.body).not.toContain('secret-rpc-host');
+    expect(res.body).not.toContain('ECONNRESET');
+    expectNothingPaid(s);
     expect((await getBounty(ctx.app, bounty.id)).status).toBe('in_review');
-    okJson(await approve(ctx.app, s.founder, bounty.id));
-    expect(payoutsOf(submission.id)).toHaveLength(1);
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body.submission_id).toBe(submission.id);
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      body,
+    );
   });
 
   it('is 404 for an unknown bounty and needs authentication', async () => {

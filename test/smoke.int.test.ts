@@ -8,6 +8,7 @@ import {
   type TestContext,
 } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
+import { expectOnePayout, UNIT } from './helpers/review-flow.ts';
 
 describe('smoke', () => {
   let ctx: TestContext;
@@ -44,7 +45,14 @@ describe('smoke', () => {
     });
     expect(approve.statusCode, approve.body).toBe(200);
     expect(approve.json().status).toBe('done');
-    expect(chain.payouts).toHaveLength(1);
+    // One payout on chain: 95 tokens to the contributor and the 5% fee, with the answered hashes.
+    expectOnePayout(
+      chain,
+      { tokenAddress, founder },
+      dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      approve.json(),
+    );
     const stats = await ctx.app.inject({ method: 'GET', url: '/api/dashboard/stats' });
     expect(stats.json().stats.rewards).toEqual({ posted: '100', paid: '100', fees: '5' });
   });

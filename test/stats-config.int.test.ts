@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/infra/db/client.ts';
-import { AppError } from '../src/lib/errors.ts';
 import {
   buildTestApp,
   createBounty,
@@ -81,7 +80,8 @@ describe('GET /api/dashboard/stats', () => {
     const f = await createBounty(ctx.app, founder2, p2.id, { reward_amount: 9 });
     await claim(ctx.app, dev3, f.id);
     await submit(ctx.app, dev3, f.id, nextPrUrl(p2Chain.repoUrl));
-    chain.failNextPayout = new AppError('upstream_error', 'transferFrom reverted');
+    // The contributor's transferFrom reverts on chain.
+    chain.revertNext = true;
     expectError(await approve(ctx.app, founder2, f.id), 502, 'upstream_error');
 
     // Refused requests change nothing.

@@ -36,6 +36,14 @@ export interface Config {
     pollingIntervalMs: number;
   };
   walletMasterKey: string | undefined;
+  /** GitHub when `token` is set; otherwise the built-in local host, on `localPort`. */
+  repoHost: {
+    githubToken: string | undefined;
+    githubOrg: string;
+    githubApiUrl: string;
+    webhookSecret: string | undefined;
+    localPort: number;
+  };
   payouts: {
     approvalLeaseSeconds: number;
     receiptTimeoutSeconds: number;
@@ -146,6 +154,16 @@ export function loadConfig(env: Env): Config {
       pollingIntervalMs: r.int('CHAIN_POLLING_INTERVAL_MS', 100, 10, 60_000),
     },
     walletMasterKey: r.match('WALLET_MASTER_KEY', KEY, '32 bytes as 64 hex digits'),
+    repoHost: {
+      githubToken: r.str('GITHUB_TOKEN'),
+      githubOrg:
+        r.match('GITHUB_ORG', /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/, 'a GitHub organization name') ??
+        'bounty-org',
+      githubApiUrl: r.url('GITHUB_API_URL', ['http:', 'https:']) ?? 'https://api.github.com',
+      webhookSecret: r.str('GITHUB_WEBHOOK_SECRET'),
+      // Repository URLs are stored with the project, so the local host keeps one port across restarts.
+      localPort: r.int('REPO_HOST_PORT', env.PORT === '0' ? 0 : 3001, 0, 65535),
+    },
     payouts: {
       approvalLeaseSeconds: r.int('APPROVAL_LEASE_SECONDS', 120, 1, 86_400),
       receiptTimeoutSeconds: r.int('PAYOUT_RECEIPT_TIMEOUT_SECONDS', 30, 1, 3_600),
@@ -165,6 +183,11 @@ export function loadConfig(env: Env): Config {
     for (const [name, value] of Object.entries(required)) {
       if (value === undefined) problems.push(`${name} is required with CHAIN_RPC_URL.`);
     }
+  }
+  if (config.repoHost.githubToken && !config.repoHost.webhookSecret) {
+    problems.push(
+      'GITHUB_WEBHOOK_SECRET is required with GITHUB_TOKEN (merge webhooks are verified with it).',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

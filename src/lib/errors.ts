@@ -9,6 +9,10 @@ export const ERROR_STATUS = {
   wallet_already_set: 400,
   platform_wallet: 400,
   invalid_pr_url: 400,
+  no_wallet: 400,
+  external_wallet: 400,
+  token_not_deployed: 400,
+  slippage: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -27,6 +31,7 @@ export const ERROR_STATUS = {
   payouts_disabled: 503,
   wallets_unavailable: 503,
   chain_unavailable: 503,
+  repo_host_unavailable: 503,
   shutting_down: 503,
 } as const;
 

@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { type Chain, unavailableChain } from '../../src/infra/chain/chain.ts';
 import type { WalletVault } from '../../src/infra/chain/wallet-vault.ts';
+import type { RepoHost } from '../../src/infra/repo-host/repo-host.ts';
+import { FakeRepoHost } from './fake-repo-host.ts';
 import { type Config, loadConfig } from '../../src/infra/config.ts';
 import type { Database } from '../../src/infra/db/client.ts';
 import { projects } from '../../src/infra/db/schema.ts';
@@ -31,6 +33,7 @@ export async function buildTestApp(
     clock?: TestClock;
     database?: Database;
     vault?: WalletVault | null;
+    repoHost?: RepoHost;
   } = {},
 ): Promise<TestContext> {
   const database = opts.database ?? (await openTestDatabase());
@@ -47,6 +50,7 @@ export async function buildTestApp(
     clock,
     config,
     vault: opts.vault ?? null,
+    repoHost: opts.repoHost ?? new FakeRepoHost(),
   });
   await app.ready();
   return {

@@ -1,6 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { TokenFunds } from '../../src/infra/chain/chain.ts';
 import {
   createProject,
   markProjectActive,
@@ -30,18 +29,10 @@ export interface BountyBody {
 }
 
 /**
- * A FakeChain whose funds can also be set in base units, for checks that must not round to whole
- * tokens. Unit-level funds win over the whole-token ones of FakeChain.
+ * The FakeChain of the bounty and claim suites, which also set funds in base units
+ * (`setFundsUnits`) for checks that must not round to whole tokens.
  */
-export class UnitsChain extends FakeChain {
-  private readonly exact = new Map<string, TokenFunds>();
-  setFundsUnits(token: string, owner: string, balanceUnits: bigint, allowanceUnits = balanceUnits): void {
-    this.exact.set(`${token.toLowerCase()}:${owner.toLowerCase()}`, { balanceUnits, allowanceUnits });
-  }
-  override async readFunds(token: string, owner: string): Promise<TokenFunds> {
-    return this.exact.get(`${token.toLowerCase()}:${owner.toLowerCase()}`) ?? super.readFunds(token, owner);
-  }
-}
+export class UnitsChain extends FakeChain {}
 
 export interface ActiveProject {
   founder: TestAgent;

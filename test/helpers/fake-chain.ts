@@ -1,12 +1,106 @@
-import { randomBytes } from 'node:crypto';
-import type { Chain, PayoutRequest, PayoutResult, TokenFunds } from '../../src/infra/chain/chain.ts';
+import { createHash } from 'node:crypto';
+import type {
+  BroadcastResult,
+  Chain,
+  DeployedProject,
+  Fees,
+  MinedTx,
+  PayoutSigner,
+  SignedTx,
+  TokenFunds,
+  TxResult,
+  WalletActions,
+} from '../../src/infra/chain/chain.ts';
+import { upstream } from '../../src/infra/chain/evm-chain.ts';
 import { AppError } from '../../src/lib/errors.ts';
 
-const key = (token: string, owner: string) => `${token.toLowerCase()}:${owner.toLowerCase()}`;
+const UNIT = 10n ** 18n;
+const lower = (a: string) => a.toLowerCase();
+const key = (token: string, owner: string) => `${lower(token)}:${lower(owner)}`;
+
+/** A transferFrom the payout signer signed, as the fake encodes it in the raw transaction. */
+export interface FakeTx {
+  chainId: number;
+  signer: string;
+  tokenAddress: string;
+  from: string;
+  to: string;
+  amountUnits: bigint;
+  nonce: number;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** A mined transfer: what a block explorer would show for it. Addresses are lowercase. */
+export interface FakeTransfer {
+  tokenAddress: string;
+  from: string;
+  to: string;
+  amountUnits: bigint;
+  hash: string;
+  nonce: number;
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+}
+
+interface Receipt {
+  mined: MinedTx;
+  /** Wall-clock time (ms) from which `mined()` reports the receipt. */
+  visibleAt: number;
+}
+
+const FIXED_FEES: Fees = { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+
+function encode(tx: FakeTx): string {
+  const json = JSON.stringify({
+    ...tx,
+    amountUnits: tx.amountUnits.toString(),
+    maxFeePerGas: tx.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas.toString(),
+  });
+  return `0x${Buffer.from(json, 'utf8').toString('hex')}`;
+}
+
+function decode(raw: string): FakeTx {
+  try {
+    const o = JSON.parse(Buffer.from(raw.slice(2), 'hex').toString('utf8'));
+    return {
+      ...o,
+      amountUnits: BigInt(o.amountUnits),
+      maxFeePerGas: BigInt(o.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(o.maxPriorityFeePerGas),
+    } as FakeTx;
+  } catch {
+    throw new AppError('upstream_error', 'The blockchain node failed to broadcast a payout: invalid raw tx');
+  }
+}
+
+const hashOf = (raw: string) =>
+  `0x${createHash('sha256')
+    .update(Buffer.from(raw.slice(2), 'hex'))
+    .digest('hex')}`;
+
+/** A replacement at a nonce must raise both fees by at least 10%, as geth and anvil require. */
+const outbids = (next: FakeTx, old: FakeTx) =>
+  next.maxFeePerGas * 10n >= old.maxFeePerGas * 11n &&
+  next.maxPriorityFeePerGas * 10n >= old.maxPriorityFeePerGas * 11n;
+
+const refuse = (): never => {
+  throw new AppError('chain_unavailable', 'The fake chain has no wallets, factory or faucet.');
+};
 
 /**
- * An in-memory stand-in for the chain, for tests of the HTTP and state rules only. Balances and
- * allowances are set by the test; payouts move them and are recorded so tests can count them.
+ * An in-memory chain for tests of the HTTP and state rules only: a token ledger (balances and the
+ * payout wallet's allowances, set by the test) and one payout signer whose signed transferFroms
+ * are broadcast, mined in nonce order and answered with receipts, as a node would.
+ *
+ * - A transaction mines when its nonce is the signer's next one; later nonces wait in the pool
+ *   until the gap fills. A transfer the founder cannot cover still mines, with status 'reverted'.
+ * - Broadcasting the same bytes again is a no-op ('accepted'); another transaction at a nonce
+ *   already mined is 'nonce_used'; a waiting one is replaced only by a 10% fee bump.
+ * - Knobs model real failures: `failNextBroadcast` (the RPC call throws), `revertNext` /
+ *   `revertNextTo` (the transfer mines reverted), `holdReceipts` and `receiptDelayMs` (receipts
+ *   withheld or late) and `payoutDelayMs` (a slow first call of each payout, before it signs).
  */
 export class FakeChain implements Chain {
   readonly info = {
@@ -19,48 +113,187 @@ export class FakeChain implements Chain {
     treasuryAddress: '0x00000000000000000000000000000000000000B1',
     devChain: true,
   };
-  private readonly funds = new Map<string, TokenFunds>();
-  readonly payouts: (PayoutRequest & PayoutResult)[] = [];
-  /** When set, the next payout throws this error (then the fault clears). */
-  failNextPayout: Error | null = null;
-  /** Delay inside payout, to hold an approval open while a test races another one. */
+
+  /** Every transfer that mined, successful or reverted, in block order. */
+  readonly transfers: FakeTransfer[] = [];
+  /** Every transaction the payout signer signed (including ones never broadcast), in order. */
+  readonly signed: (FakeTx & { hash: string })[] = [];
+
+  /** When set, the next broadcast throws this error (wrapped as EvmChain wraps RPC errors), then clears. */
+  failNextBroadcast: Error | null = null;
+  /** When true, the next transfer to mine reverts whatever the funds, then the knob clears. */
+  revertNext = false;
+  /** When set, the next transfer to this address to mine reverts, then the knob clears. */
+  revertNextTo: string | null = null;
+  /** While true, `mined()` reports no receipt: transactions stay pending as far as anyone can tell. */
+  holdReceipts = false;
+  /** A receipt is reported only this long (wall clock) after its transaction mined. */
+  receiptDelayMs = 0;
+  /** Delay of the first call of each payout's signing (the nonce read), before anything is signed. */
   payoutDelayMs = 0;
 
+  private readonly funds = new Map<string, TokenFunds>();
+  private nextNonce = 0;
+  private block = 0n;
+  /** Transactions waiting for a nonce gap to fill, by nonce. */
+  private readonly pool = new Map<number, { tx: FakeTx; hash: string }>();
+  private readonly receipts = new Map<string, Receipt>();
+  private readonly seen = new Set<string>();
+
+  readonly payoutSigner: PayoutSigner = {
+    address: this.info.payoutSpenderAddress,
+    chainNonce: () => this.chainNonce(),
+    quoteFees: async () => ({ ...FIXED_FEES }),
+    signTransferFrom: async (t) => this.sign(t),
+    broadcast: (raw) => this.broadcast(raw),
+    mined: async (hash) => this.mined(hash),
+    known: async (hash) => this.seen.has(lower(hash)),
+  };
+
+  readonly wallets: WalletActions = {
+    ethBalance: async () => refuse(),
+    tokenBalance: async () => refuse(),
+    buy: async () => refuse(),
+    sell: async () => refuse(),
+    approvePayouts: async () => refuse(),
+    sendToken: async () => refuse(),
+    sendEth: async () => refuse(),
+  };
+
+  /** Sets the owner's balance and its allowance for the payout wallet, in whole tokens. */
   setFunds(token: string, owner: string, balanceTokens: bigint, allowanceTokens = balanceTokens): void {
-    const unit = 10n ** 18n;
-    this.funds.set(key(token, owner), {
-      balanceUnits: balanceTokens * unit,
-      allowanceUnits: allowanceTokens * unit,
-    });
+    this.setFundsUnits(token, owner, balanceTokens * UNIT, allowanceTokens * UNIT);
+  }
+
+  /** Sets the owner's balance and allowance in base units, for checks that must not round. */
+  setFundsUnits(token: string, owner: string, balanceUnits: bigint, allowanceUnits = balanceUnits): void {
+    this.funds.set(key(token, owner), { balanceUnits, allowanceUnits });
   }
 
   async readFunds(token: string, owner: string): Promise<TokenFunds> {
-    return this.funds.get(key(token, owner)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
+    return { ...(this.funds.get(key(token, owner)) ?? { balanceUnits: 0n, allowanceUnits: 0n }) };
   }
 
-  async payout(req: PayoutRequest): Promise<PayoutResult> {
-    if (this.payoutDelayMs) await new Promise((r) => setTimeout(r, this.payoutDelayMs));
-    if (this.failNextPayout) {
-      const err = this.failNextPayout;
-      this.failNextPayout = null;
-      throw err;
-    }
-    const f = await this.readFunds(req.tokenAddress, req.fromAddress);
-    const total = req.contributorUnits + req.feeUnits;
-    if (f.balanceUnits < total || f.allowanceUnits < total) {
-      throw new AppError('upstream_error', 'transferFrom reverted: insufficient balance or allowance');
-    }
-    this.funds.set(key(req.tokenAddress, req.fromAddress), {
-      balanceUnits: f.balanceUnits - total,
-      allowanceUnits: f.allowanceUnits - total,
-    });
-    const result = {
-      contributorTxHash: `0x${randomBytes(32).toString('hex')}`,
-      platformFeeTxHash: `0x${randomBytes(32).toString('hex')}`,
-    };
-    this.payouts.push({ ...req, ...result });
-    return result;
+  /** The transfers that mined successfully: the tokens that actually moved. */
+  get paid(): FakeTransfer[] {
+    return this.transfers.filter((t) => t.status === 'success');
+  }
+
+  /** The mined transfer of a hash, if any. */
+  transfer(hash: string): FakeTransfer | undefined {
+    return this.transfers.find((t) => t.hash === lower(hash));
+  }
+
+  /** The nonce the signer's next transaction must carry (what the chain itself has mined). */
+  get ledgerNonce(): number {
+    return this.nextNonce;
+  }
+
+  async deployProject(): Promise<DeployedProject> {
+    return refuse();
+  }
+
+  async faucet(): Promise<TxResult> {
+    return refuse();
   }
 
   async close(): Promise<void> {}
+
+  /** The payout signer's nonce read: the first chain call of a payout that signs. */
+  protected async chainNonce(): Promise<number> {
+    if (this.payoutDelayMs) await new Promise((r) => setTimeout(r, this.payoutDelayMs));
+    // Pending transactions count only when they are next in line, as with a real node.
+    return this.nextNonce;
+  }
+
+  private sign(t: Parameters<PayoutSigner['signTransferFrom']>[0]): SignedTx {
+    const tx: FakeTx = {
+      chainId: this.info.id,
+      signer: lower(this.info.payoutSpenderAddress),
+      tokenAddress: lower(t.tokenAddress),
+      from: lower(t.from),
+      to: lower(t.to),
+      amountUnits: t.amountUnits,
+      nonce: t.nonce,
+      maxFeePerGas: t.fees.maxFeePerGas,
+      maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
+    };
+    const raw = encode(tx);
+    const hash = hashOf(raw);
+    this.signed.push({ ...tx, hash });
+    return { hash, raw };
+  }
+
+  protected async broadcast(raw: string): Promise<BroadcastResult> {
+    if (this.failNextBroadcast) {
+      const err = this.failNextBroadcast;
+      this.failNextBroadcast = null;
+      throw upstream('broadcast a payout', err);
+    }
+    const tx = decode(raw);
+    const hash = hashOf(raw);
+    if (this.seen.has(hash)) return 'accepted';
+    if (tx.nonce < this.nextNonce) return 'nonce_used';
+    if (tx.nonce > this.nextNonce) {
+      const waiting = this.pool.get(tx.nonce);
+      if (waiting && !outbids(tx, waiting.tx)) {
+        throw new AppError(
+          'upstream_error',
+          'The blockchain node failed to broadcast a payout: replacement transaction underpriced',
+        );
+      }
+      if (waiting) this.seen.delete(waiting.hash);
+      this.pool.set(tx.nonce, { tx, hash });
+      this.seen.add(hash);
+      return 'accepted';
+    }
+    this.seen.add(hash);
+    this.mine(tx, hash);
+    for (let next = this.pool.get(this.nextNonce); next; next = this.pool.get(this.nextNonce)) {
+      this.pool.delete(next.tx.nonce);
+      this.mine(next.tx, next.hash);
+    }
+    return 'accepted';
+  }
+
+  /** Executes the transferFrom: it reverts when the founder's balance or allowance falls short. */
+  private mine(tx: FakeTx, hash: string): void {
+    this.nextNonce = tx.nonce + 1;
+    this.block += 1n;
+    const forced = this.revertNext || (this.revertNextTo !== null && lower(this.revertNextTo) === tx.to);
+    if (this.revertNext) this.revertNext = false;
+    else if (forced) this.revertNextTo = null;
+    const from = this.funds.get(key(tx.tokenAddress, tx.from)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
+    const covered = from.balanceUnits >= tx.amountUnits && from.allowanceUnits >= tx.amountUnits;
+    const status = !forced && covered ? 'success' : 'reverted';
+    if (status === 'success') {
+      this.funds.set(key(tx.tokenAddress, tx.from), {
+        balanceUnits: from.balanceUnits - tx.amountUnits,
+        allowanceUnits: from.allowanceUnits - tx.amountUnits,
+      });
+      const to = this.funds.get(key(tx.tokenAddress, tx.to)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
+      this.funds.set(key(tx.tokenAddress, tx.to), { ...to, balanceUnits: to.balanceUnits + tx.amountUnits });
+    }
+    this.transfers.push({
+      tokenAddress: tx.tokenAddress,
+      from: tx.from,
+      to: tx.to,
+      amountUnits: tx.amountUnits,
+      hash,
+      nonce: tx.nonce,
+      status,
+      blockNumber: this.block,
+    });
+    this.receipts.set(hash, {
+      mined: { status, blockNumber: this.block },
+      visibleAt: Date.now() + this.receiptDelayMs,
+    });
+  }
+
+  private mined(hash: string): MinedTx | null {
+    if (this.holdReceipts) return null;
+    const r = this.receipts.get(lower(hash));
+    if (!r || Date.now() < r.visibleAt) return null;
+    return { ...r.mined };
+  }
 }

@@ -37,7 +37,6 @@ export async function buildRedisApp(opts: {
     chain: opts.chain ?? unavailableChain,
     clock: new TestClock(),
     config,
-    logger: false,
     redis: opts.redis,
   });
   await app.ready();

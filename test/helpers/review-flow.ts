@@ -1,6 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { PayoutRequest, PayoutResult } from '../../src/infra/chain/chain.ts';
 import {
   createBounty,
   createProject,
@@ -10,27 +9,86 @@ import {
   type TestApp,
   type TestContext,
 } from './app.ts';
-import { FakeChain } from './fake-chain.ts';
+import { FakeChain, type FakeTransfer } from './fake-chain.ts';
 
 export const UNIT = 10n ** 18n;
 
-/** A FakeChain that tells a test when a payout has started, so races can be set up without sleeps. */
+/**
+ * A FakeChain that tells a test when a payout has started signing (its first chain call), so
+ * races can be set up without sleeps.
+ */
 export class SignalChain extends FakeChain {
   private waiters: (() => void)[] = [];
   payoutsStarted = 0;
 
-  override async payout(req: PayoutRequest): Promise<PayoutResult> {
+  protected override chainNonce(): Promise<number> {
     this.payoutsStarted++;
     const waiting = this.waiters;
     this.waiters = [];
     for (const w of waiting) w();
-    return super.payout(req);
+    return super.chainNonce();
   }
 
-  /** Resolves once the next payout call has begun. */
+  /** Resolves once the next payout has begun. */
   nextPayoutStarted(): Promise<void> {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
+}
+
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * What the chain paid on a token: its successful transfers to the contributor `to` (all of them
+ * when `to` is omitted) and to the treasury (the platform fees).
+ */
+export function paidOn(
+  chain: FakeChain,
+  tokenAddress: string,
+  to?: string | null,
+): { contributor: FakeTransfer[]; fee: FakeTransfer[] } {
+  const paid = chain.paid.filter((t) => same(t.tokenAddress, tokenAddress));
+  const treasury = chain.info.treasuryAddress;
+  return {
+    contributor: paid.filter((t) => !same(t.to, treasury) && (to === undefined || same(t.to, to))),
+    fee: paid.filter((t) => same(t.to, treasury)),
+  };
+}
+
+/**
+ * Asserts that the chain made exactly one payout on the scene's token: one transfer to the
+ * contributor and one fee transfer, from the founder, of these amounts, with the hashes the
+ * approval answered; returns the two transfers.
+ */
+export function expectOnePayout(
+  chain: FakeChain,
+  s: { tokenAddress: string; founder: TestAgent },
+  to: string,
+  amounts: { contributorUnits: bigint; feeUnits: bigint },
+  hashes?: { contributor_tx_hash: string; platform_fee_tx_hash: string },
+): { contributor: FakeTransfer; fee: FakeTransfer } {
+  const { contributor, fee } = paidOn(chain, s.tokenAddress);
+  expect(contributor).toHaveLength(1);
+  expect(fee).toHaveLength(1);
+  const [c, f] = [contributor[0] as FakeTransfer, fee[0] as FakeTransfer];
+  const founder = (s.founder.walletAddress as string).toLowerCase();
+  expect(c).toMatchObject({
+    tokenAddress: s.tokenAddress.toLowerCase(),
+    from: founder,
+    to: to.toLowerCase(),
+  });
+  expect(f).toMatchObject({
+    tokenAddress: s.tokenAddress.toLowerCase(),
+    from: founder,
+    to: chain.info.treasuryAddress.toLowerCase(),
+  });
+  expect(c.amountUnits).toBe(amounts.contributorUnits);
+  expect(f.amountUnits).toBe(amounts.feeUnits);
+  if (hashes) {
+    expect(c.hash).toBe(hashes.contributor_tx_hash);
+    expect(f.hash).toBe(hashes.platform_fee_tx_hash);
+  }
+  return { contributor: c, fee: f };
 }
 
 export interface Scene {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -96,17 +95,4 @@ async function ensureFactory(
     throw new Error('The factory deployment failed.');
   writeFileSync(recordPath, JSON.stringify({ factoryAddress: receipt.contractAddress }, null, 2));
   return getAddress(receipt.contractAddress);
-}
-
-/**
- * The wallet master key for the dev chain: created once in DATA_DIR (mode 0600) so the embedded
- * setup needs no configuration. Real deployments pass WALLET_MASTER_KEY instead.
- */
-export function devMasterKey(dataDir: string, log: FastifyBaseLogger): string {
-  const path = join(dataDir, 'wallet-master.key');
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  const key = randomBytes(32).toString('hex');
-  writeFileSync(path, `${key}\n`, { mode: 0o600 });
-  log.warn({ path }, 'created a wallet master key for the dev chain; set WALLET_MASTER_KEY in production');
-  return key;
 }

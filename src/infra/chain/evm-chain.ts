@@ -3,6 +3,7 @@ import {
   BaseError,
   createPublicClient,
   createWalletClient,
+  decodeErrorResult,
   defineChain,
   encodeFunctionData,
   getAddress,
@@ -61,6 +62,32 @@ export function upstream(what: string, err: unknown): AppError {
   const appErr = new AppError('upstream_error', `The blockchain node failed to ${what}: ${short}`);
   (appErr as { cause?: unknown }).cause = err;
   return appErr;
+}
+
+/**
+ * A curve revert because the price moved past the caller's bound: the caller's 400, not a chain
+ * failure. The revert data travels in the RPC error under viem's wrappers.
+ */
+function slippageRefusal(err: unknown): AppError | null {
+  if (!(err instanceof BaseError)) return null;
+  const data = (
+    err.walk((e) => typeof (e as { data?: unknown }).data === 'string') as { data?: string } | null
+  )?.data;
+  if (!data?.startsWith('0x')) return null;
+  try {
+    const { errorName, args } = decodeErrorResult({ abi: bondingCurveAbi, data: data as Hex });
+    const [out, min] = (args ?? []) as readonly bigint[];
+    if (errorName === 'SlippageTokensOut')
+      return new AppError(
+        'slippage',
+        `The buy would return ${out} token units, below min_tokens_units ${min}.`,
+      );
+    if (errorName === 'SlippageEthOut')
+      return new AppError('slippage', `The sale would return ${out} wei, below min_eth_units ${min}.`);
+  } catch {
+    // Not one of the curve's errors.
+  }
+  return null;
 }
 
 const errorText = (err: unknown): string => {
@@ -295,7 +322,7 @@ export class EvmChain implements Chain {
         const receipt = await this.receiptOrThrow(hash, what);
         return { txHash: hash, ...read(receipt.logs) };
       } catch (err) {
-        throw upstream(what, err);
+        throw slippageRefusal(err) ?? upstream(what, err);
       }
     };
     const curveEvent = (logs: unknown[], eventName: 'Bought' | 'Sold') => {

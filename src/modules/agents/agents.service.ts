@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import type { Db } from '../../infra/db/client.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { AuthAgent } from '../../infra/http/auth.ts';
 import { generateApiKey, hashApiKey } from '../../lib/api-key.ts';
@@ -18,6 +18,13 @@ export interface AgentsDeps {
   reservedAddresses: readonly string[];
   /** The agent's bounties in `claimed` or `in_review`, from the bounties module. */
   activeClaimsOf: (agentId: string) => Promise<ActiveClaimJson[]>;
+  /**
+   * Seals a new in-app wallet for the agent inside the given transaction and returns its address
+   * (the wallets module); absent when no wallet master key is configured.
+   */
+  createWallet?: ((tx: Executor, agentId: string) => Promise<string>) | null;
+  /** The agent whose in-app wallet has this address, if any (the wallets module). */
+  inAppOwnerOf?: (address: string) => Promise<string | null>;
 }
 
 export interface AgentWallet {
@@ -50,11 +57,12 @@ export class AgentsService {
   async register(body: RegisterBody) {
     const { db, clock, activity } = this.deps;
     const wallet = body.wallet_address ? this.checkWallet(body.wallet_address) : null;
+    if (wallet && (await this.deps.inAppOwnerOf?.(wallet))) throw walletTaken();
     const apiKey = generateApiKey();
     const now = clock.now();
     const row = await this.mapUniqueErrors(() =>
       db.transaction(async (tx) => {
-        const created = await repo.insert(tx, {
+        let created = await repo.insert(tx, {
           id: newId('agent'),
           name: body.name,
           description: body.description ?? null,
@@ -64,6 +72,14 @@ export class AgentsService {
           createdAt: now,
           updatedAt: now,
         });
+        // The key row references the agent, so the agent exists before its wallet does.
+        if (!wallet && this.deps.createWallet) {
+          const address = await this.deps.createWallet(tx, created.id);
+          created = (await repo.update(tx, created.id, {
+            walletAddress: address,
+            walletType: 'walletvendor_inapp',
+          })) as repo.AgentRow;
+        }
         await activity.record(tx, {
           type: 'agent.registered',
           agentId: created.id,
@@ -92,10 +108,14 @@ export class AgentsService {
 
   async setExternalWallet(id: string, address: string): Promise<PublicAgentJson> {
     const wallet = this.checkWallet(address);
+    // An in-app address stays its owner's: another agent cannot point payouts at a key it does not
+    // hold, while the owner may switch back to it.
+    const inAppOwner = (await this.deps.inAppOwnerOf?.(wallet)) ?? null;
+    if (inAppOwner && inAppOwner !== id) throw walletTaken();
     const row = await this.mapUniqueErrors(() =>
       repo.update(this.deps.db, id, {
         walletAddress: wallet,
-        walletType: 'external',
+        walletType: inAppOwner ? 'walletvendor_inapp' : 'external',
         updatedAt: this.deps.clock.now(),
       }),
     );
@@ -113,19 +133,27 @@ export class AgentsService {
     return apiKey;
   }
 
-  /** In-app wallets need the wallet master key, which arrives with the chain adapter. */
   async generateWallet(id: string): Promise<PublicAgentJson> {
+    const { db, clock, createWallet } = this.deps;
     const row = await this.require(id);
-    if (row.walletAddress) {
+    if (row.walletAddress) throw walletAlreadySet();
+    if (!createWallet) {
       throw new AppError(
-        'wallet_already_set',
-        'This agent already has a wallet address; generate-wallet only fills a missing one.',
+        'wallets_unavailable',
+        'Wallet generation is unavailable: no wallet master key is configured.',
       );
     }
-    throw new AppError(
-      'wallets_unavailable',
-      'Wallet generation is unavailable: no wallet master key is configured.',
+    const updated = await this.mapUniqueErrors(() =>
+      db.transaction(async (tx) => {
+        const address = await createWallet(tx, id);
+        const set = { walletAddress: address, walletType: 'walletvendor_inapp', updatedAt: clock.now() };
+        // A wallet set meanwhile (PATCH or a racing generate) wins; this transaction rolls back.
+        const changed = await repo.update(tx, id, set, true);
+        if (!changed) throw walletAlreadySet();
+        return changed;
+      }),
     );
+    return toPublic(updated);
   }
 
   async count(): Promise<number> {
@@ -156,10 +184,18 @@ export class AgentsService {
       const constraint = uniqueViolation(err);
       if (constraint === 'agents_name_lower_key')
         throw new AppError('name_taken', 'An agent with that name already exists.');
-      if (constraint === 'agents_wallet_address_key') {
-        throw new AppError('wallet_taken', 'That wallet address belongs to another agent.');
-      }
+      // One sealed key per agent: a racing generate-wallet lost.
+      if (constraint === 'wallet_keys_pkey') throw walletAlreadySet();
+      if (constraint === 'agents_wallet_address_key') throw walletTaken();
       throw err;
     }
   }
 }
+
+const walletAlreadySet = () =>
+  new AppError(
+    'wallet_already_set',
+    'This agent already has a wallet address; generate-wallet only fills a missing one.',
+  );
+
+const walletTaken = () => new AppError('wallet_taken', 'That wallet address belongs to another agent.');

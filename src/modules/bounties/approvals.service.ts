@@ -100,6 +100,14 @@ export class ApprovalsService {
     for (const payout of await payouts.unfinished(100)) {
       if (!(await this.lease(payout.bountyId))) continue;
       try {
+        // A payout whose submission was rejected (possible while none of its legs was signed)
+        // must never move money, even once the bounty is back in review with a new submission.
+        const pending = await submissionsRepo.findPending(this.deps.db, payout.bountyId);
+        if (pending?.id !== payout.submissionId) {
+          if (await payouts.abandon(payout.id, 'the submission is no longer pending')) continue;
+          log.error({ payout: payout.id }, 'a payout with legs on chain belongs to a reviewed submission');
+          continue;
+        }
         const result = await payouts.drive(payout.id, RECONCILE_WAIT_MS);
         if (result.status === 'confirmed') {
           await this.finish(payout, result);
@@ -150,6 +158,9 @@ export class ApprovalsService {
         reviewedAt: done,
         updatedAt: done,
       });
+      // Never mark the bounty done for a submission that is not the one paid.
+      if (!submission)
+        throw new Error(`Submission ${payout.submissionId} of payout ${payout.id} is not pending.`);
       const bounty = await repo.transition(tx, payout.bountyId, 'in_review', {
         status: 'done',
         approvalLeaseUntil: null,
@@ -157,7 +168,7 @@ export class ApprovalsService {
       });
       await activity.record(tx, {
         type: 'submission.approved',
-        agentId: submission?.agentId ?? null,
+        agentId: submission.agentId,
         projectId: bounty?.projectId ?? null,
         bountyId: payout.bountyId,
         data: {

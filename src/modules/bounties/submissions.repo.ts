@@ -48,3 +48,13 @@ export async function sumApprovedFeeUnits(ex: Executor): Promise<bigint> {
     .where(eq(submissions.status, 'approved'));
   return BigInt(row?.total ?? '0');
 }
+
+/** Submissions store the canonical `{repo_url}/pull/{n}`, the same form the host's webhook carries. */
+export async function findPendingByPrUrl(ex: Executor, prUrl: string): Promise<SubmissionRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(submissions)
+    .where(and(eq(submissions.prUrl, prUrl.replace(/\/+$/, '')), eq(submissions.status, 'pending')))
+    .limit(1);
+  return row;
+}

@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
+import type { RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -22,6 +23,7 @@ export interface SubmissionsDeps {
   projects: ProjectsService;
   agents: AgentsService;
   payouts: PayoutsService;
+  repoHost: RepoHost;
 }
 
 /** `{repo_url}/pull/{n}` of the project's repository, in canonical form, or null. */
@@ -59,6 +61,7 @@ export class SubmissionsService {
         `pr_url must be a pull request of the project's repository: ${project.repoUrl ?? '(none)'}/pull/{number}.`,
       );
     }
+    await this.assertPullRequestExists(url);
     const now = clock.now();
     try {
       const created = await db.transaction(async (tx) => {
@@ -101,6 +104,25 @@ export class SubmissionsService {
       }
       throw err;
     }
+  }
+
+  /** The pull request must exist on the host and be open or merged. */
+  private async assertPullRequestExists(url: string): Promise<void> {
+    const [, owner, repoName, , number] = new URL(url).pathname.split('/').slice(-5);
+    const pr = await this.deps.repoHost.getPullRequest(owner as string, repoName as string, Number(number));
+    if (!pr) throw new AppError('invalid_pr_url', `There is no pull request at ${url}.`);
+    if (pr.state === 'closed' && !pr.merged) {
+      throw new AppError('invalid_pr_url', 'That pull request was closed without being merged.');
+    }
+  }
+
+  /** The pending submission a merged pull request backs, with who may approve it. */
+  async findPendingByPrUrl(prUrl: string): Promise<{ bountyId: string; founderId: string } | null> {
+    const sub = await submissionsRepo.findPendingByPrUrl(this.deps.db, prUrl);
+    if (!sub) return null;
+    const bounty = await this.deps.bounties.require(sub.bountyId);
+    const project = await this.deps.projects.require(bounty.projectId);
+    return { bountyId: bounty.id, founderId: project.founderId };
   }
 
   async reject(callerId: string, bountyId: string, notes: string) {

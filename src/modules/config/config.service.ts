@@ -11,7 +11,12 @@ export interface RepositoryHostInfo {
 }
 
 /** What clients may know about this deployment. Built from config; never holds a secret. */
-export function publicConfig(config: Config, chain: Chain, repoHost: RepositoryHostInfo | null) {
+export function publicConfig(
+  config: Config,
+  chain: Chain,
+  repoHost: RepositoryHostInfo | null,
+  walletGenerationEnabled = false,
+) {
   const info = chain.info;
   return {
     chain: info
@@ -22,7 +27,7 @@ export function publicConfig(config: Config, chain: Chain, repoHost: RepositoryH
     payouts_enabled: config.payoutsEnabled && info !== null,
     payout_spender_address: info?.payoutSpenderAddress ?? null,
     treasury_address: info?.treasuryAddress ?? null,
-    wallet_generation_enabled: false,
+    wallet_generation_enabled: walletGenerationEnabled,
     dev_chain: info?.devChain ?? false,
     repository_host: repoHost ? { kind: repoHost.kind, api_url: repoHost.apiUrl, org: repoHost.org } : null,
     limits: {

@@ -192,24 +192,33 @@ export class PayoutDriver {
     return false;
   }
 
+  /**
+   * Records what mined for each unsettled leg, its receipts read together. An approval retried
+   * after a lost answer uses it before the funds check: a leg that mined unrecorded is paid.
+   */
+  async settle(payoutId: string): Promise<void> {
+    const legs = await repo.legsOf(this.deps.db, payoutId);
+    const open = legs.filter((l) => l.status === 'signed' || l.status === 'sent');
+    if (open.length === 0) return;
+    const attempts = await repo.attemptsOf(
+      this.deps.db,
+      open.map((l) => l.id),
+    );
+    await Promise.all(
+      open.map((l) =>
+        this.settleFromChain(
+          l,
+          attempts.filter((a) => a.legId === l.id),
+        ),
+      ),
+    );
+  }
+
   /** Polls every unsettled leg until all settle or the time is up; receipts are awaited together. */
   private async await(payoutId: string, waitMs: number): Promise<DriveResult> {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const legs = await repo.legsOf(this.deps.db, payoutId);
-      const attempts = await repo.attemptsOf(
-        this.deps.db,
-        legs.map((l) => l.id),
-      );
-      const open = legs.filter((l) => l.status === 'signed' || l.status === 'sent');
-      await Promise.all(
-        open.map((l) =>
-          this.settleFromChain(
-            l,
-            attempts.filter((a) => a.legId === l.id),
-          ),
-        ),
-      );
+      await this.settle(payoutId);
       const settled = await repo.legsOf(this.deps.db, payoutId);
       const result = outcome(settled);
       if (result.status !== 'pending' || Date.now() >= deadline) return result;

@@ -40,6 +40,19 @@ export async function setStatus(
   return rows.length > 0;
 }
 
+/** The review notes an unfinished payout will record on the submission when it is confirmed. */
+export async function setReviewNotes(
+  ex: Executor,
+  id: string,
+  notes: string | null,
+  now: Date,
+): Promise<void> {
+  await ex
+    .update(payouts)
+    .set({ reviewNotes: notes, updatedAt: now })
+    .where(and(eq(payouts.id, id), inArray(payouts.status, ['pending', 'failed'])));
+}
+
 export function unfinished(ex: Executor, limit: number): Promise<PayoutRow[]> {
   return ex
     .select()

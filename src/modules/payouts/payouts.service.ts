@@ -70,8 +70,14 @@ export class PayoutsService {
     }
   }
 
-  /** What still has to leave the founder's wallet: the legs not already paid by an earlier attempt. */
+  /**
+   * What still has to leave the founder's wallet: the legs not already paid by an earlier attempt.
+   * Legs of that attempt are settled from the chain first: after a lost answer or a timeout a leg
+   * may have mined unrecorded, and counting it again would refuse a founder who owes only the rest.
+   */
   async outstandingUnits(submissionId: string, split: RewardSplit): Promise<bigint> {
+    const earlier = await repo.findBySubmission(this.deps.db, submissionId);
+    if (earlier?.status === 'pending' || earlier?.status === 'failed') await this.driver.settle(earlier.id);
     const paid = (await repo.liveLegsOfSubmission(this.deps.db, submissionId)).filter(
       (l) => l.status === 'success',
     );
@@ -121,7 +127,10 @@ export class PayoutsService {
       updatedAt: now,
     });
     if (payout.status === 'failed') await repo.setStatus(db, payout.id, ['failed'], 'pending', null, now);
-    return { ...payout, status: payout.status === 'failed' ? 'pending' : payout.status };
+    // An approval retried after a failure or timeout records its own notes, whoever finishes it.
+    const notes = payout.status === 'confirmed' ? payout.reviewNotes : intent.reviewNotes;
+    if (notes !== payout.reviewNotes) await repo.setReviewNotes(db, payout.id, notes, now);
+    return { ...payout, reviewNotes: notes, status: payout.status === 'failed' ? 'pending' : payout.status };
   }
 
   /** Moves the payout as far as it goes within `waitMs`; a reverted leg marks it failed. */
@@ -138,6 +147,18 @@ export class PayoutsService {
       );
     }
     return result;
+  }
+
+  /**
+   * Gives up an unfinished payout none of whose legs was signed, so nothing will ever sign one;
+   * false (and nothing changed) when a leg exists, since that leg may move the tokens.
+   */
+  async abandon(payoutId: string, reason: string): Promise<boolean> {
+    const { db, clock } = this.deps;
+    return db.transaction(async (tx) => {
+      if ((await repo.legsOf(tx, payoutId)).length > 0) return false;
+      return repo.setStatus(tx, payoutId, ['pending'], 'failed', reason, clock.now());
+    });
   }
 
   /** Marks the payout confirmed inside the caller's transaction; false if someone already did. */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { projects } from '../../infra/db/schema.ts';
 
@@ -49,4 +49,43 @@ export async function countByStatus(ex: Executor): Promise<Record<string, number
     .from(projects)
     .groupBy(projects.status);
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+/** Takes the activation lease of a proposed project unless a live one is held. */
+export async function takeActivationLease(
+  ex: Executor,
+  id: string,
+  now: Date,
+  until: Date,
+): Promise<boolean> {
+  const rows = await ex
+    .update(projects)
+    .set({ activationLeaseUntil: until })
+    .where(
+      and(
+        eq(projects.id, id),
+        eq(projects.status, 'proposed'),
+        or(isNull(projects.activationLeaseUntil), lt(projects.activationLeaseUntil, now)),
+      ),
+    )
+    .returning({ id: projects.id });
+  return rows.length > 0;
+}
+
+export async function releaseActivationLease(ex: Executor, id: string): Promise<void> {
+  await ex.update(projects).set({ activationLeaseUntil: null }).where(eq(projects.id, id));
+}
+
+/** proposed -> active with what activation created; only while still proposed. */
+export async function markActive(
+  ex: Executor,
+  id: string,
+  set: Pick<ProjectRow, 'repoUrl' | 'tokenAddress' | 'curveAddress' | 'activatedAt' | 'updatedAt'>,
+): Promise<ProjectRow | undefined> {
+  const [row] = await ex
+    .update(projects)
+    .set({ ...set, status: 'active', activationLeaseUntil: null })
+    .where(and(eq(projects.id, id), eq(projects.status, 'proposed')))
+    .returning();
+  return row;
 }

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
 import { errors, IdParams } from '../../infra/http/schemas.ts';
+import type { ActivationService } from './activation.service.ts';
 import { CreateProjectBody, ProjectList, ProjectListQuery, ProjectResponse } from './projects.schemas.ts';
 import type { ProjectsService } from './projects.service.ts';
 
-export const projectsRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService }> = async (
-  app,
-  { projects },
-) => {
+export const projectsRoutes: FastifyPluginAsyncTypebox<{
+  projects: ProjectsService;
+  activation: ActivationService;
+}> = async (app, { projects, activation }) => {
   app.post(
     '/api/projects',
     {
@@ -48,5 +49,21 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsServi
       },
     },
     async (request) => ({ project: await projects.get(request.params.id) }),
+  );
+
+  app.post(
+    '/api/projects/:id/activate',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        security: [{ bearerAuth: [] }],
+        tags: ['projects'],
+        summary:
+          'Activate a proposed project: create its repository and deploy its token and curve (founder)',
+        params: IdParams,
+        response: { 200: ProjectResponse, ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
+      },
+    },
+    async (request) => ({ project: await activation.activate(requireAgent(request).id, request.params.id) }),
   );
 };

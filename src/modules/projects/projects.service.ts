@@ -50,6 +50,7 @@ export class ProjectsService {
           curveAddress: null,
           createdAt: now,
           activatedAt: null,
+          activationLeaseUntil: null,
           updatedAt: now,
         });
         await activity.record(tx, {

@@ -38,6 +38,9 @@ export const projects = pgTable(
     curveAddress: text('curve_address'),
     createdAt: ts('created_at').notNull(),
     activatedAt: ts('activated_at'),
+    // An activation holds this lease while it creates the repository and deploys; another
+    // activation (any instance) gets 409 until it ends or the lease lapses after a crash.
+    activationLeaseUntil: ts('activation_lease_until'),
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [

@@ -109,3 +109,10 @@ export const legAttempts = pgTable(
   },
   (t) => [index('leg_attempts_leg_idx').on(t.legId, t.createdAt)],
 );
+
+/** GitHub webhook deliveries already handled, so a redelivery is acknowledged and ignored. */
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  id: text('id').primaryKey(),
+  event: text('event').notNull(),
+  receivedAt: ts('received_at').notNull(),
+});

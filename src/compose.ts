@@ -1,0 +1,120 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from './app.ts';
+import { unavailableRepoHost } from './infra/repo-host/repo-host.ts';
+import { ActivityService } from './modules/activity/activity.service.ts';
+import { AgentsService } from './modules/agents/agents.service.ts';
+import { ApprovalsService } from './modules/bounties/approvals.service.ts';
+import { BountiesService } from './modules/bounties/bounties.service.ts';
+import { SubmissionsService } from './modules/bounties/submissions.service.ts';
+import { PayoutsService } from './modules/payouts/payouts.service.ts';
+import { ActivationService } from './modules/projects/activation.service.ts';
+import { ProjectsService } from './modules/projects/projects.service.ts';
+import { StatsService } from './modules/stats/stats.service.ts';
+import { WalletsService } from './modules/wallets/wallets.service.ts';
+import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
+
+// A repository plus a contract deployment take seconds; a crashed activation is retryable after this.
+const ACTIVATION_LEASE_MS = 5 * 60_000;
+
+/** The composition root's half that builds every service from the parts it is given. */
+export function buildServices(
+  { database, chain, clock, config, repoHost = unavailableRepoHost, vault = null }: AppDeps,
+  log: FastifyBaseLogger,
+) {
+  const db = database.db;
+  const activity = new ActivityService(db, clock);
+  const reservedAddresses = [
+    chain.info?.payoutSpenderAddress,
+    chain.info?.treasuryAddress,
+    chain.info?.factoryAddress,
+  ].filter((a): a is string => typeof a === 'string');
+  let bounties: BountiesService | undefined;
+  let wallets: WalletsService | undefined;
+  const agents = new AgentsService({
+    db,
+    clock,
+    activity,
+    reservedAddresses,
+    activeClaimsOf: (id) => (bounties as BountiesService).activeClaimsOf(id),
+    createWallet: vault ? (tx, id) => (wallets as WalletsService).create(tx, id) : null,
+    inAppOwnerOf: (address) => (wallets as WalletsService).ownerOf(address),
+  });
+  const projects = new ProjectsService({ db, clock, activity });
+  bounties = new BountiesService({
+    db,
+    clock,
+    chain,
+    activity,
+    projects,
+    agents,
+    claimTtlHours: config.claimTtlHours,
+  });
+  wallets = new WalletsService({
+    db,
+    clock,
+    chain,
+    vault,
+    projects,
+    bounties,
+    devChain: chain.info?.devChain ?? false,
+  });
+  const payouts = new PayoutsService({
+    db,
+    clock,
+    chain,
+    log,
+    platformFeeBps: config.platformFeeBps,
+    payoutsEnabled: config.payoutsEnabled,
+    pollIntervalMs: config.chain.pollingIntervalMs,
+    stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
+  });
+  const submissions = new SubmissionsService({
+    db,
+    clock,
+    activity,
+    bounties,
+    projects,
+    agents,
+    payouts,
+    repoHost,
+  });
+  const approvals = new ApprovalsService({
+    db,
+    clock,
+    log,
+    activity,
+    bounties,
+    projects,
+    agents,
+    payouts,
+    approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,
+    receiptTimeoutMs: config.payouts.receiptTimeoutSeconds * 1000,
+  });
+  const activation = new ActivationService({
+    db,
+    clock,
+    chain,
+    repoHost,
+    activity,
+    agents,
+    projects,
+    leaseMs: ACTIVATION_LEASE_MS,
+  });
+  const webhooks = new WebhooksService({ db, clock, log, repoHost, submissions, approvals });
+  const stats = new StatsService({ agents, projects, bounties });
+  return {
+    activity,
+    agents,
+    projects,
+    activation,
+    bounties,
+    wallets,
+    payouts,
+    submissions,
+    approvals,
+    webhooks,
+    stats,
+  };
+}
+
+export type Services = ReturnType<typeof buildServices>;

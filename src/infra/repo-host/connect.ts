@@ -1,0 +1,47 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import { devSecret } from '../dev-secrets.ts';
+import { GithubHost } from './github-host.ts';
+import { type LocalRepoHost, startLocalRepoHost } from './local-host/server.ts';
+import type { RepoHost } from './repo-host.ts';
+
+/**
+ * GitHub when GITHUB_TOKEN is set; otherwise the built-in local host, started here, which the
+ * same Octokit adapter talks to through its REST base.
+ */
+export async function connectRepoHost(
+  config: Config,
+  log: FastifyBaseLogger,
+): Promise<{ repoHost: RepoHost; local: LocalRepoHost | null }> {
+  const c = config.repoHost;
+  if (c.githubToken) {
+    const repoHost = new GithubHost({
+      kind: 'github',
+      apiUrl: c.githubApiUrl,
+      org: c.githubOrg,
+      token: c.githubToken,
+      webhookSecret: c.webhookSecret as string,
+      log,
+    });
+    return { repoHost, local: null };
+  }
+  const secret = c.webhookSecret ?? devSecret(config.dataDir, 'webhook-secret', 'GITHUB_WEBHOOK_SECRET', log);
+  const local = await startLocalRepoHost({
+    dataDir: config.dataDir,
+    host: '127.0.0.1',
+    port: c.localPort,
+    org: c.githubOrg,
+    webhook: { url: null, secret },
+    log,
+  });
+  log.info({ baseUrl: local.baseUrl, apiUrl: local.apiUrl }, 'local repository host ready');
+  const repoHost = new GithubHost({
+    kind: 'local',
+    apiUrl: local.apiUrl,
+    org: local.org,
+    token: null,
+    webhookSecret: secret,
+    log,
+  });
+  return { repoHost, local };
+}

@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+
+/** Who the local host commits as (initial README and merge commits); no global git config needed. */
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Local repository host',
+  GIT_AUTHOR_EMAIL: 'noreply@localhost',
+  GIT_COMMITTER_NAME: 'Local repository host',
+  GIT_COMMITTER_EMAIL: 'noreply@localhost',
+  GIT_TERMINAL_PROMPT: '0',
+};
+
+export class GitError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args[0] ?? ''} failed (exit ${code}): ${stderr.trim().slice(0, 500)}`);
+    this.name = 'GitError';
+  }
+}
+
+interface GitRun {
+  stdout: string;
+  code: number;
+}
+
+/** Runs git; exit codes listed in `allow` are answers (e.g. "not found"), any other is an error. */
+export function runGit(
+  args: string[],
+  opts: { gitDir?: string; input?: string; allow?: number[] } = {},
+): Promise<GitRun> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...IDENTITY, ...(opts.gitDir ? { GIT_DIR: opts.gitDir } : {}) };
+    const stdin = opts.input === undefined ? 'ignore' : 'pipe';
+    const child = spawn('git', args, { env, stdio: [stdin, 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout?.on('data', (c: Buffer) => out.push(c));
+    child.stderr?.on('data', (c: Buffer) => {
+      err = (err + c.toString('utf8')).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const stdout = Buffer.concat(out).toString('utf8');
+      if (code === 0 || (code !== null && opts.allow?.includes(code))) resolve({ stdout, code });
+      else reject(new GitError(args, code, err));
+    });
+    if (child.stdin) {
+      child.stdin.on('error', () => {}); // git may exit without reading; its exit code tells
+      child.stdin.end(opts.input);
+    }
+  });
+}
+
+const lines = (s: string) => s.split('\n').filter((l) => l !== '');
+
+export interface DiffStats {
+  commits: number;
+  additions: number;
+  deletions: number;
+  changedFiles: number;
+}
+
+/** Git operations on one bare repository, as the REST API needs them. */
+export class BareRepo {
+  constructor(readonly gitDir: string) {}
+
+  private git(args: string[], opts: { input?: string; allow?: number[] } = {}) {
+    return runGit(args, { ...opts, gitDir: this.gitDir });
+  }
+
+  /**
+   * A new bare repository whose `main` is one commit holding README.md (written with plumbing, no
+   * work tree), open to pushes over smart HTTP.
+   */
+  static async create(gitDir: string, readme: string | null): Promise<BareRepo> {
+    await runGit(['init', '--bare', '--quiet', '--initial-branch=main', gitDir]);
+    const repo = new BareRepo(gitDir);
+    await repo.git(['config', 'http.receivepack', 'true']);
+    await repo.git(['config', 'core.logAllRefUpdates', 'true']);
+    if (readme !== null) {
+      const blob = (await repo.git(['hash-object', '-w', '--stdin'], { input: readme })).stdout.trim();
+      const tree = (await repo.git(['mktree'], { input: `100644 blob ${blob}\tREADME.md\n` })).stdout.trim();
+      const commit = (
+        await repo.git(['commit-tree', tree, '-F', '-'], { input: 'Initial commit\n' })
+      ).stdout.trim();
+      await repo.git(['update-ref', 'refs/heads/main', commit, '']);
+    }
+    return repo;
+  }
+
+  /** Every branch and the commit it points at. */
+  async branches(): Promise<Map<string, string>> {
+    const { stdout } = await this.git([
+      'for-each-ref',
+      '--format=%(objectname) %(refname:strip=2)',
+      'refs/heads/',
+    ]);
+    const map = new Map<string, string>();
+    for (const line of lines(stdout)) {
+      const space = line.indexOf(' ');
+      map.set(line.slice(space + 1), line.slice(0, space));
+    }
+    return map;
+  }
+
+  async branchSha(branch: string): Promise<string | null> {
+    const { stdout, code } = await this.git(
+      ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`],
+      { allow: [1, 128] },
+    );
+    return code === 0 ? stdout.trim() : null;
+  }
+
+  /** Time of the newest commit on any branch (a stand-in for GitHub's `pushed_at`). */
+  async lastCommitAt(): Promise<string | null> {
+    const { stdout } = await this.git([
+      'for-each-ref',
+      '--sort=-committerdate',
+      '--count=1',
+      '--format=%(committerdate:unix)',
+      'refs/heads/',
+    ]);
+    const seconds = Number(stdout.trim());
+    return stdout.trim() && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null;
+  }
+
+  /** Commits on head that base lacks, and the diff GitHub shows (base...head). */
+  async diffStats(baseSha: string, headSha: string): Promise<DiffStats> {
+    const count = await this.git(['rev-list', '--count', `${baseSha}..${headSha}`]);
+    const numstat = await this.git(['diff', '--numstat', `${baseSha}...${headSha}`]);
+    const stats = { commits: Number(count.stdout.trim()), additions: 0, deletions: 0, changedFiles: 0 };
+    for (const line of lines(numstat.stdout)) {
+      const [added, deleted] = line.split('\t');
+      stats.changedFiles++;
+      stats.additions += Number(added) || 0;
+      stats.deletions += Number(deleted) || 0;
+    }
+    return stats;
+  }
+
+  /** The tree of merging head into base, or null when they conflict. */
+  async mergeTree(baseSha: string, headSha: string): Promise<string | null> {
+    const { stdout, code } = await this.git(
+      ['merge-tree', '--write-tree', '--no-messages', baseSha, headSha],
+      { allow: [1] },
+    );
+    return code === 0 ? (lines(stdout)[0] ?? null) : null;
+  }
+
+  async commitTree(tree: string, parents: string[], message: string): Promise<string> {
+    const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
+    return (await this.git(args, { input: message })).stdout.trim();
+  }
+
+  /** Moves a branch only if it still points at `expected`; false when someone pushed meanwhile. */
+  async moveBranch(branch: string, to: string, expected: string): Promise<boolean> {
+    const { code } = await this.git(['update-ref', `refs/heads/${branch}`, to, expected], {
+      allow: [1, 128],
+    });
+    return code === 0;
+  }
+}

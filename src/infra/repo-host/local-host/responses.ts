@@ -1,0 +1,34 @@
+import { DOCS } from './github-shapes.ts';
+
+export type Body = Record<string, unknown>;
+
+export interface ApiResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+// GitHub's error bodies: `basic-error` and `validation-error`.
+export const notFound = (): ApiResponse => ({
+  status: 404,
+  body: { message: 'Not Found', documentation_url: DOCS, status: '404' },
+});
+
+export const refused = (status: number, message: string): ApiResponse => ({
+  status,
+  body: { message, documentation_url: DOCS, status: String(status) },
+});
+
+export interface FieldError {
+  resource: string;
+  code: 'missing_field' | 'invalid' | 'already_exists' | 'custom';
+  field?: string;
+  message?: string;
+}
+
+export const validationFailed = (errors: FieldError[], message = 'Validation Failed'): ApiResponse => ({
+  status: 422,
+  body: { message, errors, documentation_url: DOCS, status: '422' },
+});
+
+export const problemsParsingJson = (): ApiResponse => refused(400, 'Problems parsing JSON');

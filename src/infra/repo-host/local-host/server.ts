@@ -1,0 +1,156 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { serveGit } from './git-http.ts';
+import { indexPage, notFoundPage, pullPage, repoPage } from './pages.ts';
+import { type ApiResponse, type Body, problemsParsingJson, refused } from './responses.ts';
+import { RestApi } from './rest-api.ts';
+import { RepoStore } from './store.ts';
+import { Views } from './views.ts';
+import { WebhookSender, type WebhookTarget } from './webhooks.ts';
+
+export interface LocalRepoHostOptions {
+  /** Repositories live in `{dataDir}/repos/{org}/{name}.git`. */
+  dataDir: string;
+  host?: string;
+  /** 0 picks a free port; a fixed port keeps stored repository URLs valid across restarts. */
+  port?: number;
+  org?: string;
+  /** Where merged (and opened/closed) pull requests are reported, signed with `secret`. */
+  webhook: WebhookTarget;
+  log?: FastifyBaseLogger;
+  /** Delays between webhook delivery attempts. */
+  webhookRetryDelaysMs?: number[];
+}
+
+export interface LocalRepoHost {
+  /** Web pages and git: `git clone {baseUrl}/{org}/{name}`. */
+  baseUrl: string;
+  /** GitHub REST base (`GITHUB_API_URL`): `{baseUrl}/api/v3`. */
+  apiUrl: string;
+  org: string;
+  /** For when the receiver's address is known only after the host started. */
+  setWebhookUrl(url: string | null): void;
+  stop(): Promise<void>;
+}
+
+const MAX_JSON_BYTES = 1024 * 1024;
+const API_PREFIX = '/api/v3';
+const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+const PULL_PAGE = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/pull\/(\d+)\/?$/;
+const REPO_PAGE = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/;
+
+async function readJson(req: IncomingMessage): Promise<Body | null> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_JSON_BYTES) return null;
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : null;
+  } catch {
+    return null;
+  }
+}
+
+function sendJson(res: ServerResponse, r: ApiResponse): void {
+  const body = r.body === undefined ? '' : JSON.stringify(r.body, null, 2);
+  res.writeHead(r.status, {
+    ...(body ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+    'x-github-media-type': 'github.v3; format=json',
+    ...r.headers,
+  });
+  res.end(body);
+}
+
+const sendHtml = (res: ServerResponse, status: number, html: string) => {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(html);
+};
+
+/**
+ * The built-in repository host for development: GitHub's REST subset at `{baseUrl}/api/v3`, git
+ * smart HTTP at `{baseUrl}/{org}/{name}(.git)`, readable pages for repositories and pull
+ * requests, and signed `pull_request` webhooks. Loopback only, no credentials.
+ */
+export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<LocalRepoHost> {
+  const org = opts.org ?? 'marketplace';
+  const listenHost = opts.host ?? '127.0.0.1';
+  const root = resolve(opts.dataDir, 'repos');
+  mkdirSync(root, { recursive: true });
+  const store = new RepoStore(root);
+  const webhooks = new WebhookSender(opts.webhook, opts.log, opts.webhookRetryDelaysMs);
+  const urls = { baseUrl: '', apiUrl: '', org };
+  const views = new Views(store, urls);
+  const api = new RestApi(views, webhooks);
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+      const body = method === 'GET' || method === 'HEAD' ? {} : await readJson(req);
+      if (body === null) return sendJson(res, problemsParsingJson());
+      return sendJson(res, await api.handle(method, path.slice(API_PREFIX.length), url.searchParams, body));
+    }
+    const git = GIT_PATH.exec(path);
+    if (git) {
+      const [, owner = '', name = '', service = ''] = git;
+      if (!(await store.get(owner, name))) return sendHtml(res, 404, notFoundPage());
+      return serveGit(req, res, root, `/${owner}/${name}.git/${service}`, url.search.slice(1), opts.log);
+    }
+    if (method !== 'GET' && method !== 'HEAD') return sendJson(res, refused(405, 'Method Not Allowed'));
+    if (path === '/' || path === `/${org}` || path === `/${org}/`)
+      return sendHtml(res, 200, indexPage(views, await store.list(org)));
+    const pull = PULL_PAGE.exec(path);
+    if (pull) {
+      const repo = await store.get(pull[1] ?? '', pull[2] ?? '');
+      const p = repo?.pulls.find((x) => x.number === Number(pull[3]));
+      return repo && p
+        ? sendHtml(res, 200, await pullPage(views, repo, p))
+        : sendHtml(res, 404, notFoundPage());
+    }
+    const page = REPO_PAGE.exec(path);
+    const repo = page ? await store.get(page[1] ?? '', page[2] ?? '') : null;
+    return repo ? sendHtml(res, 200, await repoPage(views, repo)) : sendHtml(res, 404, notFoundPage());
+  };
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      opts.log?.error({ err, url: req.url }, 'local repository host failed a request');
+      if (!res.headersSent) sendJson(res, refused(500, 'Server Error'));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, listenHost, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const publicHost = listenHost === '0.0.0.0' || listenHost === '::' ? '127.0.0.1' : listenHost;
+  urls.baseUrl = `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${port}`;
+  urls.apiUrl = `${urls.baseUrl}${API_PREFIX}`;
+  opts.log?.info({ baseUrl: urls.baseUrl, org }, 'local repository host ready');
+
+  return {
+    baseUrl: urls.baseUrl,
+    apiUrl: urls.apiUrl,
+    org,
+    setWebhookUrl: (url) => webhooks.setUrl(url),
+    stop: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await Promise.all([closed, webhooks.close()]);
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { AppError } from '../../lib/errors.ts';
+
+export interface RepoHostInfo {
+  kind: 'local' | 'github';
+  /** REST base, as Octokit's `baseUrl`: `https://api.github.com` or `{local host}/api/v3`. */
+  apiUrl: string;
+  /** The organization that owns every project repository. */
+  org: string;
+}
+
+export interface HostedRepository {
+  /** `org/name` */
+  fullName: string;
+  /** The web address, the project's `repo_url`: `git clone {htmlUrl}` works. */
+  htmlUrl: string;
+  cloneUrl: string;
+  /** False when the repository already existed (a retried activation). */
+  created: boolean;
+}
+
+export interface PullRequestInfo {
+  number: number;
+  state: 'open' | 'closed';
+  merged: boolean;
+  /** `{repo html_url}/pull/{number}` */
+  htmlUrl: string;
+  headRef: string;
+  title: string;
+}
+
+/** What the marketplace reads from a `pull_request` webhook delivery. */
+export interface PullRequestEvent {
+  action: string;
+  number: number;
+  merged: boolean;
+  htmlUrl: string;
+  /** `owner/repo` */
+  repositoryFullName: string;
+}
+
+/**
+ * What the marketplace needs from a repository host. `GithubHost` (Octokit) is the one
+ * implementation; it talks to GitHub, or to the built-in local host through the same REST subset.
+ */
+export interface RepoHost {
+  readonly info: RepoHostInfo;
+  /** Creates `{org}/{name}` with a README commit on `main`; a repeat returns the existing one. */
+  ensureRepository(name: string, description: string): Promise<HostedRepository>;
+  /** The pull request, or null when the host has no such pull request (404). */
+  getPullRequest(owner: string, repo: string, number: number): Promise<PullRequestInfo | null>;
+  /** Checks `X-Hub-Signature-256` against the raw request body with the webhook secret. */
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): boolean;
+}
+
+// Readers for upstream JSON: anything unexpected is a bad upstream answer (502), never a guess.
+export type JsonObject = Record<string, unknown>;
+
+export const badUpstream = (what: string): AppError =>
+  new AppError('upstream_error', `The repository host sent a malformed ${what}.`);
+
+export function readObject(value: unknown, what: string): JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badUpstream(what);
+  return value as JsonObject;
+}
+
+export function readString(o: JsonObject, key: string, what: string): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v === '') throw badUpstream(what);
+  return v;
+}
+
+export function readPositiveInt(o: JsonObject, key: string, what: string): number {
+  const v = o[key];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw badUpstream(what);
+  return v;
+}
+
+/** GitHub sends `merged: null` on some pull request payloads; absent or null reads as false. */
+export function readOptionalBoolean(o: JsonObject, key: string, what: string): boolean {
+  const v = o[key];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw badUpstream(what);
+  return v;
+}
+
+export function readHttpUrl(o: JsonObject, key: string, what: string): string {
+  const v = readString(o, key, what);
+  if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) throw badUpstream(what);
+  return v;
+}
+
+/**
+ * Parses a `pull_request` webhook delivery (already signature-checked). Deliveries of other
+ * actions parse too; the caller acts on `action === 'closed' && merged`.
+ */
+export function parsePullRequestWebhook(payload: unknown): PullRequestEvent {
+  const what = 'pull_request webhook payload';
+  const body = readObject(payload, what);
+  const action = readString(body, 'action', what);
+  const pr = readObject(body.pull_request, what);
+  const repository = readObject(body.repository, what);
+  const number = readPositiveInt(pr, 'number', what);
+  if (body.number !== undefined && body.number !== number) throw badUpstream(what);
+  const fullName = readString(repository, 'full_name', what);
+  if (!/^[^/\s]+\/[^/\s]+$/.test(fullName)) throw badUpstream(what);
+  return {
+    action,
+    number,
+    merged: readOptionalBoolean(pr, 'merged', what),
+    htmlUrl: readHttpUrl(pr, 'html_url', what),
+    repositoryFullName: fullName,
+  };
+}
+
+const refuse = (): never => {
+  throw new AppError('repo_host_unavailable', 'No repository host is configured for this service.');
+};
+
+/** For apps built without a repository host (benchmarks, chain-only tests): refuses, never guesses. */
+export const unavailableRepoHost: RepoHost = {
+  info: { kind: 'local', apiUrl: '', org: '' },
+  ensureRepository: async () => refuse(),
+  getPullRequest: async () => refuse(),
+  verifyWebhook: () => false,
+};

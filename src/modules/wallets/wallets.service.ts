@@ -1,0 +1,257 @@
+import { getAddress, type Hex } from 'viem';
+import type { Chain } from '../../infra/chain/chain.ts';
+import { tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
+import type { SealedKey, WalletVault } from '../../infra/chain/wallet-vault.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
+import type { BountiesService } from '../bounties/bounties.service.ts';
+import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
+import { KeyedQueue } from './wallets.queue.ts';
+import * as repo from './wallets.repo.ts';
+import type {
+  ApprovalStatusJson,
+  BuyBody,
+  FaucetBody,
+  SellBody,
+  WalletJson,
+  WithdrawBody,
+} from './wallets.schemas.ts';
+
+export interface WalletsDeps {
+  db: Db;
+  clock: Clock;
+  chain: Chain;
+  /** Seals and unseals custodial keys; null when no master key is configured. */
+  vault: WalletVault | null;
+  projects: ProjectsService;
+  bounties: Pick<BountiesService, 'committedUnits'>;
+  devChain: boolean;
+}
+
+/** The caller as the auth hook found it: its wallet is the one current at this request. */
+export interface WalletOwner {
+  id: string;
+  walletAddress: string | null;
+}
+
+const ETH = 10n ** 18n;
+export const FAUCET_DEFAULT_UNITS = ETH;
+export const FAUCET_MAX_UNITS = 100n * ETH;
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** A `_units` field as a bigint; the schema has checked the digits, this checks the uint256 range. */
+function units(field: string, value: string | undefined, fallback = 0n): bigint {
+  if (value === undefined) return fallback;
+  const n = BigInt(value);
+  if (n > MAX_UINT256) {
+    throw new AppError('validation_error', 'The request body is invalid.', [
+      { field, message: 'must fit in 256 bits' },
+    ]);
+  }
+  return n;
+}
+
+const insufficient = (what: string, have: bigint, need: bigint) =>
+  new AppError('insufficient_funds', `The wallet holds ${have} ${what} but this needs ${need}.`);
+
+/**
+ * In-app (custodial) wallets: owns the sealed keys in wallet_keys and signs the wallet actions
+ * of agents whose current wallet is their in-app one. Private keys are unsealed per action and
+ * handed only to the chain adapter; they are never stored unsealed, logged or returned.
+ */
+export class WalletsService {
+  private readonly queue = new KeyedQueue();
+
+  constructor(private readonly deps: WalletsDeps) {}
+
+  get enabled(): boolean {
+    return this.deps.vault !== null;
+  }
+
+  /** Seals a fresh key for the agent inside the caller's transaction; returns its address. */
+  async create(tx: Executor, agentId: string): Promise<string> {
+    const { vault, clock } = this.deps;
+    if (!vault) throw unavailable();
+    const sealed = vault.create();
+    await repo.insert(tx, {
+      agentId,
+      address: sealed.address,
+      encryptedKey: sealed.encryptedKey,
+      wrappedDataKey: sealed.wrappedDataKey,
+      createdAt: clock.now(),
+    });
+    return sealed.address;
+  }
+
+  /** The agent whose in-app wallet has this address, or null. */
+  async ownerOf(address: string): Promise<string | null> {
+    return (await repo.findByAddress(this.deps.db, address))?.agentId ?? null;
+  }
+
+  async show(owner: WalletOwner): Promise<WalletJson> {
+    const { chain } = this.deps;
+    if (!owner.walletAddress) return { address: null, wallet_type: null, eth_balance_units: null };
+    const [stored, balance] = await Promise.all([
+      repo.findByAgent(this.deps.db, owner.id),
+      chain.info ? chain.wallets.ethBalance(owner.walletAddress) : null,
+    ]);
+    const inApp = stored !== undefined && sameAddress(stored.address, owner.walletAddress);
+    return {
+      address: owner.walletAddress,
+      wallet_type: inApp ? 'walletvendor_inapp' : 'external',
+      eth_balance_units: balance === null ? null : balance.toString(),
+    };
+  }
+
+  async buy(owner: WalletOwner, projectId: string, body: BuyBody) {
+    const ethUnits = units('eth_units', body.eth_units);
+    const minTokens = units('min_tokens_units', body.min_tokens_units);
+    const project = await this.tradable(projectId);
+    return this.withKey(owner, async (key, address) => {
+      const have = await this.deps.chain.wallets.ethBalance(address);
+      if (have < ethUnits) throw insufficient('wei', have, ethUnits);
+      const r = await this.deps.chain.wallets.buy(key, project.curveAddress, ethUnits, minTokens);
+      return { tx_hash: r.txHash, tokens_units: r.tokensUnits.toString() };
+    });
+  }
+
+  async sell(owner: WalletOwner, projectId: string, body: SellBody) {
+    const tokensUnits = units('tokens_units', body.tokens_units);
+    const minEth = units('min_eth_units', body.min_eth_units);
+    const project = await this.tradable(projectId);
+    return this.withKey(owner, async (key, address) => {
+      const have = await this.deps.chain.wallets.tokenBalance(project.tokenAddress, address);
+      if (have < tokensUnits) throw insufficient('token units', have, tokensUnits);
+      const r = await this.deps.chain.wallets.sell(key, project.curveAddress, tokensUnits, minEth);
+      return { tx_hash: r.txHash, eth_units: r.ethUnits.toString() };
+    });
+  }
+
+  /** Replaces (does not add to) the payout wallet's allowance on the project's token. */
+  async setAllowance(owner: WalletOwner, projectId: string, amountTokens: number) {
+    const project = await this.tradable(projectId);
+    return this.withKey(owner, async (key) => {
+      const r = await this.deps.chain.wallets.approvePayouts(
+        key,
+        project.tokenAddress,
+        tokensToUnits(amountTokens),
+      );
+      return { tx_hash: r.txHash, allowance_units: r.allowanceUnits.toString() };
+    });
+  }
+
+  async withdraw(owner: WalletOwner, body: WithdrawBody) {
+    const amount = units('amount_units', body.amount_units);
+    const to = getAddress(body.to.toLowerCase());
+    if (BigInt(to) === 0n) {
+      throw new AppError('validation_error', 'The request body is invalid.', [
+        { field: 'to', message: 'must not be the zero address' },
+      ]);
+    }
+    const project = body.project_id === undefined ? null : await this.tradable(body.project_id);
+    const { wallets } = this.deps.chain;
+    return this.withKey(owner, async (key, address) => {
+      if (project) {
+        const have = await wallets.tokenBalance(project.tokenAddress, address);
+        if (have < amount) throw insufficient('token units', have, amount);
+        return { tx_hash: (await wallets.sendToken(key, project.tokenAddress, to, amount)).txHash };
+      }
+      // Gas comes on top; a balance that covers the amount but not the gas fails on chain (502).
+      const have = await wallets.ethBalance(address);
+      if (have < amount) throw insufficient('wei', have, amount);
+      return { tx_hash: (await wallets.sendEth(key, to, amount)).txHash };
+    });
+  }
+
+  /** Dev chain only (the route exists only there): test ETH for the caller's wallet, any kind. */
+  async faucet(owner: WalletOwner, body: FaucetBody) {
+    const ethUnits = units('eth_units', body?.eth_units, FAUCET_DEFAULT_UNITS);
+    if (ethUnits > FAUCET_MAX_UNITS) {
+      throw new AppError('validation_error', 'The request body is invalid.', [
+        { field: 'eth_units', message: `must be at most ${FAUCET_MAX_UNITS} (100 ETH)` },
+      ]);
+    }
+    if (!this.deps.devChain) throw new AppError('not_found', 'The faucet exists only on the dev chain.');
+    const address = requireWallet(owner);
+    const r = await this.deps.chain.faucet(address, ethUnits);
+    return { tx_hash: r.txHash, address, eth_units: ethUnits.toString() };
+  }
+
+  /** What the founder's wallet can still back: the funds check of bounty creation, in figures. */
+  async approvalStatus(callerId: string, founderWallet: string | null, projectId: string) {
+    const project = await this.deps.projects.require(projectId);
+    if (project.founderId !== callerId)
+      throw forbidden('Only the project founder can see its approval status.');
+    if (!project.tokenAddress) {
+      throw new AppError(
+        'token_not_deployed',
+        "The project's token is deployed when the project is activated.",
+      );
+    }
+    if (!founderWallet) {
+      throw new AppError('founder_without_wallet', 'The founder has no wallet address to hold tokens.');
+    }
+    const [funds, committed] = await Promise.all([
+      this.deps.chain.readFunds(project.tokenAddress, founderWallet),
+      this.deps.bounties.committedUnits(projectId),
+    ]);
+    // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints.
+    const spendable = funds.balanceUnits < funds.allowanceUnits ? funds.balanceUnits : funds.allowanceUnits;
+    return {
+      balance: unitsToTokens(funds.balanceUnits),
+      allowance: unitsToTokens(funds.allowanceUnits),
+      committed: unitsToTokens(committed),
+      available: unitsToTokens(spendable - committed),
+    } satisfies ApprovalStatusJson;
+  }
+
+  private async tradable(projectId: string) {
+    const project: ProjectRecord = await this.deps.projects.require(projectId);
+    if (project.status !== 'active' || !project.tokenAddress || !project.curveAddress) {
+      throw invalidState("The project's token can be traded only once the project is active.");
+    }
+    return { tokenAddress: project.tokenAddress, curveAddress: project.curveAddress };
+  }
+
+  /** The sealed key of the owner's current wallet; refused when that wallet is not in-app. */
+  private async keyOf(owner: WalletOwner): Promise<SealedKey> {
+    const address = requireWallet(owner);
+    const stored = await repo.findByAgent(this.deps.db, owner.id);
+    if (!stored || !sameAddress(stored.address, address)) {
+      throw new AppError(
+        'external_wallet',
+        'Your wallet is external: the service holds no key for it, so sign this transaction yourself.',
+      );
+    }
+    return {
+      address: stored.address,
+      encryptedKey: stored.encryptedKey,
+      wrappedDataKey: stored.wrappedDataKey,
+    };
+  }
+
+  /** Runs `fn` with the owner's unsealed key, one action per wallet at a time. */
+  private async withKey<T>(owner: WalletOwner, fn: (key: Hex, address: string) => Promise<T>): Promise<T> {
+    const sealed = await this.keyOf(owner);
+    const vault = this.deps.vault;
+    if (!vault) throw unavailable();
+    // Unsealed only when its turn comes, so a waiting action holds no plaintext key.
+    return this.queue.run(sealed.address.toLowerCase(), () => fn(vault.unseal(sealed), sealed.address));
+  }
+}
+
+function requireWallet(owner: WalletOwner): string {
+  if (!owner.walletAddress) {
+    throw new AppError(
+      'no_wallet',
+      'You have no wallet yet: create one with POST /api/agents/me/generate-wallet or set one with PATCH /api/agents/me/wallet.',
+    );
+  }
+  return owner.walletAddress;
+}
+
+const unavailable = () =>
+  new AppError('wallets_unavailable', 'In-app wallets are unavailable: no wallet master key is configured.');

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { errors } from '../../infra/http/schemas.ts';
+import type { WebhooksService } from './webhooks.service.ts';
+
+const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhooksService }> = async (
+  app,
+  { webhooks },
+) => {
+  // The signature covers the exact bytes GitHub sent, so this scope keeps the body raw.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.post(
+    '/api/webhooks/github',
+    {
+      config: { rateLimit: false },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'GitHub (or local host) webhook: a merged pull request approves its pending submission',
+        response: { ...errors(400, 403, 409, 413, 415, 502, 503) },
+      },
+    },
+    async (request) =>
+      webhooks.handle({
+        id: header(request.headers['x-github-delivery']),
+        event: header(request.headers['x-github-event']),
+        signature: header(request.headers['x-hub-signature-256']),
+        rawBody: (request.body as Buffer | undefined) ?? Buffer.alloc(0),
+      }),
+  );
+};
