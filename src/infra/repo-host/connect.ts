@@ -34,7 +34,6 @@ export async function connectRepoHost(
     webhook: { url: null, secret },
     log,
   });
-  log.info({ baseUrl: local.baseUrl, apiUrl: local.apiUrl }, 'local repository host ready');
   const repoHost = new GithubHost({
     kind: 'local',
     apiUrl: local.apiUrl,
