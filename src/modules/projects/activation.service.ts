@@ -26,6 +26,18 @@ export function repositoryName(project: { id: string; tokenSymbol: string }): st
   return `${project.tokenSymbol.toLowerCase()}-${project.id.slice(-12)}`;
 }
 
+/** GitHub refuses repository descriptions over 350 characters (422); a project's may run to 5000. */
+const MAX_REPOSITORY_DESCRIPTION = 350;
+
+/** The project's description on one line, cut to what GitHub accepts. */
+export function repositoryDescription(project: { name: string; description: string | null }): string {
+  const text = (project.description ?? '').replace(/\s+/g, ' ').trim() || `Bounties for ${project.name}`;
+  const chars = Array.from(text);
+  if (chars.length <= MAX_REPOSITORY_DESCRIPTION) return text;
+  const cut = chars.slice(0, MAX_REPOSITORY_DESCRIPTION - 1).join('');
+  return `${cut.trimEnd()}…`;
+}
+
 /**
  * proposed -> active: ensure the repository, deploy token and curve through the factory (CREATE2
  * by project id), then record both. Each step is idempotent, so a retry after any failure or
@@ -50,7 +62,7 @@ export class ActivationService {
     try {
       const repository = await repoHost.ensureRepository(
         repositoryName(project),
-        project.description ?? `Bounties for ${project.name}`,
+        repositoryDescription(project),
       );
       const deployed = await chain.deployProject(project.id, project.name, project.tokenSymbol);
       const done = clock.now();

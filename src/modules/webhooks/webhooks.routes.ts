@@ -4,6 +4,12 @@ import type { WebhooksService } from './webhooks.service.ts';
 
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
+/**
+ * A `pull_request` delivery carries the whole pull request (a description of up to 65,536
+ * characters) plus repository, user and label objects: often past the API's 64 KiB, well under 1 MiB.
+ */
+export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
+
 export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhooksService }> = async (
   app,
   { webhooks },
@@ -18,6 +24,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhooksService }> =
     '/api/webhooks/github',
     {
       config: { rateLimit: false },
+      bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
       schema: {
         tags: ['webhooks'],
         summary: 'GitHub (or local host) webhook: a merged pull request approves its pending submission',

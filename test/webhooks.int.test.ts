@@ -1,0 +1,565 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { webhookDeliveries } from '../src/infra/db/schema.ts';
+import type { PullRequestInfo } from '../src/infra/repo-host/repo-host.ts';
+import { signWebhook } from '../src/infra/repo-host/webhook-signature.ts';
+import { AppError } from '../src/lib/errors.ts';
+import {
+  buildTestApp,
+  createBounty,
+  expectError,
+  registerAgent,
+  type TestAgent,
+  type TestContext,
+} from './helpers/app.ts';
+import {
+  type ActiveProject,
+  activeProject,
+  activity,
+  approve,
+  claim,
+  getBounty,
+  ok,
+} from './helpers/bounty-flows.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+import { FakeRepoHost } from './helpers/fake-repo-host.ts';
+
+/**
+ * The repository host's webhook (POST /api/webhooks/github) and submit's check of the pull
+ * request on the host. A merged pull request that backs a pending submission is approved as the
+ * founder would approve it, exactly once, whatever is redelivered, forged or raced.
+ */
+
+const UNIT = 10n ** 18n;
+const lower = (a: string) => a.toLowerCase();
+
+/** A FakeRepoHost whose pull request reads can be made to fail, as a host that is down. */
+class FlakyRepoHost extends FakeRepoHost {
+  failNextPullRead: Error | null = null;
+  override async getPullRequest(
+    owner: string,
+    repo: string,
+    number: number,
+  ): Promise<PullRequestInfo | null> {
+    if (this.failNextPullRead) {
+      const err = this.failNextPullRead;
+      this.failNextPullRead = null;
+      throw err;
+    }
+    return super.getPullRequest(owner, repo, number);
+  }
+}
+
+let ctx: TestContext;
+let chain: FakeChain;
+let host: FlakyRepoHost;
+
+beforeAll(async () => {
+  chain = new FakeChain();
+  host = new FlakyRepoHost();
+  ctx = await buildTestApp({ chain, repoHost: host });
+});
+afterAll(() => ctx.close());
+afterEach(() => {
+  chain.failNextBroadcast = null;
+  host.failNextPullRead = null;
+});
+
+interface Scene extends ActiveProject {
+  dev: TestAgent;
+  bounty: { id: string };
+  prUrl: string;
+  submissionId: string;
+}
+
+let prNumber = 100;
+
+/** A bounty in review: claimed by a fresh contributor who submitted `{repo_url}/pull/{n}`. */
+async function inReview(reward = 100): Promise<Scene> {
+  const p = await activeProject(ctx, chain);
+  const dev = await registerAgent(ctx.app);
+  const bounty = await createBounty(ctx.app, p.founder, p.project.id, { reward_amount: reward });
+  ok(await claim(ctx.app, dev, bounty.id));
+  const prUrl = `${p.repoUrl}/pull/${++prNumber}`;
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/bounties/${bounty.id}/submit`,
+    headers: dev.headers,
+    payload: { pr_url: prUrl },
+  });
+  const submission = ok<{ submission: { id: string; status: string } }>(res, 201).submission;
+  expect(submission.status).toBe('pending');
+  return { ...p, dev, bounty, prUrl, submissionId: submission.id };
+}
+
+/** A GitHub `pull_request` delivery body for a pull request URL `{html_url of repo}/pull/{n}`. */
+function prPayload(prUrl: string, opts: { action?: string; merged?: boolean | null } = {}) {
+  const number = Number(prUrl.split('/').pop());
+  const repoHtml = prUrl.replace(/\/pull\/\d+$/, '');
+  const fullName = new URL(repoHtml).pathname.slice(1);
+  const merged = opts.merged === undefined ? true : opts.merged;
+  return {
+    action: opts.action ?? 'closed',
+    number,
+    pull_request: {
+      number,
+      html_url: prUrl,
+      state: opts.action === 'opened' ? 'open' : 'closed',
+      merged,
+      title: 'Work',
+      head: { ref: 'work' },
+    },
+    repository: { full_name: fullName, html_url: repoHtml },
+  };
+}
+
+interface DeliveryOpts {
+  id?: string | null;
+  event?: string | null;
+  /** A header value, null for none; by default the right signature of the body. */
+  signature?: string | null;
+  secret?: string;
+}
+
+function deliver(body: unknown, opts: DeliveryOpts = {}) {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const id = opts.id === undefined ? randomUUID() : opts.id;
+  const event = opts.event === undefined ? 'pull_request' : opts.event;
+  const signature =
+    opts.signature === undefined ? signWebhook(opts.secret ?? host.webhookSecret, raw) : opts.signature;
+  if (id !== null) headers['x-github-delivery'] = id;
+  if (event !== null) headers['x-github-event'] = event;
+  if (signature !== null) headers['x-hub-signature-256'] = signature;
+  return ctx.app.inject({ method: 'POST', url: '/api/webhooks/github', headers, payload: raw });
+}
+
+/** Every transfer that mined on the fake chain from this founder's token. */
+const transfersOf = (s: Scene) => chain.transfers.filter((t) => t.tokenAddress === lower(s.tokenAddress));
+
+/** Exactly one payout of `reward` whole tokens: reward minus 5% to the contributor, 5% to the treasury. */
+function expectOnePayout(s: Scene, reward: bigint) {
+  const fee = (reward * UNIT * 500n) / 10_000n;
+  const moved = transfersOf(s).map((t) => ({
+    from: t.from,
+    to: t.to,
+    amount: t.amountUnits,
+    status: t.status,
+  }));
+  expect(moved).toEqual([
+    {
+      from: lower(s.founder.walletAddress as string),
+      to: lower(s.dev.walletAddress as string),
+      amount: reward * UNIT - fee,
+      status: 'success',
+    },
+    {
+      from: lower(s.founder.walletAddress as string),
+      to: lower(chain.info.treasuryAddress),
+      amount: fee,
+      status: 'success',
+    },
+  ]);
+}
+
+async function bountyState(s: Scene) {
+  const b = ok<{
+    bounty: { status: string; submissions: { id: string; status: string; review_notes: string | null }[] };
+  }>(await getBounty(ctx.app, s.bounty.id)).bounty;
+  return { status: b.status, submissions: b.submissions.map((x) => [x.id, x.status]) };
+}
+
+async function recorded(id: string): Promise<boolean> {
+  const rows = await ctx.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+  return rows.length === 1;
+}
+
+describe('POST /api/webhooks/github: a merged pull request', () => {
+  it('approves the pending submission it backs and pays once: bounty done, two transfers', async () => {
+    const s = await inReview(100);
+    const id = randomUUID();
+    const res = await deliver(prPayload(s.prUrl), { id });
+    const body = ok<Record<string, string>>(res);
+    expect(body).toEqual({
+      status: 'approved',
+      bounty_id: s.bounty.id,
+      submission_id: s.submissionId,
+      contributor_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      platform_fee_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    expect(await bountyState(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
+    expectOnePayout(s, 100n);
+    const hashes = transfersOf(s).map((t) => t.hash);
+    expect(hashes).toEqual([body.contributor_tx_hash, body.platform_fee_tx_hash]);
+    expect(await recorded(id)).toBe(true);
+
+    // Approved as the founder would: the same event, with the merge noted and both hashes.
+    const [event] = await activity(ctx.app, { type: 'submission.approved', project_id: s.project.id });
+    expect(event).toMatchObject({
+      bounty_id: s.bounty.id,
+      project_id: s.project.id,
+      data: expect.objectContaining({
+        submission_id: s.submissionId,
+        contributor_tx_hash: body.contributor_tx_hash,
+        platform_fee_tx_hash: body.platform_fee_tx_hash,
+      }),
+    });
+    const detail = ok<{ bounty: { submissions: { review_notes: string | null }[] } }>(
+      await getBounty(ctx.app, s.bounty.id),
+    ).bounty;
+    expect(detail.submissions[0]?.review_notes).toContain(s.prUrl);
+  });
+
+  it('takes a delivery as GitHub sends it: charset in the content type, a long pull request body', async () => {
+    const s = await inReview(15);
+    const payload = prPayload(s.prUrl);
+    // GitHub allows 65,536 characters in a pull request description, and the delivery carries it
+    // along with the full repository, user and label objects: well over the API's 64 KiB limit.
+    const longBody = { ...payload, pull_request: { ...payload.pull_request, body: 'é'.repeat(65_536) } };
+    const raw = JSON.stringify(longBody);
+    expect(Buffer.byteLength(raw)).toBeGreaterThan(64 * 1024);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/github',
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': signWebhook(host.webhookSecret, raw),
+      },
+      payload: raw,
+    });
+    expect(ok(res).status).toBe('approved');
+    expectOnePayout(s, 15n);
+  });
+
+  it('still bounds the body: over 1 MiB is 413 and nothing happens', async () => {
+    const s = await inReview(15);
+    const payload = prPayload(s.prUrl);
+    const huge = { ...payload, pull_request: { ...payload.pull_request, body: 'x'.repeat(1024 * 1024) } };
+    const res = await deliver(huge);
+    expectError(res, 413, 'payload_too_large');
+    expect(transfersOf(s)).toEqual([]);
+    expect((await bountyState(s)).status).toBe('in_review');
+  });
+
+  it('answers the same delivery id again with duplicate and pays nothing more', async () => {
+    const s = await inReview(40);
+    const id = randomUUID();
+    expect(ok(await deliver(prPayload(s.prUrl), { id })).status).toBe('approved');
+    const signedBefore = chain.signed.length;
+    for (let i = 0; i < 2; i++)
+      expect(ok(await deliver(prPayload(s.prUrl), { id }))).toEqual({ status: 'duplicate' });
+    expect(chain.signed.length).toBe(signedBefore);
+    expectOnePayout(s, 40n);
+  });
+
+  it('ignores another delivery of the same merge: the submission is no longer pending, no second payout', async () => {
+    const s = await inReview(60);
+    expect(ok(await deliver(prPayload(s.prUrl))).status).toBe('approved');
+    const signedBefore = chain.signed.length;
+    const again = randomUUID();
+    expect(ok(await deliver(prPayload(s.prUrl), { id: again }))).toEqual({ status: 'ignored' });
+    expect(await recorded(again)).toBe(true);
+    // The founder approving by hand afterwards is refused too.
+    expectError(await approve(ctx.app, s.founder, s.bounty.id), 400, 'not_in_review');
+    expect(chain.signed.length).toBe(signedBefore);
+    expectOnePayout(s, 60n);
+    expect(await bountyState(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
+  });
+
+  it('pays once when deliveries of the merge race each other and the founder', async () => {
+    const s = await inReview(30);
+    const id = randomUUID();
+    const results = await Promise.all([
+      deliver(prPayload(s.prUrl), { id }),
+      deliver(prPayload(s.prUrl), { id }),
+      deliver(prPayload(s.prUrl)),
+      deliver(prPayload(s.prUrl)),
+      approve(ctx.app, s.founder, s.bounty.id),
+    ]);
+    // Whoever loses sees a duplicate, an ignored delivery, or a 409/400 it can retry or drop.
+    for (const r of results) {
+      if (r.statusCode === 200) {
+        const status = r.json().status;
+        expect(['approved', 'duplicate', 'ignored', 'done'], r.body).toContain(status);
+      } else {
+        expect([400, 409], r.body).toContain(r.statusCode);
+        expect(['operation_in_progress', 'not_in_review', 'no_pending_submission']).toContain(
+          r.json().error.code,
+        );
+      }
+    }
+    const winners = results.filter(
+      (r) => r.statusCode === 200 && ['approved', 'done'].includes(r.json().status),
+    );
+    expect(winners).toHaveLength(1);
+    expectOnePayout(s, 30n);
+    // The host redelivers whatever got a 409: nothing is left to pay.
+    const redo = ok(await deliver(prPayload(s.prUrl), { id }));
+    expect(['duplicate', 'ignored']).toContain(redo.status);
+    expect(ok(await deliver(prPayload(s.prUrl)))).toEqual({ status: 'ignored' });
+    expectOnePayout(s, 30n);
+    expect(await bountyState(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
+  });
+
+  it('leaves a delivery whose payout failed unrecorded, so the redelivery finishes it, once', async () => {
+    const s = await inReview(20);
+    const id = randomUUID();
+    chain.failNextBroadcast = new Error('ECONNRESET rpc-node-3.internal:8545');
+    const failed = await deliver(prPayload(s.prUrl), { id });
+    expectError(failed, 502, 'upstream_error');
+    expect(failed.body).not.toContain('rpc-node-3');
+    expect(await recorded(id)).toBe(false);
+    expect(await bountyState(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
+    expect(transfersOf(s)).toEqual([]);
+
+    // The host redelivers with the same id.
+    const body = ok<Record<string, string>>(await deliver(prPayload(s.prUrl), { id }));
+    expect(body.status).toBe('approved');
+    expect(await recorded(id)).toBe(true);
+    expectOnePayout(s, 20n);
+    expect(ok(await deliver(prPayload(s.prUrl), { id }))).toEqual({ status: 'duplicate' });
+    expectOnePayout(s, 20n);
+  });
+});
+
+describe('POST /api/webhooks/github: signature', () => {
+  it('refuses a missing, malformed, wrong or stale signature with 403 and changes nothing', async () => {
+    const s = await inReview(10);
+    const payload = prPayload(s.prUrl);
+    const raw = JSON.stringify(payload);
+    const id = randomUUID();
+    const signedBefore = chain.signed.length;
+    const cases: DeliveryOpts[] = [
+      { id, signature: null },
+      { id, signature: '' },
+      { id, signature: 'sha256=' },
+      { id, signature: `sha1=${signWebhook(host.webhookSecret, raw).slice(7, 47)}` },
+      { id, signature: signWebhook(host.webhookSecret, raw).slice(7) },
+      { id, signature: `sha256=${'0'.repeat(64)}` },
+      { id, signature: `sha256=${'z'.repeat(64)}` },
+      { id, secret: 'another-secret' },
+      { id, signature: signWebhook(host.webhookSecret, `${raw} `) },
+    ];
+    for (const c of cases) {
+      const res = await deliver(payload, c);
+      expectError(res, 403, 'forbidden');
+    }
+    // The right signature of another body: the merged flag flipped after signing.
+    const flipped = raw.replace('"merged":true', '"merged":false');
+    expect(flipped).not.toBe(raw);
+    expectError(
+      await deliver(flipped, { id, signature: signWebhook(host.webhookSecret, raw) }),
+      403,
+      'forbidden',
+    );
+    // Without any identifying headers too: the signature is checked first.
+    expectError(await deliver(payload, { id: null, event: null, signature: null }), 403, 'forbidden');
+
+    expect(chain.signed.length).toBe(signedBefore);
+    expect(transfersOf(s)).toEqual([]);
+    expect(await bountyState(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
+    // A forged request does not burn the delivery id: the genuine delivery still works.
+    expect(await recorded(id)).toBe(false);
+    expect(ok(await deliver(payload, { id })).status).toBe('approved');
+    expectOnePayout(s, 10n);
+  });
+});
+
+describe('POST /api/webhooks/github: everything else is acknowledged and ignored', () => {
+  it('ignores a pull request closed without merging, and opened/edited/reopened actions', async () => {
+    const s = await inReview(10);
+    for (const body of [
+      prPayload(s.prUrl, { merged: false }),
+      prPayload(s.prUrl, { merged: null }),
+      prPayload(s.prUrl, { action: 'opened', merged: false }),
+      prPayload(s.prUrl, { action: 'reopened', merged: false }),
+      prPayload(s.prUrl, { action: 'edited', merged: true }),
+      prPayload(s.prUrl, { action: 'synchronize', merged: false }),
+    ]) {
+      const id = randomUUID();
+      expect(ok(await deliver(body, { id }))).toEqual({ status: 'ignored' });
+      expect(await recorded(id)).toBe(true);
+    }
+    expect(transfersOf(s)).toEqual([]);
+    expect(await bountyState(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
+  });
+
+  it('ignores other events, even with a merged-looking body', async () => {
+    const s = await inReview(10);
+    for (const [event, body] of [
+      ['ping', { zen: 'Keep it logically awesome.', hook_id: 1 }],
+      ['push', { ref: 'refs/heads/main' }],
+      ['pull_request_review', prPayload(s.prUrl)],
+      ['issues', { action: 'closed' }],
+    ] as const) {
+      expect(ok(await deliver(body, { event }))).toEqual({ status: 'ignored' });
+    }
+    expect(transfersOf(s)).toEqual([]);
+    expect((await bountyState(s)).status).toBe('in_review');
+  });
+
+  it('ignores a merged pull request that backs no pending submission', async () => {
+    const s = await inReview(10);
+    const signedBefore = chain.signed.length;
+    const unknownPr = `${s.repoUrl}/pull/99999`;
+    const otherRepo = `http://127.0.0.1:9/bounty-org/somewhere-else/pull/${s.prUrl.split('/').pop()}`;
+    for (const url of [unknownPr, otherRepo]) {
+      expect(ok(await deliver(prPayload(url)))).toEqual({ status: 'ignored' });
+    }
+    expect(chain.signed.length).toBe(signedBefore);
+    expect((await bountyState(s)).status).toBe('in_review');
+
+    // A rejected submission's pull request merged later: nothing pending, nothing paid.
+    const rejectedRes = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${s.bounty.id}/reject`,
+      headers: s.founder.headers,
+      payload: { review_notes: 'Not this one.' },
+    });
+    ok(rejectedRes);
+    expect(ok(await deliver(prPayload(s.prUrl)))).toEqual({ status: 'ignored' });
+    expect(transfersOf(s)).toEqual([]);
+    expect((await bountyState(s)).status).toBe('open');
+  });
+
+  it('answers a malformed delivery with an error envelope and records nothing', async () => {
+    const s = await inReview(10);
+    const cases: [unknown, DeliveryOpts, number, string][] = [
+      ['{"action": "closed", ', {}, 400, 'validation_error'],
+      ['', {}, 400, 'validation_error'],
+      [{ action: 'closed' }, {}, 502, 'upstream_error'],
+      [{ ...prPayload(s.prUrl), pull_request: 'merged' }, {}, 502, 'upstream_error'],
+      [{ ...prPayload(s.prUrl), repository: { full_name: 'no-slash' } }, {}, 502, 'upstream_error'],
+      [
+        {
+          ...prPayload(s.prUrl),
+          pull_request: { ...prPayload(s.prUrl).pull_request, html_url: 'javascript:1' },
+        },
+        {},
+        502,
+        'upstream_error',
+      ],
+      [
+        { ...prPayload(s.prUrl), pull_request: { ...prPayload(s.prUrl).pull_request, merged: 'yes' } },
+        {},
+        502,
+        'upstream_error',
+      ],
+      [prPayload(s.prUrl), { id: null }, 400, 'validation_error'],
+      [prPayload(s.prUrl), { event: null }, 400, 'validation_error'],
+    ];
+    for (const [body, opts, status, code] of cases) {
+      const id = opts.id === null ? null : randomUUID();
+      const res = await deliver(body, { ...opts, id });
+      expectError(res, status, code);
+      if (id) expect(await recorded(id)).toBe(false);
+    }
+    expect(transfersOf(s)).toEqual([]);
+    expect((await bountyState(s)).status).toBe('in_review');
+  });
+
+  it('takes only JSON', async () => {
+    const raw = JSON.stringify(prPayload('http://127.0.0.1:9/bounty-org/x/pull/1'));
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/github',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': signWebhook(host.webhookSecret, raw),
+      },
+      payload: `payload=${encodeURIComponent(raw)}`,
+    });
+    expectError(res, 415, 'unsupported_media_type');
+  });
+});
+
+describe('submit checks the pull request on the repository host', () => {
+  async function claimed(): Promise<{ p: ActiveProject; dev: TestAgent; bountyId: string }> {
+    const p = await activeProject(ctx, chain);
+    const dev = await registerAgent(ctx.app);
+    const bounty = await createBounty(ctx.app, p.founder, p.project.id, { reward_amount: 5 });
+    ok(await claim(ctx.app, dev, bounty.id));
+    return { p, dev, bountyId: bounty.id };
+  }
+  const submitUrl = (dev: TestAgent, bountyId: string, prUrl: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${bountyId}/submit`,
+      headers: dev.headers,
+      payload: { pr_url: prUrl },
+    });
+  const statusOf = async (bountyId: string) =>
+    ok<{ bounty: { status: string; submissions: unknown[] } }>(await getBounty(ctx.app, bountyId)).bounty;
+
+  it('refuses a pull request the host does not have (400 invalid_pr_url); the bounty stays claimed', async () => {
+    const { p, dev, bountyId } = await claimed();
+    const prUrl = `${p.repoUrl}/pull/7`;
+    host.removePullRequest(prUrl);
+    const err = expectError(await submitUrl(dev, bountyId, prUrl), 400, 'invalid_pr_url');
+    expect(err.message).toContain(prUrl);
+    const b = await statusOf(bountyId);
+    expect(b.status).toBe('claimed');
+    expect(b.submissions).toEqual([]);
+
+    // Once the pull request exists, the same URL is accepted.
+    host.setPullRequest(prUrl, { state: 'open' });
+    expect(
+      ok<{ submission: { pr_url: string } }>(await submitUrl(dev, bountyId, prUrl), 201).submission.pr_url,
+    ).toBe(prUrl);
+    expect((await statusOf(bountyId)).status).toBe('in_review');
+  });
+
+  it('refuses a pull request closed without merging (400)', async () => {
+    const { p, dev, bountyId } = await claimed();
+    const prUrl = `${p.repoUrl}/pull/8`;
+    host.setPullRequest(prUrl, { state: 'closed', merged: false });
+    expectError(await submitUrl(dev, bountyId, prUrl), 400, 'invalid_pr_url');
+    expect((await statusOf(bountyId)).status).toBe('claimed');
+  });
+
+  it('accepts a pull request already merged before submit; the founder then approves it by hand', async () => {
+    const { p, dev, bountyId } = await claimed();
+    const prUrl = `${p.repoUrl}/pull/9`;
+    host.setPullRequest(prUrl, { state: 'closed', merged: true });
+    const sub = ok<{ submission: { status: string; pr_url: string } }>(
+      await submitUrl(dev, bountyId, prUrl),
+      201,
+    ).submission;
+    expect(sub).toMatchObject({ status: 'pending', pr_url: prUrl });
+    expect((await statusOf(bountyId)).status).toBe('in_review');
+    const done = ok<Record<string, string>>(await approve(ctx.app, p.founder, bountyId));
+    expect(done.status).toBe('done');
+  });
+
+  it('answers 502 when the host cannot be asked, and lets the claimant retry', async () => {
+    const { p, dev, bountyId } = await claimed();
+    const prUrl = `${p.repoUrl}/pull/10`;
+    host.failNextPullRead = new AppError(
+      'upstream_error',
+      'The repository host failed to read the pull request.',
+    );
+    expectError(await submitUrl(dev, bountyId, prUrl), 502, 'upstream_error');
+    expect((await statusOf(bountyId)).status).toBe('claimed');
+    ok(await submitUrl(dev, bountyId, prUrl), 201);
+  });
+
+  it('does not ask the host about a URL outside the project repository (400 before any host call)', async () => {
+    const { p, dev, bountyId } = await claimed();
+    host.failNextPullRead = new AppError('upstream_error', 'must not be called');
+    for (const url of [
+      `${p.repoUrl}-other/pull/1`,
+      `${p.repoUrl}/pull/0`,
+      `${p.repoUrl}/pull/abc`,
+      `${p.repoUrl}/issues/1`,
+      'https://github.com/someone/else/pull/1',
+    ]) {
+      expectError(await submitUrl(dev, bountyId, url), 400, 'invalid_pr_url');
+    }
+    expect(host.failNextPullRead).not.toBeNull();
+  });
+});
