@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
 import { getAddress, type Hex } from 'viem';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, rowsOf } from '../src/infra/db/client.ts';
-import { payoutLegs, projects, signerNonces } from '../src/infra/db/schema.ts';
+import { payoutLegs, signerNonces } from '../src/infra/db/schema.ts';
 import { randomAddress } from './helpers/app.ts';
 import {
   approvePayouts,
@@ -15,7 +15,14 @@ import {
   tokenBalance,
   transferLogs,
 } from './helpers/chain.ts';
-import { api, externalChainEnv, killHard, seededRandom, startServerWithin } from './helpers/crash.ts';
+import {
+  api,
+  externalChainEnv,
+  killHard,
+  openPullRequests,
+  seededRandom,
+  startServerWithin,
+} from './helpers/crash.ts';
 import { createScratchDatabase } from './helpers/database.ts';
 import type { ServerProcess } from './helpers/process.ts';
 
@@ -27,64 +34,55 @@ const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31
 const MAX_KILL_DELAY_MS = 400;
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (line: string) => console.log(`[crash seed=${SEED}] ${line}`);
 
 // One run per CI run: on PostgreSQL when it is configured, else on PGlite in a data directory.
-const runsHere = process.env.TEST_DB === 'postgres' || !process.env.TEST_DATABASE_URL;
+const onPostgres = process.env.TEST_DB === 'postgres';
+const runsHere = onPostgres || !process.env.TEST_DATABASE_URL;
 
 interface Bounty {
   id: string;
   reward: number;
   contributor: string;
-  approvals: number;
+}
+
+interface Scene {
+  founderKey: string;
+  founderAddress: string;
+  tokenAddress: string;
+  founderStart: bigint;
+  bounties: Bounty[];
 }
 
 /**
- * The real server (src/main.ts) against an external anvil and a database that survives restarts,
- * SIGKILLed at random points while approvals and the reconciler move money, and restarted each
- * time. The chain's Transfer events must then show every approved bounty paid exactly once.
+ * The real server (src/main.ts) against an external anvil and a database that survives restarts.
+ * The chain's Transfer events are the judge: every approved bounty paid exactly once.
  */
-describe.skipIf(!runsHere)('payouts survive SIGKILL at random points', () => {
+describe.skipIf(!runsHere)('payouts of the real server process', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c();
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  it(`pays every bounty exactly once across ${KILLS} kills (seed ${SEED})`, { timeout: 900_000 }, async () => {
-    const started = Date.now();
-    const log = (line: string) => console.log(`[crash seed=${SEED}] ${line}`);
-    log(`replay with CRASH_SEED=${SEED} CRASH_KILLS=${KILLS}`);
-    const random = seededRandom(SEED);
-
+  /** A fresh anvil, data directory and (on PostgreSQL) database; the server's environment. */
+  async function world() {
     const tc: TestChain = await startTestChain();
     cleanups.push(() => tc.stop());
-    const dataDir = mkdtempSync(join(tmpdir(), 'bm-crash-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    let dbEnv: Record<string, string> = {};
-    if (process.env.TEST_DB === 'postgres') {
+    const dataDir = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'bm-crash-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      return dir;
+    };
+    let databaseUrl: string | undefined;
+    if (onPostgres) {
       const scratch = await createScratchDatabase();
       cleanups.push(() => scratch.drop());
-      dbEnv = { DATABASE_URL: scratch.url };
+      databaseUrl = scratch.url;
     }
-    // On PostgreSQL the test can look at the payout rows while no server runs: what each kill interrupted.
-    const peek = dbEnv.DATABASE_URL
-      ? await openDatabase({ kind: 'postgres', url: dbEnv.DATABASE_URL, poolSize: 2 })
-      : null;
-    if (peek) cleanups.push(() => peek.close());
-    const legStates = async () => {
-      if (!peek) return '';
-      const rows = rowsOf<{ status: string; n: number }>(
-        await peek.db.execute(sql`select status, count(*)::int as n from payout_legs group by status order by status`),
-      );
-      return ` legs ${rows.map((r) => `${r.status}:${r.n}`).join(',') || 'none'};`;
-    };
-    const openDb = (): Promise<Database> =>
-      dbEnv.DATABASE_URL
-        ? openDatabase({ kind: 'postgres', url: dbEnv.DATABASE_URL, poolSize: 2 })
-        : openDatabase({ kind: 'pglite', dataDir });
-    const env = {
+    const env = (dir: string): Record<string, string> => ({
       ...externalChainEnv(tc.options),
-      ...dbEnv,
-      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      DATA_DIR: dir,
       PLATFORM_FEE_BPS: String(FEE_BPS),
       PAYOUT_RECONCILE_INTERVAL_SECONDS: '1',
       APPROVAL_LEASE_SECONDS: '2',
@@ -92,115 +90,223 @@ describe.skipIf(!runsHere)('payouts survive SIGKILL at random points', () => {
       RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
       RATE_LIMIT_PER_KEY_PER_MINUTE: '1000000',
       RATE_LIMIT_REGISTER_PER_IP_PER_HOUR: '1000000',
-    };
-    let server: ServerProcess | null = null;
-    cleanups.push(async () => {
-      if (server) await killHard(server);
     });
-    const start = async () => {
-      server = await startServerWithin(env);
-      return server;
+    // PGlite allows one process: open it only while no server runs.
+    const openDb = (dir: string): Promise<Database> =>
+      databaseUrl
+        ? openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 })
+        : openDatabase({ kind: 'pglite', dataDir: dir });
+    const servers = new Set<ServerProcess>();
+    cleanups.push(async () => {
+      for (const s of servers) await killHard(s);
+    });
+    const start = async (dir: string) => {
+      const s = await startServerWithin(env(dir));
+      servers.add(s);
+      void s.exited.then(() => servers.delete(s));
+      return s;
     };
+    return { tc, dataDir, openDb, start, databaseUrl };
+  }
 
-    // Set-up over HTTP: the founder (an external wallet, anvil account 3), contributors, project.
-    let s = await start();
+  /**
+   * Over HTTP: the founder (an external wallet, anvil account 3) activates a project (repository
+   * on the built-in host, token through the factory) and posts `count` bounties, each claimed by
+   * its own contributor and submitted with a real pull request: all `in_review`.
+   */
+  async function scene(tc: TestChain, baseUrl: string, count: number, random: () => number): Promise<Scene> {
     const founderAddress = tc.account(FOUNDER_ACCOUNT).address;
-    const reg = await api(s.baseUrl, 'POST', '/api/agents/register', {
+    const reg = await api(baseUrl, 'POST', '/api/agents/register', {
       body: { name: `founder${SEED}`, wallet_address: founderAddress },
     });
     expect(reg.status, JSON.stringify(reg.body)).toBe(201);
     const founderKey = reg.body.agent.api_key as string;
-    const project = await api(s.baseUrl, 'POST', '/api/projects', {
+    const created = await api(baseUrl, 'POST', '/api/projects', {
       key: founderKey,
       body: { name: `Crash ${SEED}`, token_symbol: 'CRASH' },
     });
-    expect(project.status, JSON.stringify(project.body)).toBe(201);
-    const projectId = project.body.project.id as string;
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const projectId = created.body.project.id as string;
+    const activated = await api(baseUrl, 'POST', `/api/projects/${projectId}/activate`, { key: founderKey });
+    expect(activated.status, JSON.stringify(activated.body)).toBe(200);
+    const project = activated.body.project as {
+      repo_url: string;
+      token_address: string;
+      curve_address: string;
+    };
+    await buyTokens(tc, FOUNDER_ACCOUNT, project.curve_address, UNIT);
+    await approvePayouts(tc, FOUNDER_ACCOUNT, project.token_address, 10n ** 30n);
+    const founderStart = await tokenBalance(tc, project.token_address, founderAddress);
+    const pulls = await openPullRequests(project.repo_url, count);
 
-    // Activation (repository and contracts) has no HTTP route here: deploy the real token and
-    // record it as activation would, with the server stopped (PGlite allows one process).
-    s.child.kill('SIGTERM');
-    expect(await s.exited).toBe(0);
-    server = null;
-    const deployed = await tc.chain.deployProject(projectId, 'Crash token', 'CRASH');
-    const repoUrl = `http://127.0.0.1:9/bounty-org/${projectId}`;
-    const setupDb = await openDb();
-    await setupDb.db
-      .update(projects)
-      .set({
-        status: 'active',
-        repoUrl,
-        tokenAddress: deployed.tokenAddress,
-        curveAddress: deployed.curveAddress,
-        activatedAt: new Date(),
-      })
-      .where(eq(projects.id, projectId));
-    await setupDb.close();
-    await buyTokens(tc, FOUNDER_ACCOUNT, deployed.curveAddress, UNIT);
-    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 10n ** 30n);
-    const founderStart = await tokenBalance(tc, deployed.tokenAddress, founderAddress);
-
-    // One bounty per kill, each in review by its own contributor.
-    s = await start();
     const bounties: Bounty[] = [];
-    for (let i = 0; i < KILLS; i++) {
-      const dev = await api(s.baseUrl, 'POST', '/api/agents/register', {
+    for (let i = 0; i < count; i++) {
+      const dev = await api(baseUrl, 'POST', '/api/agents/register', {
         body: { name: `dev${SEED}x${i}`, wallet_address: randomAddress() },
       });
       expect(dev.status, JSON.stringify(dev.body)).toBe(201);
       const reward = 1 + Math.floor(random() * 50);
-      const created = await api(s.baseUrl, 'POST', `/api/projects/${projectId}/bounties`, {
+      const bounty = await api(baseUrl, 'POST', `/api/projects/${projectId}/bounties`, {
         key: founderKey,
         body: { title: `Crash bounty ${i}`, description: 'Survive the kill.', reward_amount: reward },
       });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const id = created.body.bounty.id as string;
+      expect(bounty.status, JSON.stringify(bounty.body)).toBe(201);
+      const id = bounty.body.bounty.id as string;
       const devKey = dev.body.agent.api_key as string;
-      expect((await api(s.baseUrl, 'POST', `/api/bounties/${id}/claim`, { key: devKey })).status).toBe(200);
-      const submitted = await api(s.baseUrl, 'POST', `/api/bounties/${id}/submit`, {
+      expect((await api(baseUrl, 'POST', `/api/bounties/${id}/claim`, { key: devKey })).status).toBe(200);
+      const submitted = await api(baseUrl, 'POST', `/api/bounties/${id}/submit`, {
         key: devKey,
-        body: { pr_url: `${repoUrl}/pull/${i + 1}` },
+        body: { pr_url: pulls[i] },
       });
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
-      bounties.push({ id, reward, contributor: dev.body.agent.wallet_address, approvals: 0 });
+      bounties.push({ id, reward, contributor: dev.body.agent.wallet_address });
     }
+    return { founderKey, founderAddress, tokenAddress: project.token_address, founderStart, bounties };
+  }
+
+  /** Every bounty `done` through the API, with the hashes its approved submission records. */
+  async function paidByApi(baseUrl: string, bounties: Bounty[]) {
+    const paid = new Map<string, { contributorTx: string; feeTx: string }>();
+    for (const b of bounties) {
+      const res = await api(baseUrl, 'GET', `/api/bounties/${b.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.bounty.status, b.id).toBe('done');
+      const approved = (res.body.bounty.submissions as Record<string, string>[]).filter(
+        (x) => x.status === 'approved',
+      );
+      expect(approved, b.id).toHaveLength(1);
+      paid.set(b.id, {
+        contributorTx: approved[0]?.contributor_tx_hash as string,
+        feeTx: approved[0]?.platform_fee_tx_hash as string,
+      });
+    }
+    return paid;
+  }
+
+  /**
+   * From the token's Transfer events since block 0: per bounty exactly one founder->contributor
+   * transfer of reward - fee and one founder->treasury transfer of the fee, with the hashes the
+   * API shows; nothing else left the founder's wallet; the treasury holds exactly the fees.
+   */
+  async function expectPaidExactlyOnce(
+    tc: TestChain,
+    s: Scene,
+    paid: Map<string, { contributorTx: string; feeTx: string }>,
+  ) {
+    const treasury = tc.chain.info.treasuryAddress as string;
+    const logs = (await transferLogs(tc, s.tokenAddress)).filter((l) => same(l.from, s.founderAddress));
+    let totalFees = 0n;
+    let totalRewards = 0n;
+    for (const b of s.bounties) {
+      const reward = BigInt(b.reward) * UNIT;
+      const fee = (reward * FEE_BPS) / 10_000n;
+      totalFees += fee;
+      totalRewards += reward;
+      const recorded = paid.get(b.id) as { contributorTx: string; feeTx: string };
+      const toContributor = logs.filter((l) => same(l.to, b.contributor));
+      expect(
+        toContributor.map((l) => [l.value, l.txHash]),
+        b.id,
+      ).toEqual([[reward - fee, recorded.contributorTx]]);
+      const feeLeg = logs.filter((l) => l.txHash === recorded.feeTx);
+      expect(
+        feeLeg.map((l) => [l.to, l.value]),
+        b.id,
+      ).toEqual([[getAddress(treasury), fee]]);
+    }
+    expect(logs).toHaveLength(2 * s.bounties.length);
+    const feeTxs = logs.filter((l) => same(l.to, treasury)).map((l) => l.txHash);
+    expect(feeTxs.sort()).toEqual([...paid.values()].map((p) => p.feeTx).sort());
+    expect(new Set(feeTxs).size).toBe(s.bounties.length);
+    expect(await tokenBalance(tc, s.tokenAddress, treasury)).toBe(totalFees);
+    expect(await tokenBalance(tc, s.tokenAddress, s.founderAddress)).toBe(s.founderStart - totalRewards);
+  }
+
+  /** One stored leg per nonce of the payout wallet from 0, none skipped, each the nonce it mined at. */
+  async function expectGapFreeNonces(tc: TestChain, db: Database, paidLegs: number) {
+    const signer = tc.chain.payoutSigner.address;
+    const legs = await db.db
+      .select()
+      .from(payoutLegs)
+      .where(eq(payoutLegs.signer, signer))
+      .orderBy(asc(payoutLegs.nonce));
+    expect(legs.map((l) => l.nonce)).toEqual(legs.map((_, i) => i));
+    expect(legs.filter((l) => l.status === 'success')).toHaveLength(paidLegs);
+    expect(legs.filter((l) => l.status !== 'success' && l.status !== 'reverted')).toEqual([]);
+    const onChain = await Promise.all(
+      legs.map((l) =>
+        tc.pub.getTransaction({ hash: l.txHash as Hex }).then((t) => [getAddress(t.from), t.nonce]),
+      ),
+    );
+    expect(onChain).toEqual(legs.map((l) => [getAddress(signer), l.nonce]));
+    const [counter] = await db.db.select().from(signerNonces).where(eq(signerNonces.address, signer));
+    const pending = await tc.pub.getTransactionCount({ address: getAddress(signer), blockTag: 'pending' });
+    expect(counter?.nextNonce).toBe(legs.length);
+    expect(pending).toBe(legs.length);
+    return legs;
+  }
+
+  it(`pays every bounty exactly once across ${KILLS} SIGKILLs (seed ${SEED})`, {
+    timeout: 900_000,
+  }, async () => {
+    const started = Date.now();
+    log(`replay with CRASH_SEED=${SEED} CRASH_KILLS=${KILLS}`);
+    const random = seededRandom(SEED);
+    const w = await world();
+    const dir = w.dataDir();
+    // On PostgreSQL the test can read the legs between a kill and the restart: what each kill cut.
+    const peek = w.databaseUrl
+      ? await openDatabase({ kind: 'postgres', url: w.databaseUrl, poolSize: 2 })
+      : null;
+    if (peek) cleanups.push(() => peek.close());
+    const legStates = async () => {
+      if (!peek) return '';
+      const rows = rowsOf<{ status: string; n: number }>(
+        await peek.db.execute(
+          sql`select status, count(*)::int as n from payout_legs group by status order by status`,
+        ),
+      );
+      return ` legs ${rows.map((r) => `${r.status}:${r.n}`).join(',') || 'none'};`;
+    };
+
+    let server = await w.start(dir);
+    const s = await scene(w.tc, server.baseUrl, KILLS, random);
     log(`set-up done in ${Date.now() - started} ms: ${KILLS} bounties in review`);
 
-    // The kills: each round approves the next fresh bounty plus a random earlier one (often one
-    // interrupted mid-payout), then SIGKILLs the server after a random delay and restarts it.
+    // Each round approves the next fresh bounty plus a random earlier one not known done (often
+    // one cut mid-payout), SIGKILLs the server after a random delay and restarts it. The
+    // reconciler of each new process picks up what the last one left.
     const outcomes = new Map<string, number>();
     const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
     const doneByApi = new Set<string>();
     for (let k = 0; k < KILLS; k++) {
-      const fresh = bounties[k] as Bounty;
-      const earlier = bounties.slice(0, k).filter((b) => !doneByApi.has(b.id));
+      const earlier = s.bounties.slice(0, k).filter((b) => !doneByApi.has(b.id));
       const again = earlier.length > 0 ? earlier[Math.floor(random() * earlier.length)] : undefined;
-      const fired = [fresh, ...(again ? [again] : [])];
+      const fired = [s.bounties[k] as Bounty, ...(again ? [again] : [])];
       const delay = Math.floor(random() * (MAX_KILL_DELAY_MS + 1));
-      const inFlight = fired.map((b) => {
-        b.approvals++;
-        return api(s.baseUrl, 'POST', `/api/bounties/${b.id}/approve`, { key: founderKey }).then(
+      const baseUrl = server.baseUrl;
+      const inFlight = fired.map((b) =>
+        api(baseUrl, 'POST', `/api/bounties/${b.id}/approve`, { key: s.founderKey }).then(
           (r) => {
             count(String(r.status));
             if (r.status === 200) doneByApi.add(b.id);
             return String(r.status);
           },
           () => {
-            count('killed in flight');
-            return 'killed';
+            count('cut by the kill');
+            return 'cut';
           },
-        );
-      });
+        ),
+      );
       await sleep(delay);
-      await killHard(s);
-      server = null;
+      await killHard(server);
       const results = await Promise.all(inFlight);
       const states = await legStates();
       const restartAt = Date.now();
-      s = await start();
+      server = await w.start(dir);
       log(
-        `kill ${k + 1}/${KILLS} after ${delay} ms: ${fired.map((b, i) => `${b.id}=${results[i]}`).join(' ')};` +
-          `${states} restarted in ${Date.now() - restartAt} ms`,
+        `kill ${k + 1}/${KILLS} at ${delay} ms: ${fired.map((b, i) => `${b.id.slice(-6)}=${results[i]}`).join(' ')};` +
+          `${states} restart ${Date.now() - restartAt} ms`,
       );
     }
 
@@ -208,93 +314,73 @@ describe.skipIf(!runsHere)('payouts survive SIGKILL at random points', () => {
     const deadline = Date.now() + 120_000;
     const finished = new Set<string>();
     for (;;) {
-      for (const b of bounties.filter((x) => !finished.has(x.id))) {
-        const res = await api(s.baseUrl, 'GET', `/api/bounties/${b.id}`);
+      for (const b of s.bounties.filter((x) => !finished.has(x.id))) {
+        const res = await api(server.baseUrl, 'GET', `/api/bounties/${b.id}`);
         expect(res.status).toBe(200);
         if (res.body.bounty.status === 'done') finished.add(b.id);
       }
-      const open = bounties.filter((b) => !finished.has(b.id));
+      const open = s.bounties.filter((b) => !finished.has(b.id));
       if (open.length === 0) break;
       expect(Date.now(), `still not done: ${open.map((b) => b.id).join(' ')}`).toBeLessThan(deadline);
+      const baseUrl = server.baseUrl;
       await Promise.all(
-        open.map((b) => api(s.baseUrl, 'POST', `/api/bounties/${b.id}/approve`, { key: founderKey })),
+        open.map((b) => api(baseUrl, 'POST', `/api/bounties/${b.id}/approve`, { key: s.founderKey })),
       );
       await sleep(500);
     }
-    log(`all ${KILLS} bounties done ${Date.now() - started} ms after start; approval outcomes: ${
-      JSON.stringify(Object.fromEntries(outcomes))
-    }`);
+    log(
+      `all done ${Date.now() - started} ms after start; approvals during the kills: ${JSON.stringify(
+        Object.fromEntries(outcomes),
+      )}`,
+    );
 
-    // The API's record of each payout.
-    const paid = new Map<string, { contributorTx: string; feeTx: string }>();
-    for (const b of bounties) {
-      const res = await api(s.baseUrl, 'GET', `/api/bounties/${b.id}`);
-      expect(res.status).toBe(200);
-      expect(res.body.bounty.status).toBe('done');
-      const approved = (res.body.bounty.submissions as Record<string, string>[]).filter(
-        (x) => x.status === 'approved',
-      );
-      expect(approved).toHaveLength(1);
-      paid.set(b.id, {
-        contributorTx: approved[0]?.contributor_tx_hash as string,
-        feeTx: approved[0]?.platform_fee_tx_hash as string,
-      });
-    }
-    s.child.kill('SIGTERM');
-    expect(await s.exited, s.output().slice(-3000)).toBe(0);
-    server = null;
-
-    // The chain's record: every transfer out of the founder's wallet, from block 0.
-    const treasury = tc.chain.info.treasuryAddress as string;
-    const logs = (await transferLogs(tc, deployed.tokenAddress)).filter((l) => same(l.from, founderAddress));
-    let totalFees = 0n;
-    let totalRewards = 0n;
-    for (const b of bounties) {
-      const reward = BigInt(b.reward) * UNIT;
-      const fee = (reward * FEE_BPS) / 10_000n;
-      totalFees += fee;
-      totalRewards += reward;
-      const recorded = paid.get(b.id) as { contributorTx: string; feeTx: string };
-      const toContributor = logs.filter((l) => same(l.to, b.contributor));
-      expect(toContributor.map((l) => [l.value, l.txHash]), b.id).toEqual([
-        [reward - fee, recorded.contributorTx],
-      ]);
-      const feeLegs = logs.filter((l) => l.txHash === recorded.feeTx);
-      expect(feeLegs.map((l) => [l.to, l.value]), b.id).toEqual([[getAddress(treasury), fee]]);
-    }
-    expect(logs).toHaveLength(2 * KILLS);
-    const feeTxs = logs.filter((l) => same(l.to, treasury)).map((l) => l.txHash);
-    expect(new Set(feeTxs).size).toBe(KILLS);
-    expect(feeTxs.sort()).toEqual([...paid.values()].map((p) => p.feeTx).sort());
-    expect(await tokenBalance(tc, deployed.tokenAddress, treasury)).toBe(totalFees);
-    expect(await tokenBalance(tc, deployed.tokenAddress, founderAddress)).toBe(founderStart - totalRewards);
-
-    // The payout wallet's nonces: one stored leg per nonce from 0, none skipped, none pending.
-    const signer = tc.chain.payoutSigner.address;
-    const db = await openDb();
+    const paid = await paidByApi(server.baseUrl, s.bounties);
+    server.child.kill('SIGTERM');
+    expect(await server.exited, server.output().slice(-3000)).toBe(0);
+    await expectPaidExactlyOnce(w.tc, s, paid);
+    const db = await w.openDb(dir);
     try {
-      const legs = await db.db
-        .select()
-        .from(payoutLegs)
-        .where(eq(payoutLegs.signer, signer))
-        .orderBy(asc(payoutLegs.nonce));
-      expect(legs.map((l) => l.nonce)).toEqual(legs.map((_, i) => i));
-      expect(legs.filter((l) => l.status === 'success')).toHaveLength(2 * KILLS);
-      expect(legs.filter((l) => l.status !== 'success' && l.status !== 'reverted')).toEqual([]);
-      const chainNonces = await Promise.all(
-        legs.map((l) => tc.pub.getTransaction({ hash: l.txHash as Hex }).then((t) => t.nonce)),
-      );
-      expect(chainNonces).toEqual(legs.map((l) => l.nonce));
-      const [counter] = await db.db.select().from(signerNonces).where(eq(signerNonces.address, signer));
-      const pendingNonce = await tc.pub.getTransactionCount({ address: getAddress(signer), blockTag: 'pending' });
-      expect(counter?.nextNonce).toBe(legs.length);
-      expect(pendingNonce).toBe(legs.length);
+      const legs = await expectGapFreeNonces(w.tc, db, 2 * KILLS);
       log(
-        `${legs.length} legs (${legs.filter((l) => l.status === 'reverted').length} reverted), ` +
-          `nonces 0..${legs.length - 1} gap-free; total ${Date.now() - started} ms`,
+        `${legs.length} legs (${legs.filter((l) => l.status === 'reverted').length} reverted), nonces ` +
+          `0..${legs.length - 1} gap-free, each bounty paid once; total ${Date.now() - started} ms`,
       );
     } finally {
       await db.close();
     }
   });
+
+  // Two processes share one database only on PostgreSQL (a PGlite directory belongs to one).
+  it.skipIf(!onPostgres)(
+    'two server processes approving different bounties at once take unique, gap-free nonces',
+    { timeout: 300_000 },
+    async () => {
+      const w = await world();
+      const first = await w.start(w.dataDir());
+      const second = await w.start(w.dataDir());
+      const s = await scene(w.tc, first.baseUrl, 12, seededRandom(SEED));
+      const responses = await Promise.all(
+        s.bounties.map((b, i) =>
+          api((i % 2 === 0 ? first : second).baseUrl, 'POST', `/api/bounties/${b.id}/approve`, {
+            key: s.founderKey,
+          }),
+        ),
+      );
+      for (const r of responses) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const paid = await paidByApi(second.baseUrl, s.bounties);
+      for (const [i, b] of s.bounties.entries()) {
+        expect(paid.get(b.id)).toEqual({
+          contributorTx: responses[i]?.body.contributor_tx_hash,
+          feeTx: responses[i]?.body.platform_fee_tx_hash,
+        });
+      }
+      await expectPaidExactlyOnce(w.tc, s, paid);
+      const db = await w.openDb('');
+      try {
+        await expectGapFreeNonces(w.tc, db, 2 * s.bounties.length);
+      } finally {
+        await db.close();
+      }
+    },
+  );
 });

@@ -336,6 +336,75 @@ describe('payouts on a real chain', () => {
     expect(legs.map((l) => l.nonce)).toEqual(Array.from({ length: 4 }, (_, i) => (legs[0]?.nonce ?? 0) + i));
   });
 
+  it('when only the fee leg reverts, the retry signs a new fee leg and leaves the paid contributor leg', async () => {
+    const project = await fundedProject();
+    const { bountyId, contributor } = await inReview(project, 20);
+    let sends = 0;
+    // The contributor leg reaches the node and mines; before the fee leg does, the allowance is gone.
+    proxy.set({
+      beforeSend: async () => {
+        if (++sends === 2) await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 0n);
+      },
+    });
+    try {
+      expectError(await approve(base, bountyId), 502, 'upstream_error');
+    } finally {
+      proxy.set({});
+    }
+    const first = await legsOf(bountyId);
+    expect(first.map((l) => [l.kind, l.status, l.payoutStatus])).toEqual([
+      ['contributor', 'success', 'failed'],
+      ['fee', 'reverted', 'failed'],
+    ]);
+    expect((await paidFrom(project.tokenAddress)).map((l) => l.value)).toEqual([19n * UNIT]);
+
+    // Only the fee is still owed: an allowance of exactly the fee is enough for the retry.
+    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 1n * UNIT);
+    const res = await approve(base, bountyId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().contributor_tx_hash).toBe(first[0]?.txHash);
+    await expectPaidOnce(project.tokenAddress, contributor, 20n * UNIT, 1n * UNIT, res.json());
+    expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
+    const legs = await legsOf(bountyId);
+    expect(legs.map((l) => [l.kind, l.status])).toEqual([
+      ['contributor', 'success'],
+      ['fee', 'reverted'],
+      ['fee', 'success'],
+    ]);
+    expect(legs.map((l) => l.nonce)).toEqual([0, 1, 2].map((i) => (legs[0]?.nonce ?? 0) + i));
+  });
+
+  it('answers 502 when receipts cannot be read after broadcasting; the retry sends nothing again', async () => {
+    const project = await fundedProject();
+    const { bountyId, contributor } = await inReview(project, 100);
+    // Once both legs are on their way, the node stops answering receipt queries.
+    let sends = 0;
+    proxy.set({
+      beforeSend: async () => {
+        if (++sends === 2) proxy.set({ fail: { methods: ['eth_getTransactionReceipt'], mode: 'reset' } });
+      },
+    });
+    try {
+      expectError(await approve(base, bountyId), 502, 'upstream_error');
+    } finally {
+      proxy.set({});
+    }
+    // Both transfers are on chain; the database still says only that they were sent.
+    expect((await legsOf(bountyId)).map((l) => l.status)).toEqual(['sent', 'sent']);
+    expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
+    expect(await bountyState(bountyId)).toMatchObject({
+      status: 'in_review',
+      submission: { status: 'pending' },
+    });
+
+    const sendsBefore = proxy.seen('eth_sendRawTransaction');
+    const res = await approve(base, bountyId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(proxy.seen('eth_sendRawTransaction')).toBe(sendsBefore);
+    await expectPaidOnce(project.tokenAddress, contributor, 100n * UNIT, 5n * UNIT, res.json());
+    expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
+  });
+
   it('never pays a payout whose submission was rejected before anything was signed', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 30);
@@ -375,11 +444,20 @@ describe('payouts on a real chain', () => {
     expect(await paidFrom(project.tokenAddress)).toEqual([]);
     const abandoned = await database.db.select().from(payouts).where(eq(payouts.bountyId, bountyId));
     expect(abandoned.map((p) => [p.contributorAddress, p.status])).toEqual([[contributor, 'failed']]);
-    expect(await bountyState(bountyId)).toMatchObject({ status: 'in_review', submission: { status: 'pending' } });
+    expect(await bountyState(bountyId)).toMatchObject({
+      status: 'in_review',
+      submission: { status: 'pending' },
+    });
 
     const res = await approve(base, bountyId);
     expect(res.statusCode, res.body).toBe(200);
-    await expectPaidOnce(project.tokenAddress, next.walletAddress as string, 30n * UNIT, 15n * UNIT / 10n, res.json());
+    await expectPaidOnce(
+      project.tokenAddress,
+      next.walletAddress as string,
+      30n * UNIT,
+      (15n * UNIT) / 10n,
+      res.json(),
+    );
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
     expect(await tokenBalance(tc, project.tokenAddress, contributor)).toBe(0n);
   });
@@ -387,7 +465,14 @@ describe('payouts on a real chain', () => {
   it('pays once when 20 approvals of one bounty arrive together', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 250);
-    const responses = await Promise.all(Array.from({ length: 20 }, () => approve(base, bountyId)));
+    // A slow node keeps the winner's payout in flight while the other 19 arrive.
+    proxy.set({ delayMs: 100 });
+    let responses: Awaited<ReturnType<typeof approve>>[];
+    try {
+      responses = await Promise.all(Array.from({ length: 20 }, () => approve(base, bountyId)));
+    } finally {
+      proxy.set({});
+    }
     const ok = responses.filter((r) => r.statusCode === 200);
     expect(ok).toHaveLength(1);
     for (const r of responses.filter((x) => x.statusCode !== 200)) {
@@ -538,7 +623,9 @@ describe('payouts on a real chain', () => {
     const firstNonce = nonces[0] ?? 0;
     expect(nonces).toEqual(Array.from({ length: all.length }, (_, i) => firstNonce + i));
     const onChain = await Promise.all(
-      all.map((l) => tc.pub.getTransaction({ hash: l.txHash as Hex }).then((t) => [getAddress(t.from), t.nonce])),
+      all.map((l) =>
+        tc.pub.getTransaction({ hash: l.txHash as Hex }).then((t) => [getAddress(t.from), t.nonce]),
+      ),
     );
     expect(onChain).toEqual(all.map((l) => [getAddress(signer), l.nonce]));
     const [counter] = await database.db.select().from(signerNonces).where(eq(signerNonces.address, signer));

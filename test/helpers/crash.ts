@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { EvmChainOptions } from '../../src/infra/chain/evm-chain.ts';
 import { type ServerProcess, startServer } from './process.ts';
 
@@ -28,7 +32,10 @@ export function externalChainEnv(o: EvmChainOptions): Record<string, string> {
 }
 
 /** Starts the server, failing with its output when it is not listening within `timeoutMs`. */
-export async function startServerWithin(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServerWithin(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
   const starting = startServer(env);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -70,4 +77,62 @@ export async function api(
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+function git(cwd: string, args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new Error(`git ${args.join(' ')} failed (${code}): ${err}`)),
+    );
+    child.stdin?.end(input);
+  });
+}
+
+/**
+ * Opens `count` pull requests on a repository of the server's built-in repository host: one
+ * branch with one commit each (written by a single `git fast-import`), one push, then the host's
+ * REST API. Returns the pull requests' URLs, `{repoUrl}/pull/{n}`, in order.
+ */
+export async function openPullRequests(repoUrl: string, count: number): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'bm-prs-'));
+  try {
+    await git(dir, ['clone', '-q', `${repoUrl}.git`, 'repo']);
+    const cwd = join(dir, 'repo');
+    const base = await git(cwd, ['symbolic-ref', '--short', 'HEAD']);
+    const baseSha = await git(cwd, ['rev-parse', 'HEAD']);
+    const data = (s: string) => `data ${Buffer.byteLength(s)}\n${s}\n`;
+    let stream = '';
+    for (let i = 1; i <= count; i++) {
+      stream +=
+        `commit refs/heads/work-${i}\ncommitter Crash Test <crash@example.com> 1700000000 +0000\n` +
+        data(`Work for bounty ${i}`) +
+        `from ${baseSha}\nM 100644 inline work-${i}.txt\n` +
+        data(`done ${i}`);
+    }
+    await git(cwd, ['fast-import', '--quiet'], stream);
+    await git(cwd, ['push', '-q', 'origin', 'refs/heads/work-*:refs/heads/work-*']);
+    const { origin, pathname } = new URL(repoUrl);
+    const urls: string[] = [];
+    for (let i = 1; i <= count; i++) {
+      const res = await api(origin, 'POST', `/api/v3/repos${pathname}/pulls`, {
+        body: { title: `Work ${i}`, head: `work-${i}`, base },
+      });
+      if (res.status !== 201)
+        throw new Error(`opening pull request ${i} failed: ${JSON.stringify(res.body)}`);
+      urls.push(`${repoUrl}/pull/${res.body.number}`);
+    }
+    return urls;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
