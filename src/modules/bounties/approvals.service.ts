@@ -48,7 +48,7 @@ export class ApprovalsService {
 
   /** Every 400 of the spec is checked before anything is signed; a failed payout answers 502. */
   async approve(callerId: string, bountyId: string, notes: string | undefined): Promise<ApprovalResult> {
-    const { db, clock, agents, payouts } = this.deps;
+    const { db, agents, payouts } = this.deps;
     const { bounty, project, pending } = await loadReviewable(this.deps, callerId, bountyId, () =>
       payouts.assertEnabled(),
     );
