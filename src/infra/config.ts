@@ -184,6 +184,10 @@ export function loadConfig(env: Env): Config {
       if (value === undefined) problems.push(`${name} is required with CHAIN_RPC_URL.`);
     }
   }
+  if (config.payouts.approvalLeaseSeconds <= config.payouts.receiptTimeoutSeconds) {
+    // Otherwise a second attempt could take over a payout its first attempt is still driving.
+    problems.push('APPROVAL_LEASE_SECONDS must be longer than PAYOUT_RECEIPT_TIMEOUT_SECONDS.');
+  }
   if (config.repoHost.githubToken && !config.repoHost.webhookSecret) {
     problems.push(
       'GITHUB_WEBHOOK_SECRET is required with GITHUB_TOKEN (merge webhooks are verified with it).',

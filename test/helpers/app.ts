@@ -4,13 +4,13 @@ import { expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { type Chain, unavailableChain } from '../../src/infra/chain/chain.ts';
 import type { WalletVault } from '../../src/infra/chain/wallet-vault.ts';
-import type { RepoHost } from '../../src/infra/repo-host/repo-host.ts';
-import { FakeRepoHost } from './fake-repo-host.ts';
 import { type Config, loadConfig } from '../../src/infra/config.ts';
 import type { Database } from '../../src/infra/db/client.ts';
 import { projects } from '../../src/infra/db/schema.ts';
+import type { RepoHost } from '../../src/infra/repo-host/repo-host.ts';
 import { TestClock } from './clock.ts';
 import { openTestDatabase } from './database.ts';
+import { FakeRepoHost } from './fake-repo-host.ts';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
 

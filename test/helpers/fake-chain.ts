@@ -100,7 +100,7 @@ const refuse = (): never => {
  *   already mined is 'nonce_used'; a waiting one is replaced only by a 10% fee bump.
  * - Knobs model real failures: `failNextBroadcast` (the RPC call throws), `revertNext` /
  *   `revertNextTo` (the transfer mines reverted), `holdReceipts` and `receiptDelayMs` (receipts
- *   withheld or late) and `payoutDelayMs` (a slow first call of each payout, before it signs).
+ *   withheld or late) and `payoutDelayMs` (a slow fee quote, the first chain call of each payout that signs).
  */
 export class FakeChain implements Chain {
   readonly info = {
@@ -142,8 +142,8 @@ export class FakeChain implements Chain {
 
   readonly payoutSigner: PayoutSigner = {
     address: this.info.payoutSpenderAddress,
-    chainNonce: () => this.chainNonce(),
-    quoteFees: async () => ({ ...FIXED_FEES }),
+    chainNonce: async () => this.nextNonce,
+    quoteFees: () => this.quoteFees(),
     signTransferFrom: async (t) => this.sign(t),
     broadcast: (raw) => this.broadcast(raw),
     mined: async (hash) => this.mined(hash),
@@ -199,11 +199,10 @@ export class FakeChain implements Chain {
 
   async close(): Promise<void> {}
 
-  /** The payout signer's nonce read: the first chain call of a payout that signs. */
-  protected async chainNonce(): Promise<number> {
+  /** The fee quote: the first chain call of every payout that signs (the nonce is read once per signer). */
+  protected async quoteFees(): Promise<Fees> {
     if (this.payoutDelayMs) await new Promise((r) => setTimeout(r, this.payoutDelayMs));
-    // Pending transactions count only when they are next in line, as with a real node.
-    return this.nextNonce;
+    return { ...FIXED_FEES };
   }
 
   private sign(t: Parameters<PayoutSigner['signTransferFrom']>[0]): SignedTx {

@@ -27,7 +27,15 @@ export class FakeRepoHost implements RepoHost {
 
   setPullRequest(url: string, pr: Partial<PullRequestInfo>): void {
     const number = Number(url.split('/').pop());
-    this.prs.set(url, { number, state: 'open', merged: false, htmlUrl: url, headRef: 'work', title: 'Work', ...pr });
+    this.prs.set(url, {
+      number,
+      state: 'open',
+      merged: false,
+      htmlUrl: url,
+      headRef: 'work',
+      title: 'Work',
+      ...pr,
+    });
   }
 
   removePullRequest(url: string): void {

@@ -21,12 +21,12 @@ export class SignalChain extends FakeChain {
   private waiters: (() => void)[] = [];
   payoutsStarted = 0;
 
-  protected override chainNonce(): Promise<number> {
+  protected override quoteFees() {
     this.payoutsStarted++;
     const waiting = this.waiters;
     this.waiters = [];
     for (const w of waiting) w();
-    return super.chainNonce();
+    return super.quoteFees();
   }
 
   /** Resolves once the next payout has begun. */

@@ -3,7 +3,10 @@ import { AppError, type ErrorCode } from '../../lib/errors.ts';
 import { toDetails } from './validation.ts';
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is larger than this endpoint accepts (64 KiB; 1 MiB for webhooks).'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [
+    'payload_too_large',
+    'The request body is larger than this endpoint accepts (64 KiB; 1 MiB for webhooks).',
+  ],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as application/json.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
     'validation_error',
@@ -31,7 +34,10 @@ function toAppError(err: FastifyError): AppError {
   if (err.statusCode === 429)
     return new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.');
   if (err.statusCode === 413)
-    return new AppError('payload_too_large', 'The request body is larger than this endpoint accepts (64 KiB; 1 MiB for webhooks).');
+    return new AppError(
+      'payload_too_large',
+      'The request body is larger than this endpoint accepts (64 KiB; 1 MiB for webhooks).',
+    );
   if (err.statusCode === 415)
     return new AppError('unsupported_media_type', 'Send the request body as application/json.');
   return new AppError('internal_error', 'Something went wrong on our side; it has been logged.');

@@ -128,11 +128,12 @@ export class SubmissionsService {
   async reject(callerId: string, bountyId: string, notes: string) {
     const { db, clock, activity } = this.deps;
     const { bounty, pending } = await loadReviewable(this.deps, callerId, bountyId);
-    if (await this.deps.payouts.moneyMoving(pending.id)) {
-      throw invalidState('A payout of this submission has started; approve again to finish it instead.');
-    }
     const now = clock.now();
     await db.transaction(async (tx) => {
+      // Checked under the payout's row lock, which signing takes too: no leg can appear meanwhile.
+      if (!(await this.deps.payouts.closeForReject(tx, pending.id))) {
+        throw invalidState('A payout of this submission has started; approve again to finish it instead.');
+      }
       const reopened = await repo.transition(
         tx,
         bountyId,

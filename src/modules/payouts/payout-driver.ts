@@ -56,11 +56,17 @@ export class PayoutDriver {
   /** Allocates nonces and stores the signed transfers in one transaction, before any broadcast. */
   private async sign(payout: repo.PayoutRow, kinds: LegKind[]): Promise<void> {
     const { db, clock, signer } = this.deps;
-    await repo.seedNonce(db, signer.address, await signer.chainNonce());
+    // The counter is seeded from the chain once; after that the database owns the nonces.
+    if (!(await repo.hasNonceCounter(db, signer.address))) {
+      await repo.seedNonce(db, signer.address, await signer.chainNonce());
+    }
     const fees = await signer.quoteFees();
     const now = clock.now();
     try {
       await db.transaction(async (tx) => {
+        // A reject holds this lock too: a payout it closed is never signed afterwards.
+        const locked = await repo.lockById(tx, payout.id);
+        if (locked?.status !== 'pending') return;
         for (const kind of kinds) {
           const nonce = await repo.allocateNonce(tx, signer.address);
           const to = kind === 'contributor' ? payout.contributorAddress : payout.treasuryAddress;
@@ -120,18 +126,24 @@ export class PayoutDriver {
   /** Broadcasts (or re-broadcasts) each unsettled leg's latest attempt, back to back in nonce order. */
   private async push(legs: repo.LegRow[]): Promise<void> {
     const { db, clock, signer, log, stuckAfterMs } = this.deps;
-    const open = legs
-      .filter((l) => l.status === 'signed' || l.status === 'sent')
-      .sort((a, b) => a.nonce - b.nonce);
+    const mine = legs.filter((l) => l.status === 'signed' || l.status === 'sent');
+    if (mine.length === 0) return;
+    // Another payout's leg signed below ours but never sent (its request died) would hold ours
+    // in the node's queue: send it first.
+    const backlog = await repo.unsentBelow(db, signer.address, Math.max(...mine.map((l) => l.nonce)));
+    const ids = new Set(mine.map((l) => l.id));
+    const open = [...mine, ...backlog.filter((l) => !ids.has(l.id))].sort((a, b) => a.nonce - b.nonce);
     const attempts = await repo.attemptsOf(
       db,
       open.map((l) => l.id),
     );
     for (const leg of open) {
-      const mine = attempts.filter((a) => a.legId === leg.id);
-      let latest = mine[mine.length - 1];
+      const tried = attempts.filter((a) => a.legId === leg.id);
+      let latest = tried[tried.length - 1];
       if (!latest) continue;
-      if (await this.settleFromChain(leg, mine)) continue;
+      // A leg never marked sent may still have reached the node (a crash between broadcast and
+      // bookkeeping); re-sending the same bytes is harmless and its receipt is read below.
+      if (leg.status === 'sent' && (await this.settleFromChain(leg, tried))) continue;
       const now = clock.now();
       if (latest.broadcastAt && now.getTime() - latest.broadcastAt.getTime() > stuckAfterMs) {
         latest = await this.replace(leg, latest);

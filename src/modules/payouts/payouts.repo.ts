@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { legAttempts, payoutLegs, payouts, signerNonces } from '../../infra/db/schema.ts';
 
@@ -130,4 +130,32 @@ export async function settleLeg(
     .update(payoutLegs)
     .set({ status, txHash, blockNumber: Number(blockNumber), updatedAt: now })
     .where(and(eq(payoutLegs.id, legId), inArray(payoutLegs.status, ['signed', 'sent'])));
+}
+
+/** Locks the payout row for the rest of the transaction: signing and rejecting serialize on it. */
+export async function lockBySubmission(ex: Executor, submissionId: string): Promise<PayoutRow | undefined> {
+  const [row] = await ex.select().from(payouts).where(eq(payouts.submissionId, submissionId)).for('update');
+  return row;
+}
+
+export async function lockById(ex: Executor, id: string): Promise<PayoutRow | undefined> {
+  const [row] = await ex.select().from(payouts).where(eq(payouts.id, id)).for('update');
+  return row;
+}
+
+export async function hasNonceCounter(ex: Executor, address: string): Promise<boolean> {
+  const [row] = await ex
+    .select({ a: signerNonces.address })
+    .from(signerNonces)
+    .where(eq(signerNonces.address, address));
+  return row !== undefined;
+}
+
+/** Legs of any payout signed but never broadcast below a nonce: the node holds later nonces until these arrive. */
+export function unsentBelow(ex: Executor, signer: string, nonce: number): Promise<LegRow[]> {
+  return ex
+    .select()
+    .from(payoutLegs)
+    .where(and(eq(payoutLegs.signer, signer), eq(payoutLegs.status, 'signed'), lt(payoutLegs.nonce, nonce)))
+    .orderBy(asc(payoutLegs.nonce));
 }

@@ -162,8 +162,32 @@ export class PayoutsService {
   }
 
   /** Marks the payout confirmed inside the caller's transaction; false if someone already did. */
+  /**
+   * Marks the payout confirmed inside the caller's transaction; false if someone already did. Both
+   * legs paid is the fact that counts: a payout marked failed by an overlapping attempt is paid too.
+   */
   confirm(tx: Executor, payoutId: string): Promise<boolean> {
-    return repo.setStatus(tx, payoutId, ['pending'], 'confirmed', null, this.deps.clock.now());
+    return repo.setStatus(tx, payoutId, ['pending', 'failed'], 'confirmed', null, this.deps.clock.now());
+  }
+
+  /**
+   * For a reject, inside its transaction: refuses (false) once any leg may be moving tokens;
+   * otherwise closes the submission's payout so nothing is signed for it afterwards.
+   */
+  async closeForReject(tx: Executor, submissionId: string): Promise<boolean> {
+    const payout = await repo.lockBySubmission(tx, submissionId);
+    if (!payout) return true;
+    const live = (await repo.legsOf(tx, payout.id)).filter((l) => l.status !== 'reverted');
+    if (live.length > 0) return false;
+    await repo.setStatus(
+      tx,
+      payout.id,
+      ['pending', 'failed'],
+      'failed',
+      'submission rejected',
+      this.deps.clock.now(),
+    );
+    return true;
   }
 
   unfinished(limit: number): Promise<Payout[]> {
