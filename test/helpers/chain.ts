@@ -70,7 +70,8 @@ export async function buyTokens(
   });
   const receipt = await tc.pub.waitForTransactionReceipt({ hash });
   const [event] = parseEventLogs({ abi: bondingCurveAbi, logs: receipt.logs, eventName: 'Bought' });
-  return (event?.args as { tokensOut: bigint }).tokensOut;
+  if (!event) throw new Error('The curve emitted no Bought event.');
+  return (event.args as { tokensOut: bigint }).tokensOut;
 }
 
 /** Sets the payout wallet's allowance on a token from an anvil account. */
