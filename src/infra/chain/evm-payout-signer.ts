@@ -1,0 +1,92 @@
+import {
+  type Account,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  keccak256,
+  type PublicClient,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+} from 'viem';
+import type { BroadcastResult, Fees, MinedTx, PayoutSigner, SignedTx } from './chain.ts';
+import { projectTokenAbi } from './contracts/ProjectToken.ts';
+import { errorText, upstream } from './evm-errors.ts';
+
+// An ERC-20 transferFrom costs ~35-60k gas; a fixed, generous limit keeps signing free of I/O.
+const TRANSFER_GAS = 120_000n;
+
+/** The platform payout wallet over viem: local signing at the workflow's nonce, raw broadcast. */
+export function evmPayoutSigner(client: PublicClient, account: Account, chainId: number): PayoutSigner {
+  return {
+    address: account.address,
+    chainNonce: async () => {
+      try {
+        return await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+      } catch (err) {
+        throw upstream('read the payout nonce', err);
+      }
+    },
+    quoteFees: async (): Promise<Fees> => {
+      try {
+        const f = await client.estimateFeesPerGas();
+        return { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas };
+      } catch (err) {
+        throw upstream('quote gas fees', err);
+      }
+    },
+    signTransferFrom: async (t): Promise<SignedTx> => {
+      if (!account.signTransaction) throw new Error('The payout account cannot sign transactions.');
+      const raw = await account.signTransaction({
+        chainId,
+        type: 'eip1559',
+        to: getAddress(t.tokenAddress),
+        data: encodeFunctionData({
+          abi: projectTokenAbi,
+          functionName: 'transferFrom',
+          args: [getAddress(t.from), getAddress(t.to), t.amountUnits],
+        }),
+        nonce: t.nonce,
+        gas: TRANSFER_GAS,
+        maxFeePerGas: t.fees.maxFeePerGas,
+        maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
+      });
+      return { raw, hash: keccak256(raw) };
+    },
+    broadcast: async (raw): Promise<BroadcastResult> => {
+      try {
+        await client.request({ method: 'eth_sendRawTransaction', params: [raw as Hex] });
+        return 'accepted';
+      } catch (err) {
+        const text = errorText(err);
+        if (
+          text.includes('already known') ||
+          text.includes('already imported') ||
+          text.includes('known transaction')
+        ) {
+          return 'accepted';
+        }
+        if (text.includes('nonce too low') || text.includes('nonce has already been used'))
+          return 'nonce_used';
+        throw upstream('broadcast a payout', err);
+      }
+    },
+    mined: async (hash): Promise<MinedTx | null> => {
+      try {
+        const r = await client.getTransactionReceipt({ hash: hash as Hex });
+        return { status: r.status, blockNumber: r.blockNumber };
+      } catch (err) {
+        if (err instanceof TransactionReceiptNotFoundError) return null;
+        throw upstream('read a payout receipt', err);
+      }
+    },
+    known: async (hash) => {
+      try {
+        await client.getTransaction({ hash: hash as Hex });
+        return true;
+      } catch (err) {
+        if (err instanceof TransactionNotFoundError) return false;
+        throw upstream('look up a payout', err);
+      }
+    },
+  };
+}
