@@ -408,11 +408,11 @@ describe('payouts on a real chain', () => {
   it('never pays a payout whose submission was rejected before anything was signed', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 30);
-    // The approval stops before signing (the fee quote, read right before every signing, fails):
-    // its payout row exists, no leg does, so the founder may still reject.
-    proxy.set({
-      fail: { methods: ['eth_maxPriorityFeePerGas', 'eth_getTransactionCount'], mode: 'http500' },
-    });
+    // The approval stops before signing: the payout wallet's nonce cannot be read. (The counter is
+    // seeded from the chain only when missing; with nothing in flight, dropping it is harmless.)
+    // Its payout row exists, no leg does, so the founder may still reject.
+    await database.db.delete(signerNonces);
+    proxy.set({ fail: { methods: ['eth_getTransactionCount'], mode: 'http500' } });
     try {
       expectError(await approve(base, bountyId), 502, 'upstream_error');
     } finally {
