@@ -23,6 +23,9 @@ export interface DriverDeps {
   stuckAfterMs: number;
 }
 
+/** A leg signed but unsent this long belongs to an approval that died before broadcasting it. */
+const ORPHAN_AFTER_MS = 2_000;
+
 /** +12.5% (rounded up) clears every node's minimum replacement bump of 10%. */
 const bump = (v: bigint) => (v * 1125n + 999n) / 1000n;
 const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -130,7 +133,9 @@ export class PayoutDriver {
     if (mine.length === 0) return;
     // Another payout's leg signed below ours but never sent (its request died) would hold ours
     // in the node's queue: send it first.
-    const backlog = await repo.unsentBelow(db, signer.address, Math.max(...mine.map((l) => l.nonce)));
+    // Only legs left unsent for a while: a live approval broadcasts its own within milliseconds.
+    const stale = new Date(clock.now().getTime() - ORPHAN_AFTER_MS);
+    const backlog = await repo.unsentBelow(db, signer.address, Math.max(...mine.map((l) => l.nonce)), stale);
     const ids = new Set(mine.map((l) => l.id));
     const open = [...mine, ...backlog.filter((l) => !ids.has(l.id))].sort((a, b) => a.nonce - b.nonce);
     const attempts = await repo.attemptsOf(

@@ -152,10 +152,22 @@ export async function hasNonceCounter(ex: Executor, address: string): Promise<bo
 }
 
 /** Legs of any payout signed but never broadcast below a nonce: the node holds later nonces until these arrive. */
-export function unsentBelow(ex: Executor, signer: string, nonce: number): Promise<LegRow[]> {
+export function unsentBelow(
+  ex: Executor,
+  signer: string,
+  nonce: number,
+  signedBefore: Date,
+): Promise<LegRow[]> {
   return ex
     .select()
     .from(payoutLegs)
-    .where(and(eq(payoutLegs.signer, signer), eq(payoutLegs.status, 'signed'), lt(payoutLegs.nonce, nonce)))
+    .where(
+      and(
+        eq(payoutLegs.signer, signer),
+        eq(payoutLegs.status, 'signed'),
+        lt(payoutLegs.nonce, nonce),
+        lt(payoutLegs.createdAt, signedBefore),
+      ),
+    )
     .orderBy(asc(payoutLegs.nonce));
 }
