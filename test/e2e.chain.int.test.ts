@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import { type LocalRepoHost, startLocalRepoHost } from '../src/infra/repo-host/l
 import { systemClock } from '../src/lib/clock.ts';
 import { startTestChain, type TestChain, tokenBalance, transferLogs } from './helpers/chain.ts';
 import { openTestDatabase } from './helpers/database.ts';
+import { contributorGitEnv } from './helpers/git.ts';
 import { ETH, newVault, TOKEN } from './helpers/wallets.ts';
 
 /**
@@ -36,19 +37,7 @@ let gitEnv: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'e2e-'));
-  const home = join(tmp, 'home');
-  mkdirSync(home);
-  writeFileSync(
-    join(home, '.gitconfig'),
-    '[user]\n\tname = E2E Contributor\n\temail = contributor@example.test\n',
-  );
-  gitEnv = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: home,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-  };
+  gitEnv = contributorGitEnv(tmp, 'E2E Contributor');
 
   [tc, local, database] = await Promise.all([
     startTestChain(),

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { GithubHost } from '../src/infra/repo-host/github-host.ts';
 import { type LocalRepoHost, startLocalRepoHost } from '../src/infra/repo-host/local-host/server.ts';
 import { parsePullRequestWebhook } from '../src/infra/repo-host/repo-host.ts';
 import { AppError } from '../src/lib/errors.ts';
+import { contributorGitEnv } from './helpers/git.ts';
 import { expectGithubResponse, expectGithubWebhook } from './helpers/github-openapi.ts';
 
 /**
@@ -74,19 +75,7 @@ async function pushBranch(repo: string, branch: string, files: Record<string, st
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'local-repo-host-'));
-  const home = join(tmp, 'home');
-  mkdirSync(home);
-  writeFileSync(
-    join(home, '.gitconfig'),
-    '[user]\n\tname = Test Contributor\n\temail = contributor@example.test\n',
-  );
-  gitEnv = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: home,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-  };
+  gitEnv = contributorGitEnv(tmp, 'Test Contributor');
 
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -100,11 +100,6 @@ export class PayoutsService {
     }
   }
 
-  /** True when a transfer of this submission may have reached the chain (signed, sent or paid). */
-  async moneyMoving(submissionId: string): Promise<boolean> {
-    return (await repo.liveLegsOfSubmission(this.deps.db, submissionId)).length > 0;
-  }
-
   /** The submission's payout, created on the first approval and reopened by a retry after a failure. */
   async prepare(intent: PayoutIntent): Promise<Payout> {
     const { db, clock, chain } = this.deps;
