@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
-import { getAddress, type Hex } from 'viem';
+import { getAddress } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, rowsOf } from '../src/infra/db/client.ts';
 import { payoutLegs, signerNonces } from '../src/infra/db/schema.ts';
@@ -10,6 +10,7 @@ import { randomAddress } from './helpers/app.ts';
 import {
   approvePayouts,
   buyTokens,
+  expectMinedAtTheirNonces,
   startTestChain,
   type TestChain,
   tokenBalance,
@@ -233,12 +234,7 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
     expect(legs.map((l) => l.nonce)).toEqual(legs.map((_, i) => i));
     expect(legs.filter((l) => l.status === 'success')).toHaveLength(paidLegs);
     expect(legs.filter((l) => l.status !== 'success' && l.status !== 'reverted')).toEqual([]);
-    const onChain = await Promise.all(
-      legs.map((l) =>
-        tc.pub.getTransaction({ hash: l.txHash as Hex }).then((t) => [getAddress(t.from), t.nonce]),
-      ),
-    );
-    expect(onChain).toEqual(legs.map((l) => [getAddress(signer), l.nonce]));
+    await expectMinedAtTheirNonces(tc, signer, legs);
     const [counter] = await db.db.select().from(signerNonces).where(eq(signerNonces.address, signer));
     const pending = await tc.pub.getTransactionCount({ address: getAddress(signer), blockTag: 'pending' });
     expect(counter?.nextNonce).toBe(legs.length);

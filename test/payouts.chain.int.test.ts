@@ -17,6 +17,7 @@ import {
   activateOnChain,
   approvePayouts,
   buyTokens,
+  expectMinedAtTheirNonces,
   startTestChain,
   type TestChain,
   tokenBalance,
@@ -624,12 +625,7 @@ describe('payouts on a real chain', () => {
     const nonces = all.map((l) => l.nonce);
     const firstNonce = nonces[0] ?? 0;
     expect(nonces).toEqual(Array.from({ length: all.length }, (_, i) => firstNonce + i));
-    const onChain = await Promise.all(
-      all.map((l) =>
-        tc.pub.getTransaction({ hash: l.txHash as Hex }).then((t) => [getAddress(t.from), t.nonce]),
-      ),
-    );
-    expect(onChain).toEqual(all.map((l) => [getAddress(signer), l.nonce]));
+    await expectMinedAtTheirNonces(tc, signer, all);
     const [counter] = await database.db.select().from(signerNonces).where(eq(signerNonces.address, signer));
     const chainNonce = await tc.pub.getTransactionCount({ address: getAddress(signer), blockTag: 'pending' });
     expect(counter?.nextNonce).toBe(chainNonce);

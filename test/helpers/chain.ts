@@ -14,6 +14,7 @@ import {
   parseEventLogs,
 } from 'viem';
 import { foundry } from 'viem/chains';
+import { expect } from 'vitest';
 import { anvilAccount } from '../../src/infra/chain/anvil.ts';
 import { bondingCurveAbi } from '../../src/infra/chain/contracts/BondingCurve.ts';
 import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
@@ -138,4 +139,18 @@ export async function activateOnChain(ctx: TestContext, tc: TestChain, projectId
     })
     .where(eq(projects.id, projectId));
   return { repoUrl, ...deployed };
+}
+
+/** Asserts each payout leg's transaction was sent by the signer at the nonce the leg holds. */
+export async function expectMinedAtTheirNonces(
+  tc: TestChain,
+  signer: string,
+  legs: { txHash: string | null; nonce: number }[],
+): Promise<void> {
+  const onChain = await Promise.all(
+    legs.map((l) =>
+      tc.pub.getTransaction({ hash: l.txHash as Hex }).then((t) => [getAddress(t.from), t.nonce]),
+    ),
+  );
+  expect(onChain).toEqual(legs.map((l) => [getAddress(signer), l.nonce]));
 }
