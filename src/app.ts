@@ -20,6 +20,7 @@ import { bountiesRoutes } from './modules/bounties/bounties.routes.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
 import { BODY_LIMIT_BYTES, publicConfig } from './modules/config/config.service.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
+import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { walletsRoutes } from './modules/wallets/wallets.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -93,11 +94,8 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(agentsRoutes, { agents: services.agents, config });
   await app.register(projectsRoutes, { projects: services.projects, activation: services.activation });
-  await app.register(bountiesRoutes, {
-    bounties: services.bounties,
-    submissions: services.submissions,
-    approvals: services.approvals,
-  });
+  await app.register(bountiesRoutes, { bounties: services.bounties });
+  await app.register(reviewsRoutes, { submissions: services.submissions, approvals: services.approvals });
   await app.register(activityRoutes, { activity: services.activity });
   await app.register(walletsRoutes, {
     wallets: services.wallets,

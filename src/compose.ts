@@ -2,13 +2,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from './app.ts';
 import { unavailableRepoHost } from './infra/repo-host/repo-host.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
+import { AgentDirectory } from './modules/agents/agent-directory.ts';
 import { AgentsService } from './modules/agents/agents.service.ts';
-import { ApprovalsService } from './modules/bounties/approvals.service.ts';
 import { BountiesService } from './modules/bounties/bounties.service.ts';
-import { SubmissionsService } from './modules/bounties/submissions.service.ts';
+import { FundsService } from './modules/funds/funds.service.ts';
 import { PayoutsService } from './modules/payouts/payouts.service.ts';
 import { ActivationService } from './modules/projects/activation.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
+import { ApprovalsService } from './modules/reviews/approvals.service.ts';
+import { SubmissionsService } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
 import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
@@ -23,45 +25,48 @@ export function buildServices(
 ) {
   const db = database.db;
   const activity = new ActivityService(db, clock);
+  const directory = new AgentDirectory(db);
+  const funds = new FundsService({ chain });
   const reservedAddresses = [
     chain.info?.payoutSpenderAddress,
     chain.info?.treasuryAddress,
     chain.info?.factoryAddress,
   ].filter((a): a is string => typeof a === 'string');
-  let bounties: BountiesService | undefined;
-  let wallets: WalletsService | undefined;
-  const agents = new AgentsService({
-    db,
-    clock,
-    activity,
-    reservedAddresses,
-    activeClaimsOf: (id) => (bounties as BountiesService).activeClaimsOf(id),
-    createWallet: vault ? (tx, id) => (wallets as WalletsService).create(tx, id) : null,
-    inAppOwnerOf: (address) => (wallets as WalletsService).ownerOf(address),
-  });
   const projects = new ProjectsService({ db, clock, activity });
-  bounties = new BountiesService({
+  const bounties = new BountiesService({
     db,
     clock,
-    chain,
+    funds,
     activity,
     projects,
-    agents,
+    agents: directory,
     claimTtlHours: config.claimTtlHours,
   });
-  wallets = new WalletsService({
+  const wallets = new WalletsService({
     db,
     clock,
     chain,
     vault,
     projects,
     bounties,
+    funds,
     devChain: chain.info?.devChain ?? false,
+  });
+  const agents = new AgentsService({
+    db,
+    clock,
+    activity,
+    directory,
+    reservedAddresses,
+    activeClaimsOf: (id) => bounties.activeClaimsOf(id),
+    createWallet: vault ? (tx, id) => wallets.create(tx, id) : null,
+    inAppOwnerOf: (address) => wallets.ownerOf(address),
   });
   const payouts = new PayoutsService({
     db,
     clock,
     chain,
+    funds,
     log,
     platformFeeBps: config.platformFeeBps,
     payoutsEnabled: config.payoutsEnabled,
@@ -74,7 +79,7 @@ export function buildServices(
     activity,
     bounties,
     projects,
-    agents,
+    agents: directory,
     payouts,
     repoHost,
   });
@@ -85,7 +90,7 @@ export function buildServices(
     activity,
     bounties,
     projects,
-    agents,
+    agents: directory,
     payouts,
     approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,
     receiptTimeoutMs: config.payouts.receiptTimeoutSeconds * 1000,
@@ -96,7 +101,7 @@ export function buildServices(
     chain,
     repoHost,
     activity,
-    agents,
+    agents: directory,
     projects,
     leaseMs: ACTIVATION_LEASE_MS,
   });
@@ -104,6 +109,8 @@ export function buildServices(
   const stats = new StatsService({ agents, projects, bounties });
   return {
     activity,
+    directory,
+    funds,
     agents,
     projects,
     activation,

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { getAddress, zeroAddress } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
 import { projectFactoryAbi } from '../src/infra/chain/contracts/ProjectFactory.ts';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
 import { EvmChain, projectSalt } from '../src/infra/chain/evm-chain.ts';
 import { projects } from '../src/infra/db/schema.ts';
 import { GithubHost } from '../src/infra/repo-host/github-host.ts';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/infra/repo-host/local-host/server.ts';
 import { repositoryName } from '../src/modules/projects/activation.service.ts';
 import {
   buildTestApp,

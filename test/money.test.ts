@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { tokensToUnits, unavailableChain, unitsToTokens } from '../src/infra/chain/chain.ts';
 import type { Db } from '../src/infra/db/client.ts';
+import { FundsService } from '../src/modules/funds/funds.service.ts';
 import { PayoutsService } from '../src/modules/payouts/payouts.service.ts';
 import { TestClock } from './helpers/clock.ts';
 
@@ -29,6 +30,7 @@ describe('reward split', () => {
       db: {} as Db,
       clock: new TestClock(),
       chain: unavailableChain,
+      funds: new FundsService({ chain: unavailableChain }),
       log: pino({ level: 'silent' }),
       platformFeeBps: bps,
       payoutsEnabled: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalPrUrl } from '../src/modules/bounties/submissions.service.ts';
+import { canonicalPrUrl } from '../src/modules/reviews/submissions.service.ts';
 
 describe('pull request urls', () => {
   const repo = 'https://github.com/bounty-org/proj_1';

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { type LocalRepoHost, startLocalRepoHost } from '../../dev/local-repo-host/server.ts';
 import type { Config } from '../config.ts';
 import { devSecret } from '../dev-secrets.ts';
 import { GithubHost } from './github-host.ts';
-import { type LocalRepoHost, startLocalRepoHost } from './local-host/server.ts';
 import type { RepoHost } from './repo-host.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { activityEvents } from '../../infra/db/schema.ts';
 
@@ -18,7 +18,8 @@ export interface ActivityFilter {
 
 /** Newest first. Ids are UUIDv7, so id order is time order and `before` is a stable cursor. */
 export function list(ex: Executor, f: ActivityFilter): Promise<ActivityRow[]> {
-  const where: SQL[] = [];
+  // The public feed: personal events (with recipients) are never listed here.
+  const where: SQL[] = [isNull(activityEvents.recipients)];
   if (f.before) where.push(lt(activityEvents.id, f.before));
   if (f.type) where.push(eq(activityEvents.type, f.type));
   if (f.projectId) where.push(eq(activityEvents.projectId, f.projectId));

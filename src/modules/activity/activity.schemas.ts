@@ -12,8 +12,19 @@ export const EVENT_TYPES = [
   'submission.created',
   'submission.rejected',
   'submission.approved',
+  'submission.merged',
 ] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Delivered only to the agents concerned (stream and webhooks), never in the public feed. */
+export const PERSONAL_EVENT_TYPES = [
+  'claim.expiring',
+  'payout.failed',
+  'bounty.unpayable',
+  'bounty.payable',
+  'webhook.disabled',
+] as const;
+export type PublicEventType = (typeof EVENT_TYPES)[number];
+export type PersonalEventType = (typeof PERSONAL_EVENT_TYPES)[number];
+export type EventType = PublicEventType | PersonalEventType;
 
 export const ActivityEvent = Type.Object({
   id: Type.String(),

@@ -2,15 +2,23 @@ import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import * as repo from './activity.repo.ts';
-import type { ActivityEventJson, ActivityQuery, EventType } from './activity.schemas.ts';
+import type {
+  ActivityEventJson,
+  ActivityQuery,
+  PersonalEventType,
+  PublicEventType,
+} from './activity.schemas.ts';
 
-export interface NewEvent {
-  type: EventType;
+interface EventFields {
   agentId?: string | null;
   projectId?: string | null;
   bountyId?: string | null;
   data?: Record<string, unknown>;
 }
+/** A public event, or a personal one with the agents it is for (at least one). */
+export type NewEvent =
+  | (EventFields & { type: PublicEventType })
+  | (EventFields & { type: PersonalEventType; recipients: string[] });
 
 export class ActivityService {
   constructor(
@@ -27,6 +35,7 @@ export class ActivityService {
       projectId: event.projectId ?? null,
       bountyId: event.bountyId ?? null,
       data: event.data ?? {},
+      recipients: 'recipients' in event ? [...new Set(event.recipients)] : null,
       createdAt: this.clock.now(),
     });
   }
@@ -41,7 +50,7 @@ export class ActivityService {
     });
     return rows.map((r) => ({
       id: r.id,
-      type: r.type as EventType,
+      type: r.type as PublicEventType,
       agent_id: r.agentId,
       project_id: r.projectId,
       bounty_id: r.bountyId,

@@ -5,8 +5,9 @@ import type { AuthAgent } from '../../infra/http/auth.ts';
 import { generateApiKey, hashApiKey } from '../../lib/api-key.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { isId, newId } from '../../lib/ids.ts';
+import { newId } from '../../lib/ids.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
+import type { AgentDirectory } from './agent-directory.ts';
 import * as repo from './agents.repo.ts';
 import type { ActiveClaimJson, OwnAgentJson, PublicAgentJson, RegisterBody } from './agents.schemas.ts';
 
@@ -14,6 +15,7 @@ export interface AgentsDeps {
   db: Db;
   clock: Clock;
   activity: ActivityService;
+  directory: AgentDirectory;
   /** Platform wallet addresses (payout spender, treasury, ...): never an agent's wallet. */
   reservedAddresses: readonly string[];
   /** The agent's bounties in `claimed` or `in_review`, from the bounties module. */
@@ -25,11 +27,6 @@ export interface AgentsDeps {
   createWallet?: ((tx: Executor, agentId: string) => Promise<string>) | null;
   /** The agent whose in-app wallet has this address, if any (the wallets module). */
   inAppOwnerOf?: (address: string) => Promise<string | null>;
-}
-
-export interface AgentWallet {
-  address: string | null;
-  type: string | null;
 }
 
 const toPublic = (r: repo.AgentRow): PublicAgentJson => ({
@@ -100,12 +97,6 @@ export class AgentsService {
     return { ...toPublic(row), description: row.description, active_claims: claims };
   }
 
-  /** The agent's wallet, for other modules (the contributor's payout address, the founder's). */
-  async wallet(id: string): Promise<AgentWallet> {
-    const row = await this.require(id);
-    return { address: row.walletAddress, type: row.walletType };
-  }
-
   async setExternalWallet(id: string, address: string): Promise<PublicAgentJson> {
     const wallet = this.checkWallet(address);
     // An in-app address stays its owner's: another agent cannot point payouts at a key it does not
@@ -160,10 +151,8 @@ export class AgentsService {
     return repo.count(this.deps.db);
   }
 
-  private async require(id: string): Promise<repo.AgentRow> {
-    const row = isId('agent', id) ? await repo.findById(this.deps.db, id) : undefined;
-    if (!row) throw notFound('agent');
-    return row;
+  private require(id: string): Promise<repo.AgentRow> {
+    return this.deps.directory.require(id);
   }
 
   private checkWallet(address: string): string {

@@ -1,6 +1,5 @@
-import type { BountyWithProject } from './bounties.repo.ts';
+import type { BountyWithProject, SubmissionRow } from './bounties.repo.ts';
 import type { BountyJson, SubmissionJson } from './bounties.schemas.ts';
-import type { SubmissionRow } from './submissions.repo.ts';
 
 export const toBountyJson = (r: BountyWithProject): BountyJson => ({
   id: r.id,

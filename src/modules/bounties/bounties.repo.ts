@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
-import { bounties, bountyCounts, projects } from '../../infra/db/schema.ts';
+import { bounties, bountyCounts, projects, submissions } from '../../infra/db/schema.ts';
 
 export type BountyRow = typeof bounties.$inferSelect;
 export type NewBounty = Omit<BountyRow, 'search'>;
@@ -191,3 +191,23 @@ export async function expireClaims(
 }
 
 export const claimedBy = (agentId: string) => eq(bounties.claimedBy, agentId);
+
+export type SubmissionRow = typeof submissions.$inferSelect;
+
+/** The bounty's submissions, newest first (the bounty detail's read side). */
+export function submissionsOf(ex: Executor, bountyId: string): Promise<SubmissionRow[]> {
+  return ex
+    .select()
+    .from(submissions)
+    .where(eq(submissions.bountyId, bountyId))
+    .orderBy(desc(submissions.createdAt), desc(submissions.id));
+}
+
+/** Fees of all approved submissions, in token base units. */
+export async function sumApprovedFeeUnits(ex: Executor): Promise<bigint> {
+  const [row] = await ex
+    .select({ total: sql<string>`coalesce(sum(${submissions.feeUnits}), 0)::text` })
+    .from(submissions)
+    .where(eq(submissions.status, 'approved'));
+  return BigInt(row?.total ?? '0');
+}

@@ -1,29 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
 import { errors, IdParams } from '../../infra/http/schemas.ts';
-import type { ApprovalsService } from './approvals.service.ts';
 import {
-  ApproveBody,
-  ApproveResponse,
   BountyDetailResponse,
   BountyList,
   BountyListQuery,
   BountyResponse,
   ClaimResponse,
   CreateBountyBody,
-  RejectBody,
-  RejectResponse,
-  SubmissionResponse,
-  SubmitBody,
 } from './bounties.schemas.ts';
 import type { BountiesService } from './bounties.service.ts';
-import type { SubmissionsService } from './submissions.service.ts';
 
-export const bountiesRoutes: FastifyPluginAsyncTypebox<{
-  bounties: BountiesService;
-  submissions: SubmissionsService;
-  approvals: ApprovalsService;
-}> = async (app, { bounties, submissions, approvals }) => {
+export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesService }> = async (
+  app,
+  { bounties },
+) => {
   const authed = { onRequest: app.authenticate };
   const security = [{ bearerAuth: [] }];
 
@@ -100,62 +91,5 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => ({ bounty: await bounties.unclaim(requireAgent(request).id, request.params.id) }),
-  );
-
-  app.post(
-    '/api/bounties/:id/submit',
-    {
-      ...authed,
-      schema: {
-        security,
-        tags: ['bounties'],
-        summary: 'Submit a pull request for a claimed bounty (claimant)',
-        params: IdParams,
-        body: SubmitBody,
-        response: { 201: SubmissionResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send({
-        submission: await submissions.submit(
-          requireAgent(request).id,
-          request.params.id,
-          request.body.pr_url,
-        ),
-      }),
-  );
-
-  app.post(
-    '/api/bounties/:id/reject',
-    {
-      ...authed,
-      schema: {
-        security,
-        tags: ['bounties'],
-        summary: 'Reject the pending submission; the bounty reopens (founder)',
-        params: IdParams,
-        body: RejectBody,
-        response: { 200: RejectResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
-      },
-    },
-    async (request) =>
-      submissions.reject(requireAgent(request).id, request.params.id, request.body.review_notes),
-  );
-
-  app.post(
-    '/api/bounties/:id/approve',
-    {
-      ...authed,
-      schema: {
-        security,
-        tags: ['bounties'],
-        summary: 'Approve the pending submission and pay it out (founder)',
-        params: IdParams,
-        body: ApproveBody,
-        response: { 200: ApproveResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429, 502, 503) },
-      },
-    },
-    async (request) =>
-      approvals.approve(requireAgent(request).id, request.params.id, request.body?.review_notes ?? undefined),
   );
 };

@@ -1,4 +1,3 @@
-import type { Chain } from '../../infra/chain/chain.ts';
 import { tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
@@ -6,21 +5,21 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
+import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
-import type { AgentsService } from '../agents/agents.service.ts';
+import type { FundsService } from '../funds/funds.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { toBountyJson, toSubmissionJson } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
-import * as submissionsRepo from './submissions.repo.ts';
 
 export interface BountiesDeps {
   db: Db;
   clock: Clock;
-  chain: Chain;
+  funds: FundsService;
   activity: ActivityService;
   projects: ProjectsService;
-  agents: AgentsService;
+  agents: AgentDirectory;
   claimTtlHours: number;
 }
 
@@ -41,7 +40,7 @@ export class BountiesService {
   }
 
   async create(callerId: string, projectId: string, body: CreateBountyBody): Promise<BountyJson> {
-    const { db, clock, chain, projects, agents, activity } = this.deps;
+    const { db, clock, funds, projects, agents, activity } = this.deps;
     const project = await projects.require(projectId);
     if (project.founderId !== callerId) throw forbidden('Only the project founder can post bounties on it.');
     if (project.status !== 'active' || !project.tokenAddress) {
@@ -55,21 +54,12 @@ export class BountiesService {
       );
     }
     // A soft check: it keeps founders from promising more than they can pay; payout enforces it.
-    const [funds, committed] = await Promise.all([
-      chain.readFunds(project.tokenAddress, founder.address),
-      this.committedUnits(projectId),
-    ]);
-    // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints.
-    const spendable = funds.balanceUnits < funds.allowanceUnits ? funds.balanceUnits : funds.allowanceUnits;
-    const needed = committed + tokensToUnits(body.reward_amount);
-    if (spendable < needed) {
-      throw new AppError(
-        'insufficient_funds',
-        `Balance ${unitsToTokens(funds.balanceUnits)} and allowance ${unitsToTokens(funds.allowanceUnits)} ` +
-          `cover ${unitsToTokens(spendable)} tokens, but open bounties commit ${unitsToTokens(committed)} ` +
-          `and this one adds ${body.reward_amount}.`,
-      );
-    }
+    await funds.assertCanCommit(
+      project.tokenAddress,
+      founder.address,
+      await this.committedUnits(projectId),
+      tokensToUnits(body.reward_amount),
+    );
     const now = clock.now();
     const id = newId('bounty');
     await db.transaction(async (tx) => {
@@ -111,7 +101,7 @@ export class BountiesService {
   async stats() {
     const [rows, feeUnits] = await Promise.all([
       repo.countsByStatus(this.deps.db, '*'),
-      submissionsRepo.sumApprovedFeeUnits(this.deps.db),
+      repo.sumApprovedFeeUnits(this.deps.db),
     ]);
     const by = (status: string) => rows.find((r) => r.status === status);
     const n = (status: string) => Number(by(status)?.n ?? 0);
@@ -150,7 +140,7 @@ export class BountiesService {
 
   async get(id: string) {
     const bounty = await this.require(id);
-    const subs = await submissionsRepo.listForBounty(this.deps.db, id);
+    const subs = await repo.submissionsOf(this.deps.db, id);
     return { ...toBountyJson(bounty), submissions: subs.map(toSubmissionJson) };
   }
 

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Chain } from '../../infra/chain/chain.ts';
-import { tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
+import { tokensToUnits } from '../../infra/chain/chain.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import type { FundsService } from '../funds/funds.service.ts';
 import { type DriveResult, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 
@@ -12,6 +13,7 @@ export interface PayoutsDeps {
   db: Db;
   clock: Clock;
   chain: Chain;
+  funds: FundsService;
   log: FastifyBaseLogger;
   platformFeeBps: number;
   payoutsEnabled: boolean;
@@ -89,15 +91,8 @@ export class PayoutsService {
   }
 
   /** Balance and allowance must each cover what is still to be paid, before anything is signed. */
-  async assertFunds(tokenAddress: string, founderAddress: string, units: bigint): Promise<void> {
-    const funds = await this.deps.chain.readFunds(tokenAddress, founderAddress);
-    if (funds.balanceUnits < units || funds.allowanceUnits < units) {
-      throw new AppError(
-        'insufficient_funds',
-        `The founder's balance (${unitsToTokens(funds.balanceUnits)}) or allowance ` +
-          `(${unitsToTokens(funds.allowanceUnits)}) is below the ${unitsToTokens(units)} tokens to pay.`,
-      );
-    }
+  assertFunds(tokenAddress: string, founderAddress: string, units: bigint): Promise<void> {
+    return this.deps.funds.assertCovers(tokenAddress, founderAddress, units);
   }
 
   /** The submission's payout, created on the first approval and reopened by a retry after a failure. */

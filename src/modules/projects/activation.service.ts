@@ -4,7 +4,7 @@ import type { RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
-import type { AgentsService } from '../agents/agents.service.ts';
+import type { AgentDirectory } from '../agents/agent-directory.ts';
 import * as repo from './projects.repo.ts';
 import type { ProjectJson } from './projects.schemas.ts';
 import { type ProjectsService, toProjectJson } from './projects.service.ts';
@@ -15,7 +15,7 @@ export interface ActivationDeps {
   chain: Chain;
   repoHost: RepoHost;
   activity: ActivityService;
-  agents: AgentsService;
+  agents: AgentDirectory;
   projects: ProjectsService;
   /** Long enough for a repository and a deployment; a crashed activation can be retried after it. */
   leaseMs: number;

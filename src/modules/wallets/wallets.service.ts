@@ -6,6 +6,7 @@ import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
+import type { FundsService } from '../funds/funds.service.ts';
 import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
 import { KeyedQueue } from './wallets.queue.ts';
 import * as repo from './wallets.repo.ts';
@@ -26,6 +27,7 @@ export interface WalletsDeps {
   vault: WalletVault | null;
   projects: ProjectsService;
   bounties: Pick<BountiesService, 'committedUnits'>;
+  funds: FundsService;
   devChain: boolean;
 }
 
@@ -194,17 +196,16 @@ export class WalletsService {
     if (!founderWallet) {
       throw new AppError('founder_without_wallet', 'The founder has no wallet address to hold tokens.');
     }
-    const [funds, committed] = await Promise.all([
-      this.deps.chain.readFunds(project.tokenAddress, founderWallet),
-      this.deps.bounties.committedUnits(projectId),
-    ]);
-    // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints.
-    const spendable = funds.balanceUnits < funds.allowanceUnits ? funds.balanceUnits : funds.allowanceUnits;
+    const f = await this.deps.funds.figures(
+      project.tokenAddress,
+      founderWallet,
+      await this.deps.bounties.committedUnits(projectId),
+    );
     return {
-      balance: unitsToTokens(funds.balanceUnits),
-      allowance: unitsToTokens(funds.allowanceUnits),
-      committed: unitsToTokens(committed),
-      available: unitsToTokens(spendable - committed),
+      balance: unitsToTokens(f.balanceUnits),
+      allowance: unitsToTokens(f.allowanceUnits),
+      committed: unitsToTokens(f.committedUnits),
+      available: unitsToTokens(f.availableUnits),
     } satisfies ApprovalStatusJson;
   }
 

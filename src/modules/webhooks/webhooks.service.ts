@@ -3,8 +3,8 @@ import type { Db } from '../../infra/db/client.ts';
 import { parsePullRequestWebhook, type RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { ApprovalsService } from '../bounties/approvals.service.ts';
-import type { SubmissionsService } from '../bounties/submissions.service.ts';
+import type { ApprovalsService } from '../reviews/approvals.service.ts';
+import type { SubmissionsService } from '../reviews/submissions.service.ts';
 import * as repo from './webhooks.repo.ts';
 
 export interface WebhooksDeps {

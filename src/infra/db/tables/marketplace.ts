@@ -161,6 +161,8 @@ export const activityEvents = pgTable(
     projectId: text('project_id'),
     bountyId: text('bounty_id'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    /** Null for a public event; the agents a personal event is delivered to otherwise. */
+    recipients: text('recipients').array(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [

@@ -1,7 +1,7 @@
 import type { Db } from '../../infra/db/client.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
+import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import type { BountiesService } from './bounties.service.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
 /**

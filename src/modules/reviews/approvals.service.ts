@@ -3,11 +3,11 @@ import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
-import type { AgentsService } from '../agents/agents.service.ts';
+import type { AgentDirectory } from '../agents/agent-directory.ts';
+import * as repo from '../bounties/bounties.repo.ts';
+import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { DriveResult, Payout, PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import * as repo from './bounties.repo.ts';
-import type { BountiesService } from './bounties.service.ts';
 import { loadReviewable } from './review-checks.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 import { inProgress } from './submissions.service.ts';
@@ -19,7 +19,7 @@ export interface ApprovalsDeps {
   activity: ActivityService;
   bounties: BountiesService;
   projects: ProjectsService;
-  agents: AgentsService;
+  agents: AgentDirectory;
   payouts: PayoutsService;
   /** How long an approval holds the bounty; another attempt (any instance) gets 409 meanwhile. */
   approvalLeaseMs: number;

@@ -5,13 +5,13 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
-import type { AgentsService } from '../agents/agents.service.ts';
+import type { AgentDirectory } from '../agents/agent-directory.ts';
+import { toSubmissionJson } from '../bounties/bounties.mappers.ts';
+import * as repo from '../bounties/bounties.repo.ts';
+import type { SubmissionJson } from '../bounties/bounties.schemas.ts';
+import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import { toSubmissionJson } from './bounties.mappers.ts';
-import * as repo from './bounties.repo.ts';
-import type { SubmissionJson } from './bounties.schemas.ts';
-import type { BountiesService } from './bounties.service.ts';
 import { loadReviewable } from './review-checks.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
@@ -21,7 +21,7 @@ export interface SubmissionsDeps {
   activity: ActivityService;
   bounties: BountiesService;
   projects: ProjectsService;
-  agents: AgentsService;
+  agents: AgentDirectory;
   payouts: PayoutsService;
   repoHost: RepoHost;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { submissions } from '../../infra/db/schema.ts';
 
@@ -7,14 +7,6 @@ export type SubmissionRow = typeof submissions.$inferSelect;
 export async function insert(ex: Executor, row: SubmissionRow): Promise<SubmissionRow> {
   const [created] = await ex.insert(submissions).values(row).returning();
   return created as SubmissionRow;
-}
-
-export function listForBounty(ex: Executor, bountyId: string): Promise<SubmissionRow[]> {
-  return ex
-    .select()
-    .from(submissions)
-    .where(eq(submissions.bountyId, bountyId))
-    .orderBy(desc(submissions.createdAt), desc(submissions.id));
 }
 
 export async function findPending(ex: Executor, bountyId: string): Promise<SubmissionRow | undefined> {
@@ -38,15 +30,6 @@ export async function review(
     .where(and(eq(submissions.id, id), eq(submissions.status, 'pending')))
     .returning();
   return row;
-}
-
-/** Fees of all approved submissions, in token base units. */
-export async function sumApprovedFeeUnits(ex: Executor): Promise<bigint> {
-  const [row] = await ex
-    .select({ total: sql<string>`coalesce(sum(${submissions.feeUnits}), 0)::text` })
-    .from(submissions)
-    .where(eq(submissions.status, 'approved'));
-  return BigInt(row?.total ?? '0');
 }
 
 /** Submissions store the canonical `{repo_url}/pull/{n}`, the same form the host's webhook carries. */

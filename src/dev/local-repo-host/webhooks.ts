@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { signWebhook } from '../webhook-signature.ts';
+import { signWebhook } from '../../infra/repo-host/webhook-signature.ts';
 
 export interface WebhookTarget {
   url: string | null;

@@ -1,0 +1,62 @@
+import type { Chain, TokenFunds } from '../../infra/chain/chain.ts';
+import { unitsToTokens } from '../../infra/chain/chain.ts';
+import { AppError } from '../../lib/errors.ts';
+
+/**
+ * The one place of the funds rule. A founder can pay what both the token balance and the
+ * allowance granted to the platform's payout wallet cover: spendable = min(balance, allowance).
+ * Committed is the rewards of the project's open, claimed and in-review bounties; available is
+ * spendable minus committed. Bounty creation, approval-status and payouts all ask here.
+ */
+export interface FundsFigures {
+  balanceUnits: bigint;
+  allowanceUnits: bigint;
+  spendableUnits: bigint;
+  committedUnits: bigint;
+  availableUnits: bigint;
+}
+
+export const spendableOf = (f: TokenFunds): bigint =>
+  // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigints.
+  f.balanceUnits < f.allowanceUnits ? f.balanceUnits : f.allowanceUnits;
+
+export class FundsService {
+  constructor(private readonly deps: { chain: Pick<Chain, 'readFunds'> }) {}
+
+  /** The founder's funds on the token against what the project has committed, in base units. */
+  async figures(tokenAddress: string, founderAddress: string, committedUnits: bigint): Promise<FundsFigures> {
+    const funds = await this.deps.chain.readFunds(tokenAddress, founderAddress);
+    const spendableUnits = spendableOf(funds);
+    return { ...funds, spendableUnits, committedUnits, availableUnits: spendableUnits - committedUnits };
+  }
+
+  /** Bounty creation: what is committed plus the new reward must fit in what the founder can pay. */
+  async assertCanCommit(
+    tokenAddress: string,
+    founderAddress: string,
+    committedUnits: bigint,
+    addingUnits: bigint,
+  ): Promise<void> {
+    const f = await this.figures(tokenAddress, founderAddress, committedUnits);
+    if (f.availableUnits < addingUnits) {
+      throw new AppError(
+        'insufficient_funds',
+        `Balance ${unitsToTokens(f.balanceUnits)} and allowance ${unitsToTokens(f.allowanceUnits)} ` +
+          `cover ${unitsToTokens(f.spendableUnits)} tokens, but open bounties commit ${unitsToTokens(committedUnits)} ` +
+          `and this one adds ${unitsToTokens(addingUnits)}.`,
+      );
+    }
+  }
+
+  /** A payout: what is about to be sent must fit in what the founder can pay, before anything is signed. */
+  async assertCovers(tokenAddress: string, founderAddress: string, units: bigint): Promise<void> {
+    const funds = await this.deps.chain.readFunds(tokenAddress, founderAddress);
+    if (spendableOf(funds) < units) {
+      throw new AppError(
+        'insufficient_funds',
+        `The founder's balance (${unitsToTokens(funds.balanceUnits)}) or allowance ` +
+          `(${unitsToTokens(funds.allowanceUnits)}) is below the ${unitsToTokens(units)} tokens to pay.`,
+      );
+    }
+  }
+}

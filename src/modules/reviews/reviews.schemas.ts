@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { Submission } from '../bounties/bounties.schemas.ts';
+
+export const SubmitBody = Type.Object(
+  { pr_url: Type.String({ minLength: 1, maxLength: 500, description: '{repo_url}/pull/{number}' }) },
+  { additionalProperties: false },
+);
+export const RejectBody = Type.Object(
+  { review_notes: Type.String({ minLength: 1, maxLength: 5000 }) },
+  { additionalProperties: false },
+);
+export const ApproveBody = Type.Union([
+  Type.Object(
+    { review_notes: Type.Optional(Type.String({ maxLength: 5000 })) },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+
+export const SubmissionResponse = Type.Object({ submission: Submission });
+export const RejectResponse = Type.Object({
+  bounty_id: Type.String(),
+  status: Type.Literal('open'),
+  submission_id: Type.String(),
+});
+export const ApproveResponse = Type.Object({
+  bounty_id: Type.String(),
+  status: Type.Literal('done'),
+  submission_id: Type.String(),
+  contributor_tx_hash: Type.String(),
+  platform_fee_tx_hash: Type.String(),
+});
