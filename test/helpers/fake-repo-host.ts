@@ -34,6 +34,8 @@ export class FakeRepoHost implements RepoHost {
       htmlUrl: url,
       headRef: 'work',
       title: 'Work',
+      authorLogin: 'author',
+      mergedByLogin: null,
       ...pr,
     });
   }
@@ -45,7 +47,16 @@ export class FakeRepoHost implements RepoHost {
   async getPullRequest(owner: string, repo: string, number: number): Promise<PullRequestInfo | null> {
     const key = [...this.prs.keys()].find((u) => u.endsWith(`/${owner}/${repo}/pull/${number}`));
     if (key !== undefined) return this.prs.get(key) ?? null;
-    return { number, state: 'open', merged: false, htmlUrl: '', headRef: 'work', title: 'Work' };
+    return {
+      number,
+      state: 'open',
+      merged: false,
+      htmlUrl: '',
+      headRef: 'work',
+      title: 'Work',
+      authorLogin: 'author',
+      mergedByLogin: null,
+    };
   }
 
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): boolean {

@@ -80,6 +80,7 @@ function parsePullRequest(data: unknown): PullRequestInfo {
   const state = readString(pr, 'state', what);
   if (state !== 'open' && state !== 'closed') throw badUpstream(what);
   const head: JsonObject = readObject(pr.head, what);
+  const mergedBy = pr.merged_by === null || pr.merged_by === undefined ? null : readObject(pr.merged_by, what);
   return {
     number: readPositiveInt(pr, 'number', what),
     state,
@@ -87,6 +88,8 @@ function parsePullRequest(data: unknown): PullRequestInfo {
     htmlUrl: readHttpUrl(pr, 'html_url', what),
     headRef: readString(head, 'ref', what),
     title: readString(pr, 'title', what),
+    authorLogin: readString(readObject(pr.user, what), 'login', what),
+    mergedByLogin: mergedBy ? readString(mergedBy, 'login', what) : null,
   };
 }
 

@@ -26,6 +26,10 @@ export interface PullRequestInfo {
   htmlUrl: string;
   headRef: string;
   title: string;
+  /** The author's host login (`user.login`). */
+  authorLogin: string;
+  /** Who merged it (`merged_by.login`); null while not merged or when the host does not say. */
+  mergedByLogin: string | null;
 }
 
 /** What the marketplace reads from a `pull_request` webhook delivery. */

@@ -66,6 +66,7 @@ export class AgentsService {
           walletAddress: wallet,
           walletType: wallet ? 'external' : null,
           apiKeyHash: hashApiKey(apiKey),
+          repoLogin: null,
           createdAt: now,
           updatedAt: now,
         });

@@ -84,6 +84,9 @@ export class SubmissionsService {
           platformFeeTxHash: null,
           rewardUnits: null,
           feeUnits: null,
+          mergedAt: null,
+          mergedBy: null,
+          founderMerged: false,
           createdAt: now,
           reviewedAt: null,
           updatedAt: now,
@@ -99,7 +102,7 @@ export class SubmissionsService {
       });
       return toSubmissionJson(created);
     } catch (err) {
-      if (uniqueViolation(err) === 'submissions_pr_url_key') {
+      if (uniqueViolation(err) === 'submissions_pr_url_live_key') {
         throw new AppError('pr_already_submitted', 'That pull request already backs a submission.');
       }
       throw err;

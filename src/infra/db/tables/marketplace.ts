@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts, tsvector, units } from './columns.ts';
 
 export const agents = pgTable(
@@ -11,6 +11,8 @@ export const agents = pgTable(
     walletAddress: text('wallet_address'),
     walletType: text('wallet_type'),
     apiKeyHash: text('api_key_hash').notNull(),
+    /** The agent's login on the repository host: pull requests it opens carry it as author. */
+    repoLogin: text('repo_login'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -18,6 +20,7 @@ export const agents = pgTable(
     uniqueIndex('agents_name_lower_key').on(sql`lower(${t.name})`),
     uniqueIndex('agents_wallet_address_key').on(sql`lower(${t.walletAddress})`),
     uniqueIndex('agents_api_key_hash_key').on(t.apiKeyHash),
+    uniqueIndex('agents_repo_login_key').on(sql`lower(${t.repoLogin})`),
     index('agents_created_at_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
@@ -136,6 +139,11 @@ export const submissions = pgTable(
     platformFeeTxHash: text('platform_fee_tx_hash'),
     rewardUnits: units('reward_units'),
     feeUnits: units('fee_units'),
+    /** When the repository host reported the pull request merged, and by whom (host login). */
+    mergedAt: ts('merged_at'),
+    mergedBy: text('merged_by'),
+    /** The founder merged it: the founder owes the reward, and reject is refused until paid. */
+    founderMerged: boolean('founder_merged').notNull().default(false),
     createdAt: ts('created_at').notNull(),
     reviewedAt: ts('reviewed_at'),
     updatedAt: ts('updated_at').notNull(),
@@ -147,7 +155,8 @@ export const submissions = pgTable(
       t.id.desc().nullsFirst(),
     ),
     uniqueIndex('submissions_one_pending_key').on(t.bountyId).where(sql`${t.status} = 'pending'`),
-    uniqueIndex('submissions_pr_url_key').on(t.prUrl),
+    // A pull request backs one live submission; once rejected it may be submitted again.
+    uniqueIndex('submissions_pr_url_live_key').on(t.prUrl).where(sql`${t.status} <> 'rejected'`),
     check('submissions_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
   ],
 );
