@@ -80,7 +80,8 @@ function parsePullRequest(data: unknown): PullRequestInfo {
   const state = readString(pr, 'state', what);
   if (state !== 'open' && state !== 'closed') throw badUpstream(what);
   const head: JsonObject = readObject(pr.head, what);
-  const mergedBy = pr.merged_by === null || pr.merged_by === undefined ? null : readObject(pr.merged_by, what);
+  const mergedBy =
+    pr.merged_by === null || pr.merged_by === undefined ? null : readObject(pr.merged_by, what);
   return {
     number: readPositiveInt(pr, 'number', what),
     state,
