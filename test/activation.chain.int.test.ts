@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,7 @@ import { type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.ts';
  */
 
 const SECRET = 'activation-test-secret';
+const PLATFORM = 'activation-platform-token';
 
 type HostFault = 'none' | 'down' | 'lose-answer';
 
@@ -59,7 +60,7 @@ async function startHostProxy(upstream: string): Promise<HostProxy> {
       }
       const method = req.method ?? 'GET';
       const headers: Record<string, string> = {};
-      for (const h of ['content-type', 'accept', 'user-agent']) {
+      for (const h of ['content-type', 'accept', 'user-agent', 'authorization']) {
         const v = req.headers[h];
         if (typeof v === 'string') headers[h] = v;
       }
@@ -118,7 +119,13 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'activation-'));
   [tc, local] = await Promise.all([
     startTestChain(),
-    startLocalRepoHost({ dataDir: tmp, port: 0, org: 'bounty-org', webhook: { url: null, secret: SECRET } }),
+    startLocalRepoHost({
+      dataDir: tmp,
+      port: 0,
+      org: 'bounty-org',
+      webhook: { url: null, secret: SECRET },
+      platformToken: PLATFORM,
+    }),
   ]);
   rpc = await startRpcProxy(tc.rpcUrl);
   hostProxy = await startHostProxy(local.baseUrl);
@@ -127,12 +134,13 @@ beforeAll(async () => {
     kind: 'local',
     apiUrl: `${hostProxy.url}/api/v3`,
     org: local.org,
-    token: null,
+    token: PLATFORM,
     webhookSecret: SECRET,
     requestTimeoutMs: 5_000,
   });
   factory = getAddress(tc.options.factoryAddress);
   ctx = await buildTestApp({ chain, repoHost });
+  local.setAuthenticator((key) => ctx.app.services.agents.repoLoginForKey(key));
   founder = await registerAgent(ctx.app, { wallet_address: tc.account(3).address });
 });
 
@@ -445,15 +453,14 @@ describe('activation failures leave the project proposed; a retry creates nothin
       .update(projects)
       .set({ activationLeaseUntil: new Date(now.getTime() + 5 * 60_000) })
       .where(eq(projects.id, p.id));
-    const direct = new GithubHost({
-      kind: 'local',
-      apiUrl: local.apiUrl,
-      org: local.org,
-      token: null,
-      webhookSecret: SECRET,
-    });
+    const direct = directHost();
     const name = repositoryName({ id: p.id, tokenSymbol: p.token_symbol });
-    expect((await direct.ensureRepository(name, 'left by the crashed attempt')).created).toBe(true);
+    const left = {
+      description: `left by the crashed attempt · ${p.id}`,
+      projectId: p.id,
+      founderLogin: null,
+    };
+    expect((await direct.ensureRepository(name, left)).created).toBe(true);
     const deployed = await tc.chain.deployProject(p.id, p.name, p.token_symbol);
 
     // While its lease lives, nobody else may start.
@@ -470,6 +477,56 @@ describe('activation failures leave the project proposed; a retry creates nothin
     expect(done.token).toBe(deployed.tokenAddress);
   });
 });
+
+describe('a repository of the same name made by someone else', () => {
+  it('is never adopted: 409 invalid_state, the project stays proposed, nothing deployed', async () => {
+    const p = await createProject(ctx.app, founder);
+    const name = repositoryName({ id: p.id, tokenSymbol: p.token_symbol });
+    // Made beforehand, outside the marketplace: the name matches, the project's mark does not.
+    const made = await fetch(`${local.apiUrl}/orgs/${local.org}/repos`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `token ${PLATFORM}` },
+      body: JSON.stringify({ name, description: `Squatted, mentions ${p.id} in passing.`, auto_init: true }),
+    });
+    expect(made.status).toBe(201);
+    const sends = rpc.seen('eth_sendRawTransaction');
+    const err = expectError(await activate(founder, p.id), 409, 'invalid_state');
+    expect(err.message).toContain(`${local.org}/${name}`);
+    await expectProposed(p.id);
+    expect(rpc.seen('eth_sendRawTransaction')).toBe(sends);
+    expect(await curveOf(p.id)).toBe(zeroAddress);
+    // The founder was granted nothing there.
+    const record = JSON.parse(
+      readFileSync(join(tmp, 'repos', local.org, `${name}.git`, 'local-host.json'), 'utf8'),
+    );
+    expect(record.collaborators ?? {}).toEqual({});
+  });
+});
+
+describe('the founder maintains the repository', () => {
+  it("grants the founder's repo_login the maintain role on the new repository", async () => {
+    const p = await createProject(ctx.app, founder);
+    const body = ok<{ project: ProjectBody }>(await activate(founder, p.id)).project;
+    const name = (body.repo_url as string).split('/').pop() as string;
+    const login = ok<{ agent: { repo_login: string } }>(
+      await ctx.app.inject({ method: 'GET', url: '/api/agents/me', headers: founder.headers }),
+    ).agent.repo_login;
+    const record = JSON.parse(
+      readFileSync(join(tmp, 'repos', local.org, `${name}.git`, 'local-host.json'), 'utf8'),
+    );
+    expect(record.collaborators).toEqual({ [login.toLowerCase()]: 'maintain' });
+  });
+});
+
+function directHost() {
+  return new GithubHost({
+    kind: 'local',
+    apiUrl: local.apiUrl,
+    org: local.org,
+    token: PLATFORM,
+    webhookSecret: SECRET,
+  });
+}
 
 describe('concurrent activations', () => {
   it('ten at once: exactly one 200, the rest 409; one repository, one deployment', async () => {

@@ -13,7 +13,7 @@ import { GithubHost } from '../src/infra/repo-host/github-host.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { startTestChain, type TestChain, tokenBalance, transferLogs } from './helpers/chain.ts';
 import { openTestDatabase } from './helpers/database.ts';
-import { contributorGitEnv } from './helpers/git.ts';
+import { contributorGitEnv, withApiKey } from './helpers/git.ts';
 import { ETH, newVault, TOKEN } from './helpers/wallets.ts';
 
 /**
@@ -26,6 +26,7 @@ import { ETH, newVault, TOKEN } from './helpers/wallets.ts';
 
 const run = promisify(execFile);
 const SECRET = 'e2e-webhook-secret';
+const PLATFORM = 'e2e-platform-token';
 
 let tc: TestChain;
 let tmp: string;
@@ -41,14 +42,19 @@ beforeAll(async () => {
 
   [tc, local, database] = await Promise.all([
     startTestChain(),
-    startLocalRepoHost({ dataDir: join(tmp, 'data'), port: 0, webhook: { url: null, secret: SECRET } }),
+    startLocalRepoHost({
+      dataDir: join(tmp, 'data'),
+      port: 0,
+      webhook: { url: null, secret: SECRET },
+      platformToken: PLATFORM,
+    }),
     openTestDatabase(),
   ]);
   const repoHost = new GithubHost({
     kind: 'local',
     apiUrl: local.apiUrl,
     org: local.org,
-    token: null,
+    token: PLATFORM,
     webhookSecret: SECRET,
   });
   app = await buildApp({
@@ -60,6 +66,8 @@ beforeAll(async () => {
     vault: newVault(),
     runJobs: true,
   });
+  // As `npm start` does: the host knows agents' keys through the service.
+  local.setAuthenticator((key) => app.services.agents.repoLoginForKey(key));
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   // As `npm start` does: the host reports merges to the service once its address is known.
   local.setWebhookUrl(`${base}/api/webhooks/github`);
@@ -107,10 +115,14 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 }
 
 /** The repository host's GitHub-style REST API, at the base the service publishes. */
-async function hostApi(apiUrl: string, method: string, path: string, body?: unknown) {
+async function hostApi(apiUrl: string, method: string, path: string, key: string, body?: unknown) {
   const res = await fetch(`${apiUrl}${path}`, {
     method,
-    headers: { accept: 'application/vnd.github+json', 'content-type': 'application/json' },
+    headers: {
+      accept: 'application/vnd.github+json',
+      'content-type': 'application/json',
+      authorization: `Bearer ${key}`,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, body: (await res.json()) as Json };
@@ -209,7 +221,10 @@ describe('the whole product, over the wire', () => {
     const claimed = (await expectOk('POST', `/api/bounties/${bounty.id}/claim`, { key: devKey })).bounty;
     expect(claimed).toMatchObject({ status: 'claimed', claimed_by: devReg.id });
 
-    // The contributor clones the repository by its web address, commits on a branch and pushes.
+    // The contributor clones the repository by its web address, commits on a branch and pushes
+    // with its API key as the password git is asked for; the pull request is its own.
+    expect(devReg.repo_login).toBe(`dev-${suffix}`.toLowerCase());
+    gitEnv = { ...gitEnv, ...withApiKey(devKey) };
     const work = join(tmp, 'work');
     await git(tmp, 'clone', '--quiet', repoUrl, work);
     expect(await git(work, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
@@ -221,7 +236,7 @@ describe('the whole product, over the wire', () => {
     await git(work, 'push', '--quiet', 'origin', 'feature/greeting');
 
     // Opens a pull request through the host's REST API and submits it.
-    const pr = await hostApi(apiUrl, 'POST', `/repos/${local.org}/${repoName}/pulls`, {
+    const pr = await hostApi(apiUrl, 'POST', `/repos/${local.org}/${repoName}/pulls`, devKey, {
       title: 'Add a greeting',
       head: 'feature/greeting',
       base: 'main',
@@ -230,6 +245,7 @@ describe('the whole product, over the wire', () => {
       body: `For bounty ${bounty.id}.\n\n${'Explained at length. '.repeat(3100)}`,
     });
     expect(pr.status, JSON.stringify(pr.body)).toBe(201);
+    expect(pr.body.user.login).toBe(devReg.repo_login);
     const prUrl = pr.body.html_url as string;
     expect(prUrl).toBe(`${repoUrl}/pull/${pr.body.number}`);
     const submission = (
@@ -252,6 +268,7 @@ describe('the whole product, over the wire', () => {
       apiUrl,
       'PUT',
       `/repos/${local.org}/${repoName}/pulls/${pr.body.number}/merge`,
+      founderKey,
       {},
     );
     expect(merged.status, JSON.stringify(merged.body)).toBe(200);
@@ -309,8 +326,11 @@ describe('the whole product, over the wire', () => {
       'bounty.created',
       'bounty.claimed',
       'submission.created',
+      // The host reported the founder's merge (who merged it), then the approval it triggered.
+      'submission.merged',
       'submission.approved',
     ]);
+    expect(feed[1]?.data).toMatchObject({ merged_by: founderReg.repo_login, by_founder: true });
     expect(feed[0]?.data).toMatchObject({
       contributor_tx_hash: approved.contributor_tx_hash,
       platform_fee_tx_hash: approved.platform_fee_tx_hash,

@@ -22,6 +22,18 @@ import { expectGithubResponse, expectGithubWebhook } from './helpers/github-open
 
 const run = promisify(execFile);
 const SECRET = 'test-webhook-secret';
+/** The marketplace's credential on the host, and two agents: the founder and a contributor. */
+const PLATFORM = 'platform-token-for-tests';
+const KEYS = new Map([
+  ['key-alice', 'alice'],
+  ['key-bob', 'bob'],
+]);
+/** Repositories made the way activation makes them: marked with a project id, alice founds them. */
+const repoOptions = (projectId: string, founderLogin: string | null = 'alice') => ({
+  description: `A project · ${projectId}`,
+  projectId,
+  founderLogin,
+});
 
 interface Delivery {
   headers: Record<string, string | string[] | undefined>;
@@ -34,6 +46,7 @@ let gitEnv: NodeJS.ProcessEnv;
 let host: LocalRepoHost;
 let repoHost: GithubHost;
 let octokit: Octokit;
+let founderOctokit: Octokit;
 let receiver: Server;
 let receiverUrl: string;
 const deliveries: Delivery[] = [];
@@ -52,10 +65,11 @@ async function waitForDelivery(pred: (d: Delivery) => boolean): Promise<Delivery
   throw new Error('no such webhook delivery arrived');
 }
 
-async function api(method: string, path: string, body?: unknown) {
+/** The host's REST API as bob (the contributor) unless another key, or null (anonymous), is given. */
+async function api(method: string, path: string, body?: unknown, key: string | null = 'key-bob') {
   const res = await fetch(`${host.apiUrl}${path}`, {
     method,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `token ${key}` } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -75,7 +89,7 @@ async function pushBranch(repo: string, branch: string, files: Record<string, st
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'local-repo-host-'));
-  gitEnv = contributorGitEnv(tmp, 'Test Contributor');
+  gitEnv = contributorGitEnv(tmp, 'Test Contributor', 'key-bob');
 
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -95,15 +109,12 @@ beforeAll(async () => {
     port: 0,
     webhook: { url: receiverUrl, secret: SECRET },
     webhookRetryDelaysMs: [50, 100],
+    platformToken: PLATFORM,
   });
-  repoHost = new GithubHost({
-    kind: 'local',
-    apiUrl: host.apiUrl,
-    org: host.org,
-    token: null,
-    webhookSecret: SECRET,
-  });
-  octokit = new Octokit({ baseUrl: host.apiUrl });
+  host.setAuthenticator(async (key) => KEYS.get(key) ?? null);
+  repoHost = new GithubHost(hostOptions());
+  octokit = new Octokit({ baseUrl: host.apiUrl, auth: 'key-bob' });
+  founderOctokit = new Octokit({ baseUrl: host.apiUrl, auth: 'key-alice' });
 });
 
 afterAll(async () => {
@@ -114,24 +125,41 @@ afterAll(async () => {
 
 describe('repositories', () => {
   it('ensureRepository creates once and then returns the same repository', async () => {
-    const first = await repoHost.ensureRepository('alpha', 'The alpha project');
+    const first = await repoHost.ensureRepository('alpha', repoOptions('proj-alpha'));
     expect(first).toEqual({
       fullName: `${host.org}/alpha`,
       htmlUrl: `${host.baseUrl}/${host.org}/alpha`,
       cloneUrl: `${host.baseUrl}/${host.org}/alpha.git`,
       created: true,
+      description: 'A project · proj-alpha',
     });
-    const again = await repoHost.ensureRepository('alpha', 'The alpha project');
+    const again = await repoHost.ensureRepository('alpha', repoOptions('proj-alpha'));
     expect(again).toEqual({ ...first, created: false });
     expect(repoHost.info).toEqual({ kind: 'local', apiUrl: host.apiUrl, org: host.org });
 
-    const racing = await Promise.all([1, 2, 3].map(() => repoHost.ensureRepository('gamma', 'raced')));
+    const racing = await Promise.all(
+      [1, 2, 3].map(() => repoHost.ensureRepository('gamma', repoOptions('proj-gamma'))),
+    );
     expect(racing.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(racing.map((r) => r.htmlUrl)).size).toBe(1);
   });
 
+  it('refuses to adopt a repository of the same name it did not create for the project (409)', async () => {
+    const other = await api('POST', `/orgs/${host.org}/repos`, { name: 'taken', auto_init: true }, PLATFORM);
+    expect(other.status).toBe(201);
+    const err = await repoHost.ensureRepository('taken', repoOptions('proj-taken')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('invalid_state');
+    expect((err as AppError).message).toContain(`${host.org}/taken`);
+    // Nothing was granted on it: the founder got no role there.
+    const record = JSON.parse(
+      readFileSync(join(tmp, 'data', 'repos', host.org, 'taken.git', 'local-host.json'), 'utf8'),
+    );
+    expect(record.collaborators ?? {}).toEqual({});
+  });
+
   it('answers create and get with GitHub shapes and status codes', async () => {
-    const created = await api('POST', `/orgs/${host.org}/repos`, { name: 'beta', auto_init: true });
+    const created = await api('POST', `/orgs/${host.org}/repos`, { name: 'beta', auto_init: true }, PLATFORM);
     expect(created.status).toBe(201);
     expectGithubResponse('/orgs/{org}/repos', 'post', 201, created.body);
     expect(created.body).toMatchObject({
@@ -144,19 +172,19 @@ describe('repositories', () => {
     expect(got.status).toBe(200);
     expectGithubResponse('/repos/{owner}/{repo}', 'get', 200, got.body);
 
-    const taken = await api('POST', `/orgs/${host.org}/repos`, { name: 'beta' });
+    const taken = await api('POST', `/orgs/${host.org}/repos`, { name: 'beta' }, PLATFORM);
     expect(taken.status).toBe(422);
     expectGithubResponse('/orgs/{org}/repos', 'post', 422, taken.body);
     expect(JSON.stringify(taken.body.errors)).toContain('name already exists');
 
-    const noName = await api('POST', `/orgs/${host.org}/repos`, { description: 'x' });
+    const noName = await api('POST', `/orgs/${host.org}/repos`, { description: 'x' }, PLATFORM);
     expect(noName.status).toBe(422);
     expectGithubResponse('/orgs/{org}/repos', 'post', 422, noName.body);
 
     const missing = await api('GET', `/repos/${host.org}/nope`);
     expect(missing.status).toBe(404);
     expectGithubResponse('/repos/{owner}/{repo}', 'get', 404, missing.body);
-    expect((await api('POST', '/orgs/elsewhere/repos', { name: 'x' })).status).toBe(404);
+    expect((await api('POST', '/orgs/elsewhere/repos', { name: 'x' }, PLATFORM)).status).toBe(404);
     expect((await api('GET', `/repos/${host.org}/%2E%2E`)).status).toBe(404);
   });
 
@@ -244,6 +272,8 @@ describe('pull requests', () => {
       htmlUrl: `${host.baseUrl}/${host.org}/alpha/pull/${number}`,
       headRef: 'feature/greet',
       title,
+      authorLogin: 'bob',
+      mergedByLogin: null,
     });
     expect(await repoHost.getPullRequest(host.org, 'alpha', 99)).toBeNull();
     expect(await repoHost.getPullRequest(host.org, 'nope', 1)).toBeNull();
@@ -277,7 +307,11 @@ describe('pull requests', () => {
 
   it('merges into main and sends the signed pull_request webhook', async () => {
     const before = await git(tmp, 'ls-remote', `${host.baseUrl}/${host.org}/alpha`, 'refs/heads/main');
-    const res = await octokit.rest.pulls.merge({ owner: host.org, repo: 'alpha', pull_number: number });
+    const res = await founderOctokit.rest.pulls.merge({
+      owner: host.org,
+      repo: 'alpha',
+      pull_number: number,
+    });
     expect(res.status).toBe(200);
     expectGithubResponse('/repos/{owner}/{repo}/pulls/{pull_number}/merge', 'put', 200, res.data);
     expect(res.data.merged).toBe(true);
@@ -305,6 +339,7 @@ describe('pull requests', () => {
     expect(otherSecret.verifyWebhook(hook.raw, signature)).toBe(false);
 
     expectGithubWebhook('pull-request-closed', hook.json);
+    expect((hook.json as unknown as { sender: { login: string } }).sender.login).toBe('alice');
     expect(parsePullRequestWebhook(JSON.parse(hook.raw.toString('utf8')))).toEqual({
       action: 'closed',
       number,
@@ -318,16 +353,20 @@ describe('pull requests', () => {
     expect(await repoHost.getPullRequest(host.org, 'alpha', number)).toMatchObject({
       state: 'closed',
       merged: true,
+      authorLogin: 'bob',
+      mergedByLogin: 'alice',
     });
     const got = await octokit.rest.pulls.get({ owner: host.org, repo: 'alpha', pull_number: number });
     expectGithubResponse('/repos/{owner}/{repo}/pulls/{pull_number}', 'get', 200, got.data);
     expect(got.data).toMatchObject({ merged: true, commits: 1, changed_files: 1, additions: 1 });
+    expect(got.data.user?.login).toBe('bob');
+    expect(got.data.merged_by?.login).toBe('alice');
     expect(got.data.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
     const closed = await octokit.rest.pulls.list({ owner: host.org, repo: 'alpha', state: 'closed' });
     expectGithubResponse('/repos/{owner}/{repo}/pulls', 'get', 200, closed.data);
     expect(closed.data.map((p) => p.number)).toEqual([number]);
 
-    const again = await api('PUT', `/repos/${host.org}/alpha/pulls/${number}/merge`, {});
+    const again = await api('PUT', `/repos/${host.org}/alpha/pulls/${number}/merge`, {}, 'key-alice');
     expect(again.status).toBe(405);
     expectGithubResponse('/repos/{owner}/{repo}/pulls/{pull_number}/merge', 'put', 405, again.body);
     const page = await (await fetch(`${host.baseUrl}/${host.org}/alpha/pull/${number}`)).text();
@@ -401,13 +440,16 @@ describe('pull requests', () => {
       base: 'main',
     });
 
-    const stale = await api('PUT', `/repos/${host.org}/alpha/pulls/${left.data.number}/merge`, {
-      sha: '0'.repeat(40),
-    });
+    const stale = await api(
+      'PUT',
+      `/repos/${host.org}/alpha/pulls/${left.data.number}/merge`,
+      { sha: '0'.repeat(40) },
+      'key-alice',
+    );
     expect(stale.status).toBe(409);
     expectGithubResponse('/repos/{owner}/{repo}/pulls/{pull_number}/merge', 'put', 409, stale.body);
 
-    await octokit.rest.pulls.merge({
+    await founderOctokit.rest.pulls.merge({
       owner: host.org,
       repo: 'alpha',
       pull_number: left.data.number,
@@ -419,7 +461,12 @@ describe('pull requests', () => {
       pull_number: right.data.number,
     });
     expect(conflicted.data).toMatchObject({ mergeable: false, mergeable_state: 'dirty', state: 'open' });
-    const refused = await api('PUT', `/repos/${host.org}/alpha/pulls/${right.data.number}/merge`, {});
+    const refused = await api(
+      'PUT',
+      `/repos/${host.org}/alpha/pulls/${right.data.number}/merge`,
+      {},
+      'key-alice',
+    );
     expect(refused.status).toBe(405);
     expect(refused.body.message).toBe('Pull Request is not mergeable');
     expect(await repoHost.getPullRequest(host.org, 'alpha', right.data.number)).toMatchObject({
@@ -454,6 +501,7 @@ describe('pull requests', () => {
       dataDir: join(tmp, 'data'),
       port: 0,
       webhook: { url: null, secret: SECRET },
+      platformToken: PLATFORM,
     });
     try {
       const other = new GithubHost({ ...hostOptions(), apiUrl: again.apiUrl });
@@ -461,7 +509,7 @@ describe('pull requests', () => {
         state: 'closed',
         merged: true,
       });
-      expect((await other.ensureRepository('alpha', '')).created).toBe(false);
+      expect((await other.ensureRepository('alpha', repoOptions('proj-alpha'))).created).toBe(false);
     } finally {
       await again.stop();
     }
@@ -533,7 +581,7 @@ describe('GithubHost against a misbehaving host', () => {
   it('turns malformed answers, error statuses and an unreachable host into upstream_error', async () => {
     const gh = new GithubHost({ ...hostOptions(), apiUrl: badUrl, token: 'secret-token-value' });
     answer = { status: 201, body: '{"full_name": 42}' };
-    await expectUpstream(gh.ensureRepository('x', ''));
+    await expectUpstream(gh.ensureRepository('x', repoOptions('proj-x')));
     answer = { status: 200, body: '{"number": 1, "state": "weird", "html_url": "http://h/p/1"}' };
     await expectUpstream(gh.getPullRequest('o', 'r', 1));
     answer = { status: 500, body: '{"message": "boom"}' };
@@ -543,7 +591,7 @@ describe('GithubHost against a misbehaving host', () => {
       status: 422,
       body: '{"message": "Repository creation failed.", "errors": [{"code": "custom"}]}',
     };
-    await expectUpstream(gh.ensureRepository('x', ''));
+    await expectUpstream(gh.ensureRepository('x', repoOptions('proj-x')));
 
     const closedPort = new GithubHost({ ...hostOptions(), apiUrl: 'http://127.0.0.1:1' });
     await expectUpstream(closedPort.getPullRequest('o', 'r', 1));
@@ -551,5 +599,11 @@ describe('GithubHost against a misbehaving host', () => {
 });
 
 function hostOptions() {
-  return { kind: 'local' as const, apiUrl: host.apiUrl, org: host.org, token: null, webhookSecret: SECRET };
+  return {
+    kind: 'local' as const,
+    apiUrl: host.apiUrl,
+    org: host.org,
+    token: PLATFORM,
+    webhookSecret: SECRET,
+  };
 }

@@ -17,6 +17,7 @@ import {
   transferLogs,
 } from './helpers/chain.ts';
 import {
+  type ApiResponse,
   api,
   externalChainEnv,
   killHard,
@@ -138,14 +139,23 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
     await buyTokens(tc, FOUNDER_ACCOUNT, project.curve_address, UNIT);
     await approvePayouts(tc, FOUNDER_ACCOUNT, project.token_address, 10n ** 30n);
     const founderStart = await tokenBalance(tc, project.token_address, founderAddress);
-    const pulls = await openPullRequests(project.repo_url, count);
-
-    const bounties: Bounty[] = [];
+    // Each contributor opens its own pull request: submit accepts only the author's.
+    const devs: ApiResponse[] = [];
     for (let i = 0; i < count; i++) {
       const dev = await api(baseUrl, 'POST', '/api/agents/register', {
         body: { name: `dev${SEED}x${i}`, wallet_address: randomAddress() },
       });
       expect(dev.status, JSON.stringify(dev.body)).toBe(201);
+      devs.push(dev);
+    }
+    const pulls = await openPullRequests(
+      project.repo_url,
+      devs.map((d) => d.body.agent.api_key as string),
+    );
+
+    const bounties: Bounty[] = [];
+    for (let i = 0; i < count; i++) {
+      const dev = devs[i] as ApiResponse;
       const reward = 1 + Math.floor(random() * 50);
       const bounty = await api(baseUrl, 'POST', `/api/projects/${projectId}/bounties`, {
         key: founderKey,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvmChainOptions } from '../../src/infra/chain/evm-chain.ts';
+import { withApiKey } from './git.ts';
 import { type ServerProcess, startServer } from './process.ts';
 
 /** A small seeded PRNG (mulberry32): the same seed replays the same kill schedule. */
@@ -79,11 +80,11 @@ export async function api(
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-function git(cwd: string, args: string[], input?: string): Promise<string> {
+function git(cwd: string, args: string[], input?: string, apiKey?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...(apiKey ? withApiKey(apiKey) : {}) },
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let out = '';
@@ -99,11 +100,13 @@ function git(cwd: string, args: string[], input?: string): Promise<string> {
 }
 
 /**
- * Opens `count` pull requests on a repository of the server's built-in repository host: one
- * branch with one commit each (written by a single `git fast-import`), one push, then the host's
- * REST API. Returns the pull requests' URLs, `{repoUrl}/pull/{n}`, in order.
+ * Opens one pull request per API key on a repository of the server's built-in repository host,
+ * each authored by that key's agent: one branch with one commit each (written by a single
+ * `git fast-import`), one push (with the first key), then the host's REST API with each key.
+ * Returns the pull requests' URLs, `{repoUrl}/pull/{n}`, in order.
  */
-export async function openPullRequests(repoUrl: string, count: number): Promise<string[]> {
+export async function openPullRequests(repoUrl: string, authorKeys: string[]): Promise<string[]> {
+  const count = authorKeys.length;
   const dir = mkdtempSync(join(tmpdir(), 'bm-prs-'));
   try {
     await git(dir, ['clone', '-q', `${repoUrl}.git`, 'repo']);
@@ -120,11 +123,12 @@ export async function openPullRequests(repoUrl: string, count: number): Promise<
         data(`done ${i}`);
     }
     await git(cwd, ['fast-import', '--quiet'], stream);
-    await git(cwd, ['push', '-q', 'origin', 'refs/heads/work-*:refs/heads/work-*']);
+    await git(cwd, ['push', '-q', 'origin', 'refs/heads/work-*:refs/heads/work-*'], undefined, authorKeys[0]);
     const { origin, pathname } = new URL(repoUrl);
     const urls: string[] = [];
     for (let i = 1; i <= count; i++) {
       const res = await api(origin, 'POST', `/api/v3/repos${pathname}/pulls`, {
+        key: authorKeys[i - 1] as string,
         body: { title: `Work ${i}`, head: `work-${i}`, base },
       });
       if (res.status !== 201)

@@ -1,28 +1,65 @@
-import type { HostedRepository, PullRequestInfo, RepoHost } from '../../src/infra/repo-host/repo-host.ts';
+import {
+  type EnsureRepositoryOptions,
+  foreignRepository,
+  type HostedRepository,
+  markedFor,
+  type PullRequestInfo,
+  type RepoHost,
+  type RepoHostInfo,
+} from '../../src/infra/repo-host/repo-host.ts';
 import { verifyWebhookSignature } from '../../src/infra/repo-host/webhook-signature.ts';
 
 /**
  * A stand-in repository host for tests of HTTP rules (tests only). Every pull request of a
  * repository counts as open unless a test says otherwise with `setPullRequest`/`removePullRequest`.
+ * Its author is whoever a test names; one no test described is claimed by its first submitter
+ * (`adoptAuthor`, called by `buildTestApp`), as if that agent had opened it.
  */
 export class FakeRepoHost implements RepoHost {
-  readonly info = { kind: 'local' as const, apiUrl: 'http://127.0.0.1:9/api/v3', org: 'bounty-org' };
+  readonly info: RepoHostInfo;
   readonly webhookSecret = 'test-webhook-secret';
   readonly created: string[] = [];
+  /** Repository name -> what the host holds: its description and the founder granted on it. */
+  readonly repos = new Map<string, { description: string | null; founders: string[] }>();
   private readonly prs = new Map<string, PullRequestInfo | null>();
+  private readonly users = new Map<string, string>();
   /** When set, the next ensureRepository throws it (then clears). */
   failNextRepository: Error | null = null;
 
-  async ensureRepository(name: string): Promise<HostedRepository> {
+  constructor(opts: { kind?: RepoHostInfo['kind'] } = {}) {
+    this.info = { kind: opts.kind ?? 'local', apiUrl: 'http://127.0.0.1:9/api/v3', org: 'bounty-org' };
+  }
+
+  /** The same rule as GithubHost: an existing repository is adopted only with the project's mark. */
+  async ensureRepository(name: string, opts: EnsureRepositoryOptions): Promise<HostedRepository> {
     if (this.failNextRepository) {
       const err = this.failNextRepository;
       this.failNextRepository = null;
       throw err;
     }
-    const created = !this.created.includes(name);
-    if (created) this.created.push(name);
-    const htmlUrl = `http://127.0.0.1:9/${this.info.org}/${name}`;
-    return { fullName: `${this.info.org}/${name}`, htmlUrl, cloneUrl: `${htmlUrl}.git`, created };
+    const existing = this.repos.get(name);
+    const fullName = `${this.info.org}/${name}`;
+    if (existing && !markedFor(existing.description, opts.projectId)) throw foreignRepository(fullName);
+    const repo = existing ?? { description: opts.description, founders: [] };
+    if (!existing) {
+      this.repos.set(name, repo);
+      this.created.push(name);
+    }
+    if (opts.founderLogin && !repo.founders.includes(opts.founderLogin))
+      repo.founders.push(opts.founderLogin);
+    const htmlUrl = `http://127.0.0.1:9/${fullName}`;
+    return {
+      fullName,
+      htmlUrl,
+      cloneUrl: `${htmlUrl}.git`,
+      created: !existing,
+      description: repo.description,
+    };
+  }
+
+  /** A repository someone else made beforehand (not through the marketplace). */
+  addForeignRepository(name: string, description: string | null): void {
+    this.repos.set(name, { description, founders: [] });
   }
 
   setPullRequest(url: string, pr: Partial<PullRequestInfo>): void {
@@ -44,8 +81,20 @@ export class FakeRepoHost implements RepoHost {
     this.prs.set(url, null);
   }
 
+  /** A pull request no test described becomes `login`'s, as if that agent had opened it. */
+  adoptAuthor(url: string, login: string): void {
+    const canonical = url.trim().replace(/\/+$/, '');
+    if (!/\/pull\/\d+$/.test(canonical) || this.find(canonical) !== undefined) return;
+    this.setPullRequest(canonical, { authorLogin: login });
+  }
+
+  private find(suffixOrUrl: string): string | undefined {
+    const tail = suffixOrUrl.replace(/^https?:\/\/[^/]+/, '').toLowerCase();
+    return [...this.prs.keys()].find((u) => u.toLowerCase().endsWith(tail));
+  }
+
   async getPullRequest(owner: string, repo: string, number: number): Promise<PullRequestInfo | null> {
-    const key = [...this.prs.keys()].find((u) => u.endsWith(`/${owner}/${repo}/pull/${number}`));
+    const key = this.find(`/${owner}/${repo}/pull/${number}`);
     if (key !== undefined) return this.prs.get(key) ?? null;
     return {
       number,
@@ -57,6 +106,15 @@ export class FakeRepoHost implements RepoHost {
       authorLogin: 'author',
       mergedByLogin: null,
     };
+  }
+
+  /** `GET /user` answers `login` for this token; any other token is refused. */
+  setUser(token: string, login: string): void {
+    this.users.set(token, login);
+  }
+
+  async userLogin(token: string): Promise<string | null> {
+    return this.users.get(token) ?? null;
   }
 
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): boolean {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from './child-env.ts';
 
 /** Who the local host commits as (initial README and merge commits); no global git config needed. */
 const IDENTITY = {
@@ -6,7 +7,6 @@ const IDENTITY = {
   GIT_AUTHOR_EMAIL: 'noreply@localhost',
   GIT_COMMITTER_NAME: 'Local repository host',
   GIT_COMMITTER_EMAIL: 'noreply@localhost',
-  GIT_TERMINAL_PROMPT: '0',
 };
 
 export class GitError extends Error {
@@ -25,13 +25,16 @@ interface GitRun {
   code: number;
 }
 
-/** Runs git; exit codes listed in `allow` are answers (e.g. "not found"), any other is an error. */
+/**
+ * Runs git with `home` as its HOME and nothing of the service's environment; exit codes listed in
+ * `allow` are answers (e.g. "not found"), any other is an error.
+ */
 export function runGit(
   args: string[],
-  opts: { gitDir?: string; input?: string; allow?: number[] } = {},
+  opts: { home: string; gitDir?: string; input?: string; allow?: number[] },
 ): Promise<GitRun> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, ...IDENTITY, ...(opts.gitDir ? { GIT_DIR: opts.gitDir } : {}) };
+    const env = childEnv(opts.home, { ...IDENTITY, ...(opts.gitDir ? { GIT_DIR: opts.gitDir } : {}) });
     const stdin = opts.input === undefined ? 'ignore' : 'pipe';
     const child = spawn('git', args, { env, stdio: [stdin, 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -64,19 +67,23 @@ export interface DiffStats {
 
 /** Git operations on one bare repository, as the REST API needs them. */
 export class BareRepo {
-  constructor(readonly gitDir: string) {}
+  /** `home`: the host's own directory, HOME of every git it runs. */
+  constructor(
+    readonly gitDir: string,
+    private readonly home: string,
+  ) {}
 
   private git(args: string[], opts: { input?: string; allow?: number[] } = {}) {
-    return runGit(args, { ...opts, gitDir: this.gitDir });
+    return runGit(args, { ...opts, home: this.home, gitDir: this.gitDir });
   }
 
   /**
    * A new bare repository whose `main` is one commit holding README.md (written with plumbing, no
    * work tree), open to pushes over smart HTTP.
    */
-  static async create(gitDir: string, readme: string | null): Promise<BareRepo> {
-    await runGit(['init', '--bare', '--quiet', '--initial-branch=main', gitDir]);
-    const repo = new BareRepo(gitDir);
+  static async create(gitDir: string, home: string, readme: string | null): Promise<BareRepo> {
+    await runGit(['init', '--bare', '--quiet', '--initial-branch=main', gitDir], { home });
+    const repo = new BareRepo(gitDir, home);
     await repo.git(['config', 'http.receivepack', 'true']);
     await repo.git(['config', 'core.logAllRefUpdates', 'true']);
     if (readme !== null) {

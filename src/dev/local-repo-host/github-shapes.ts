@@ -16,22 +16,22 @@ export interface HostUrls {
 export type Json = Record<string, unknown>;
 
 export const DOCS = 'https://docs.github.com/rest';
-/** Pull requests on the local host are opened and merged anonymously, by this one user. */
-export const LOCAL_USER = 'local-dev';
 
 export const nodeId = (kind: string, id: number) => Buffer.from(`0:${kind}${id}`).toString('base64');
 
-export function simpleUser(u: HostUrls, login: string, type: 'User' | 'Organization'): Json {
-  const id = stableId(`user:${login}`);
-  const api = `${u.apiUrl}/users/${login}`;
+export function simpleUser(u: HostUrls, login: string, type: 'User' | 'Organization' | 'Bot'): Json {
+  const id = stableId(`user:${login.toLowerCase()}`);
+  // A bot's login has brackets, which a URL path must escape.
+  const path = encodeURIComponent(login);
+  const api = `${u.apiUrl}/users/${path}`;
   return {
     login,
     id,
     node_id: nodeId(type, id),
-    avatar_url: `${u.baseUrl}/${login}.png`,
+    avatar_url: `${u.baseUrl}/${path}.png`,
     gravatar_id: '',
     url: api,
-    html_url: `${u.baseUrl}/${login}`,
+    html_url: `${u.baseUrl}/${path}`,
     followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`,
     gists_url: `${api}/gists{/gist_id}`,
@@ -44,6 +44,30 @@ export function simpleUser(u: HostUrls, login: string, type: 'User' | 'Organizat
     type,
     user_view_type: 'public',
     site_admin: false,
+  };
+}
+
+/** The account behind a login: the platform's bot, or an agent's user. */
+export const userOf = (u: HostUrls, login: string): Json =>
+  simpleUser(u, login, login.endsWith('[bot]') ? 'Bot' : 'User');
+
+/** GitHub's `public-user`, as `GET /user` answers; the local host keeps no profile. */
+export function publicUser(u: HostUrls, login: string, createdAt: string): Json {
+  return {
+    ...userOf(u, login),
+    name: null,
+    company: null,
+    blog: null,
+    location: null,
+    email: null,
+    hireable: null,
+    bio: null,
+    public_repos: 0,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    created_at: createdAt,
+    updated_at: createdAt,
   };
 }
 

@@ -20,7 +20,8 @@ function layout(title: string, body: string): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${esc(title)}</title><style>${STYLE}</style></head>
 <body>${body}
-<p><small>Local repository host (development only; no accounts, no credentials).</small></p></body></html>
+<p><small>Local repository host (development only). Reads need no credentials; to push, git asks
+for a user name (any) and a password (your marketplace API key).</small></p></body></html>
 `;
 }
 

@@ -1,5 +1,6 @@
+import { PLATFORM_LOGIN } from './auth.ts';
 import type { DiffStats } from './git.ts';
-import { type HostUrls, type Json, LOCAL_USER, nodeId, organization, simpleUser } from './github-shapes.ts';
+import { type HostUrls, type Json, nodeId, organization, simpleUser, userOf } from './github-shapes.ts';
 import type { StoredPull, StoredRepo } from './store.ts';
 
 // GitHub's pull request shapes: `pull-request`, `pull-request-simple` and the `pull_request` webhook.
@@ -16,7 +17,8 @@ export interface PullLive {
 export function pullRequest(u: HostUrls, repoJson: Json, r: StoredRepo, p: StoredPull, live: PullLive): Json {
   const api = `${u.apiUrl}/repos/${r.org}/${r.name}`;
   const html = `${u.baseUrl}/${r.org}/${r.name}/pull/${p.number}`;
-  const user = simpleUser(u, LOCAL_USER, 'User');
+  // Records from before the host knew its users read as opened and merged by the platform.
+  const user = userOf(u, p.authorLogin ?? PLATFORM_LOGIN);
   const owner = simpleUser(u, r.org, 'Organization');
   const branch = (ref: string, sha: string) => ({
     label: `${r.org}:${ref}`,
@@ -81,7 +83,7 @@ export function pullRequest(u: HostUrls, repoJson: Json, r: StoredRepo, p: Store
     mergeable,
     rebaseable: false,
     mergeable_state: mergeable === null ? 'unknown' : mergeable ? 'clean' : 'dirty',
-    merged_by: p.merged ? user : null,
+    merged_by: p.merged ? userOf(u, p.mergedByLogin ?? PLATFORM_LOGIN) : null,
     comments: 0,
     review_comments: 0,
     maintainer_can_modify: false,
@@ -93,13 +95,19 @@ export function pullRequest(u: HostUrls, repoJson: Json, r: StoredRepo, p: Store
 }
 
 /** The `pull_request` webhook GitHub sends for an organization repository. */
-export function pullRequestEvent(u: HostUrls, action: string, pullJson: Json, repoJson: Json): Json {
+export function pullRequestEvent(
+  u: HostUrls,
+  action: string,
+  pullJson: Json,
+  repoJson: Json,
+  senderLogin: string,
+): Json {
   return {
     action,
     number: pullJson.number,
     pull_request: { ...pullJson, allow_auto_merge: false, delete_branch_on_merge: false },
     repository: repoJson,
     organization: organization(u),
-    sender: simpleUser(u, LOCAL_USER, 'User'),
+    sender: userOf(u, senderLogin),
   };
 }

@@ -1,5 +1,6 @@
+import { type Actor, maintains, sameLogin } from './auth.ts';
 import { pullRequestEvent } from './pull-shapes.ts';
-import { type ApiResponse, type Body, notFound, refused, validationFailed } from './responses.ts';
+import { type ApiResponse, type Body, forbidden, notFound, refused, validationFailed } from './responses.ts';
 import { type StoredPull, type StoredRepo, stableId } from './store.ts';
 import type { Views } from './views.ts';
 import type { WebhookSender } from './webhooks.ts';
@@ -12,7 +13,13 @@ const notMergeable = () => refused(405, 'Pull Request is not mergeable');
 type Outcome = ApiResponse | { pull: StoredPull; action?: string };
 const isResponse = (o: Outcome): o is ApiResponse => 'status' in o;
 
-/** Pull requests: open, read, list, edit (close/reopen), merge; webhooks as GitHub sends them. */
+const founderOnly = () => forbidden("Only the project's founder may merge pull requests in this repository.");
+const authorOnly = () => forbidden("Only the pull request's author or the project's founder may change it.");
+
+/**
+ * Pull requests: open, read, list, edit (close/reopen), merge; webhooks as GitHub sends them.
+ * Any agent opens one (as its author); its author or the founder edits it; the founder merges.
+ */
 export class PullsApi {
   constructor(
     private readonly views: Views,
@@ -55,7 +62,7 @@ export class PullsApi {
     return pull?.merged ? { status: 204 } : notFound();
   }
 
-  async create([owner = '', name = '']: string[], b: Body): Promise<ApiResponse> {
+  async create([owner = '', name = '']: string[], b: Body, actor: Actor): Promise<ApiResponse> {
     for (const field of ['title', 'head', 'base'])
       if (typeof b[field] !== 'string' || (b[field] as string).trim() === '')
         return invalid(field, 'missing_field');
@@ -65,7 +72,7 @@ export class PullsApi {
     if (colon !== -1 && headSpec.slice(0, colon) !== owner) return invalid('head');
     const head = headSpec.slice(colon + 1);
     const git = this.store.git(owner, name);
-    return this.change(owner, name, 201, async (repo) => {
+    return this.change(owner, name, 201, actor, async (repo) => {
       const headSha = await git.branchSha(head);
       const baseSha = await git.branchSha(base);
       if (!headSha) return invalid('head');
@@ -93,6 +100,8 @@ export class PullsApi {
         headSha,
         baseSha,
         stats: null,
+        authorLogin: actor.login,
+        mergedByLogin: null,
       };
       repo.nextNumber++;
       repo.pulls.push(pull);
@@ -102,16 +111,17 @@ export class PullsApi {
   }
 
   /** PATCH: title, body, base, and state (close or reopen). */
-  async update([owner = '', name = '', n = '']: string[], b: Body): Promise<ApiResponse> {
+  async update([owner = '', name = '', n = '']: string[], b: Body, actor: Actor): Promise<ApiResponse> {
     if (b.title !== undefined && (typeof b.title !== 'string' || b.title.trim() === ''))
       return invalid('title');
     if (b.body !== undefined && b.body !== null && typeof b.body !== 'string') return invalid('body');
     if (b.state !== undefined && b.state !== 'open' && b.state !== 'closed') return invalid('state');
     if (b.base !== undefined && typeof b.base !== 'string') return invalid('base');
     const git = this.store.git(owner, name);
-    return this.change(owner, name, 200, async (repo) => {
+    return this.change(owner, name, 200, actor, async (repo) => {
       const pull = repo.pulls.find((p) => p.number === Number(n));
       if (!pull) return notFound();
+      if (!sameLogin(pull.authorLogin, actor.login) && !maintains(repo, actor)) return authorOnly();
       if (typeof b.base === 'string' && b.base !== pull.base) {
         if (pull.state !== 'open' || !(await git.branchSha(b.base))) return invalid('base');
         pull.base = b.base;
@@ -135,7 +145,7 @@ export class PullsApi {
     });
   }
 
-  async merge([owner = '', name = '', n = '']: string[], b: Body): Promise<ApiResponse> {
+  async merge([owner = '', name = '', n = '']: string[], b: Body, actor: Actor): Promise<ApiResponse> {
     const method = b.merge_method ?? 'merge';
     if (method !== 'merge' && method !== 'squash' && method !== 'rebase') return invalid('merge_method');
     if (method === 'rebase') return refused(405, 'Rebase merges are not allowed on this repository.');
@@ -143,9 +153,10 @@ export class PullsApi {
       if (b[field] !== undefined && typeof b[field] !== 'string') return invalid(field);
     const git = this.store.git(owner, name);
     let mergeSha = '';
-    const res = await this.change(owner, name, 200, async (repo) => {
+    const res = await this.change(owner, name, 200, actor, async (repo) => {
       const pull = repo.pulls.find((p) => p.number === Number(n));
       if (!pull) return notFound();
+      if (!maintains(repo, actor)) return founderOnly();
       if (pull.state !== 'open') return notMergeable();
       const headSha = await git.branchSha(pull.head);
       const baseSha = await git.branchSha(pull.base);
@@ -168,6 +179,7 @@ export class PullsApi {
         return refused(405, 'Base branch was modified. Review and try the merge again.');
       const now = new Date().toISOString();
       Object.assign(pull, { state: 'closed', merged: true, closedAt: now, mergedAt: now, updatedAt: now });
+      pull.mergedByLogin = actor.login;
       pull.mergeCommitSha = mergeSha = commit;
       repo.updatedAt = now;
       return { pull, action: 'closed' };
@@ -191,6 +203,7 @@ export class PullsApi {
     owner: string,
     name: string,
     status: number,
+    actor: Actor,
     fn: (repo: StoredRepo) => Promise<Outcome>,
   ): Promise<ApiResponse> {
     const outcome = await this.store.update(owner, name, fn, (o) => !isResponse(o));
@@ -207,6 +220,7 @@ export class PullsApi {
           action,
           await this.views.pull(repo, pull),
           await this.views.repo(repo),
+          actor.login,
         ),
       );
     const body = await this.views.pull(repo, pull);

@@ -32,3 +32,11 @@ export const validationFailed = (errors: FieldError[], message = 'Validation Fai
 });
 
 export const problemsParsingJson = (): ApiResponse => refused(400, 'Problems parsing JSON');
+
+/** No credentials on a write (GitHub's wording). */
+export const requiresAuthentication = (): ApiResponse => refused(401, 'Requires authentication');
+
+/** Credentials that match nobody, on any request. */
+export const badCredentials = (): ApiResponse => refused(401, 'Bad credentials');
+
+export const forbidden = (message: string): ApiResponse => refused(403, message);

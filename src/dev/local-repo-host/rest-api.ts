@@ -1,14 +1,43 @@
+import type { Actor } from './auth.ts';
+import { publicUser } from './github-shapes.ts';
 import { PullsApi } from './pulls-api.ts';
-import { type ApiResponse, type Body, notFound, validationFailed } from './responses.ts';
-import { validName } from './store.ts';
+import {
+  type ApiResponse,
+  type Body,
+  forbidden,
+  notFound,
+  requiresAuthentication,
+  validationFailed,
+} from './responses.ts';
+import { PERMISSIONS, type Permission, validName } from './store.ts';
 import type { Views } from './views.ts';
 import type { WebhookSender } from './webhooks.ts';
 
-type Handler = (params: string[], query: URLSearchParams, body: Body) => Promise<ApiResponse>;
+/** Who calls: undefined for an anonymous read (writes without credentials never get here). */
+type Caller = Actor | undefined;
+type Handler = (params: string[], query: URLSearchParams, body: Body, actor: Caller) => Promise<ApiResponse>;
+
+// GitHub's login rules: alphanumerics and single hyphens, at most 39; bots end in `[bot]`.
+const LOGIN = /^[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}(?:\[bot\])?$/;
+
+/** A write: the server already answers 401 to anonymous writes; this keeps the type honest. */
+const authed =
+  (h: (params: string[], body: Body, actor: Actor) => Promise<ApiResponse>): Handler =>
+  async (params, _query, body, actor) =>
+    actor ? h(params, body, actor) : requiresAuthentication();
+
+/** Only the platform creates repositories and grants roles, as an organization's admin would. */
+const platformOnly = (actor: Caller): ApiResponse | null =>
+  !actor
+    ? requiresAuthentication()
+    : actor.platform
+      ? null
+      : forbidden('Only the marketplace service may manage repositories of this organization.');
 
 /** The subset of GitHub's REST API (v3) the marketplace and a contributor need, under `/api/v3`. */
 export class RestApi {
   private readonly routes: [string, RegExp, Handler][];
+  private readonly startedAt = new Date().toISOString();
 
   constructor(
     private readonly views: Views,
@@ -18,32 +47,48 @@ export class RestApi {
     const seg = '([^/]+)';
     const repo = `^/repos/${seg}/${seg}`;
     this.routes = [
-      ['POST', new RegExp(`^/orgs/${seg}/repos$`), (p, _q, b) => this.createRepo(p, b)],
+      ['GET', /^\/user$/, async (_p, _q, _b, a) => this.user(a)],
+      ['POST', new RegExp(`^/orgs/${seg}/repos$`), (p, _q, b, a) => this.createRepo(p, b, a)],
       ['GET', new RegExp(`${repo}$`), (p) => this.getRepo(p)],
+      ['PUT', new RegExp(`${repo}/collaborators/${seg}$`), (p, _q, b, a) => this.addCollaborator(p, b, a)],
       ['GET', new RegExp(`${repo}/pulls$`), (p, q) => pulls.list(p, q)],
-      ['POST', new RegExp(`${repo}/pulls$`), (p, _q, b) => pulls.create(p, b)],
+      ['POST', new RegExp(`${repo}/pulls$`), authed((p, b, a) => pulls.create(p, b, a))],
       ['GET', new RegExp(`${repo}/pulls/(\\d+)$`), (p) => pulls.get(p)],
-      ['PATCH', new RegExp(`${repo}/pulls/(\\d+)$`), (p, _q, b) => pulls.update(p, b)],
+      ['PATCH', new RegExp(`${repo}/pulls/(\\d+)$`), authed((p, b, a) => pulls.update(p, b, a))],
       ['GET', new RegExp(`${repo}/pulls/(\\d+)/merge$`), (p) => pulls.isMerged(p)],
-      ['PUT', new RegExp(`${repo}/pulls/(\\d+)/merge$`), (p, _q, b) => pulls.merge(p, b)],
+      ['PUT', new RegExp(`${repo}/pulls/(\\d+)/merge$`), authed((p, b, a) => pulls.merge(p, b, a))],
     ];
   }
 
   /** `path` is the part after `/api/v3`. */
-  async handle(method: string, path: string, query: URLSearchParams, body: Body): Promise<ApiResponse> {
+  async handle(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: Body,
+    actor: Caller,
+  ): Promise<ApiResponse> {
     for (const [m, pattern, handler] of this.routes) {
       const match = pattern.exec(path);
       if (!match) continue;
       if (m !== method && !(m === 'GET' && method === 'HEAD')) continue;
       const params = match.slice(1).map((s) => decodeURIComponent(s));
-      return handler(params, query, body);
+      return handler(params, query, body, actor);
     }
     return notFound();
   }
 
-  private async createRepo([org = '']: string[], body: Body): Promise<ApiResponse> {
+  /** `GET /user`: whose credentials these are (the marketplace links an agent's login with it). */
+  private user(actor: Caller): ApiResponse {
+    if (!actor) return requiresAuthentication();
+    return { status: 200, body: publicUser(this.views.urls, actor.login, this.startedAt) };
+  }
+
+  private async createRepo([org = '']: string[], body: Body, actor: Caller): Promise<ApiResponse> {
     const { store, urls } = this.views;
     if (org !== urls.org) return notFound();
+    const denied = platformOnly(actor);
+    if (denied) return denied;
     if (typeof body.name !== 'string' || body.name.trim() === '')
       return validationFailed([{ resource: 'Repository', code: 'missing_field', field: 'name' }]);
     // GitHub turns characters a repository name cannot hold into dashes.
@@ -67,6 +112,28 @@ export class RestApi {
       );
     const json = await this.views.repo(repo);
     return { status: 201, body: json, headers: { location: String(json.url) } };
+  }
+
+  /**
+   * `PUT .../collaborators/{username}`: grants a role at once (GitHub would invite an outside
+   * user first) and answers 204, as GitHub does for an existing collaborator.
+   */
+  private async addCollaborator(
+    [owner = '', name = '', username = '']: string[],
+    body: Body,
+    actor: Caller,
+  ): Promise<ApiResponse> {
+    const denied = platformOnly(actor);
+    if (denied) return denied;
+    const permission = (body.permission ?? 'push') as Permission;
+    if (!PERMISSIONS.includes(permission))
+      return validationFailed([{ resource: 'Repository', code: 'invalid', field: 'permission' }]);
+    if (!LOGIN.test(username)) return notFound();
+    const granted = await this.views.store.update(owner, name, async (repo) => {
+      repo.collaborators = { ...repo.collaborators, [username.toLowerCase()]: permission };
+      return true;
+    });
+    return granted ? { status: 204 } : notFound();
   }
 
   private async getRepo([owner = '', name = '']: string[]): Promise<ApiResponse> {

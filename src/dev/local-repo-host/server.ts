@@ -3,9 +3,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { type Authenticator, Gatekeeper } from './auth.ts';
 import { serveGit } from './git-http.ts';
 import { indexPage, notFoundPage, pullPage, repoPage } from './pages.ts';
-import { type ApiResponse, type Body, problemsParsingJson, refused } from './responses.ts';
+import { readPushBody, refusedUpdate } from './ref-updates.ts';
+import {
+  type ApiResponse,
+  type Body,
+  badCredentials,
+  problemsParsingJson,
+  refused,
+  requiresAuthentication,
+} from './responses.ts';
 import { RestApi } from './rest-api.ts';
 import { RepoStore } from './store.ts';
 import { Views } from './views.ts';
@@ -23,6 +32,11 @@ export interface LocalRepoHostOptions {
   log?: FastifyBaseLogger;
   /** Delays between webhook delivery attempts. */
   webhookRetryDelaysMs?: number[];
+  /**
+   * The marketplace service's own credential (the organization's admin: creates repositories,
+   * grants the founder's role). Agents authenticate with their API keys, see `setAuthenticator`.
+   */
+  platformToken: string;
 }
 
 export interface LocalRepoHost {
@@ -33,6 +47,11 @@ export interface LocalRepoHost {
   org: string;
   /** For when the receiver's address is known only after the host started. */
   setWebhookUrl(url: string | null): void;
+  /**
+   * How an agent's API key becomes its login, for when the marketplace is built after the host.
+   * Until it is set, only the platform token writes.
+   */
+  setAuthenticator(fn: Authenticator | null): void;
   stop(): Promise<void>;
 }
 
@@ -75,10 +94,22 @@ const sendHtml = (res: ServerResponse, status: number, html: string) => {
   res.end(html);
 };
 
+const sendText = (
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+) => {
+  // The client may still be sending a pack: close rather than read it.
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...headers });
+  res.end(`${text}\n`);
+};
+
 /**
  * The built-in repository host for development: GitHub's REST subset at `{baseUrl}/api/v3`, git
  * smart HTTP at `{baseUrl}/{org}/{name}(.git)`, readable pages for repositories and pull
- * requests, and signed `pull_request` webhooks. Loopback only, no credentials.
+ * requests, and signed `pull_request` webhooks. Loopback only. Reads are anonymous; writes
+ * authenticate as on GitHub (see auth.ts and ref-updates.ts for who may do what).
  */
 export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<LocalRepoHost> {
   const org = opts.org ?? 'marketplace';
@@ -90,22 +121,24 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
   const urls = { baseUrl: '', apiUrl: '', org };
   const views = new Views(store, urls);
   const api = new RestApi(views, webhooks);
+  const gate = new Gatekeeper(opts.platformToken);
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname;
     const method = req.method ?? 'GET';
     if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
-      const body = method === 'GET' || method === 'HEAD' ? {} : await readJson(req);
+      const actor = await gate.actor(req.headers.authorization);
+      if (actor === null) return sendJson(res, badCredentials());
+      const reading = method === 'GET' || method === 'HEAD';
+      if (!reading && !actor) return sendJson(res, requiresAuthentication());
+      const body = reading ? {} : await readJson(req);
       if (body === null) return sendJson(res, problemsParsingJson());
-      return sendJson(res, await api.handle(method, path.slice(API_PREFIX.length), url.searchParams, body));
+      const answer = await api.handle(method, path.slice(API_PREFIX.length), url.searchParams, body, actor);
+      return sendJson(res, answer);
     }
     const git = GIT_PATH.exec(path);
-    if (git) {
-      const [, owner = '', name = '', service = ''] = git;
-      if (!(await store.get(owner, name))) return sendHtml(res, 404, notFoundPage());
-      return serveGit(req, res, root, `/${owner}/${name}.git/${service}`, url.search.slice(1), opts.log);
-    }
+    if (git) return routeGit(req, res, url, git.slice(1) as [string, string, string]);
     if (method !== 'GET' && method !== 'HEAD') return sendJson(res, refused(405, 'Method Not Allowed'));
     if (path === '/' || path === `/${org}` || path === `/${org}/`)
       return sendHtml(res, 200, indexPage(views, await store.list(org)));
@@ -120,6 +153,40 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     const page = REPO_PAGE.exec(path);
     const repo = page ? await store.get(page[1] ?? '', page[2] ?? '') : null;
     return repo ? sendHtml(res, 200, await repoPage(views, repo)) : sendHtml(res, 404, notFoundPage());
+  };
+
+  /** Git over HTTP: anonymous reads; a push authenticated, then checked ref by ref (403). */
+  const routeGit = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    [owner, name, service]: [string, string, string],
+  ): Promise<void> => {
+    if (!(await store.get(owner, name))) return sendHtml(res, 404, notFoundPage());
+    const pushing =
+      service === 'git-receive-pack' ||
+      (service === 'info/refs' && url.searchParams.get('service') === 'git-receive-pack');
+    const actor = await gate.actor(req.headers.authorization);
+    // Git sends credentials only when challenged: a push without them is asked for them.
+    if (actor === null || (pushing && !actor))
+      return sendText(res, 401, 'Authentication required: any user name, your API key as password.', {
+        'www-authenticate': `Basic realm="${org} (local repository host)"`,
+      });
+    const g = {
+      projectRoot: root,
+      pathInfo: `/${owner}/${name}.git/${service}`,
+      query: url.search.slice(1),
+      ...(actor ? { remoteUser: actor.login } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+    };
+    if (service !== 'git-receive-pack' || req.method !== 'POST' || !actor) return serveGit(req, res, g);
+    const push = await readPushBody(req);
+    if (!push) return sendText(res, 400, 'Malformed push request.');
+    // Read after the commands arrived: a pull request opened meanwhile counts.
+    const repo = await store.get(owner, name);
+    const refusal = repo ? refusedUpdate(push.updates, actor, repo) : 'No such repository.';
+    if (refusal) return sendText(res, 403, refusal);
+    return serveGit(req, res, { ...g, push });
   };
 
   const server = createServer((req, res) => {
@@ -147,6 +214,7 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     apiUrl: urls.apiUrl,
     org,
     setWebhookUrl: (url) => webhooks.setUrl(url),
+    setAuthenticator: (fn) => gate.setAuthenticator(fn),
     stop: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -24,7 +24,15 @@ export interface StoredPull {
   baseSha: string;
   /** Frozen when the pull request closes. */
   stats: DiffStats | null;
+  /** Who opened it; absent in records written before the host knew its users. */
+  authorLogin?: string;
+  /** Who merged it. */
+  mergedByLogin?: string | null;
 }
+
+/** GitHub's repository roles; `maintain` and `admin` may merge and push to the default branch. */
+export const PERMISSIONS = ['pull', 'triage', 'push', 'maintain', 'admin'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
 
 export interface StoredRepo {
   id: number;
@@ -35,6 +43,8 @@ export interface StoredRepo {
   updatedAt: string;
   nextNumber: number;
   pulls: StoredPull[];
+  /** Lower-cased login -> role, as granted through the collaborators API (the founder's). */
+  collaborators?: Record<string, Permission>;
 }
 
 /** Repository and pull request names as GitHub allows them; never a path trick. */
@@ -63,7 +73,7 @@ export class RepoStore {
   }
 
   git(org: string, name: string): BareRepo {
-    return new BareRepo(this.gitDir(org, name));
+    return new BareRepo(this.gitDir(org, name), this.root);
   }
 
   async get(org: string, name: string): Promise<StoredRepo | null> {
@@ -111,7 +121,7 @@ export class RepoStore {
         pulls: [],
       };
       try {
-        await BareRepo.create(tmp, readme);
+        await BareRepo.create(tmp, this.root, readme);
         await writeFile(join(tmp, META_FILE), JSON.stringify(repo, null, 2));
         await rename(tmp, this.gitDir(org, name));
       } catch (err) {

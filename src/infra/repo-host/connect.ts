@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type LocalRepoHost, startLocalRepoHost } from '../../dev/local-repo-host/server.ts';
 import type { Config } from '../config.ts';
@@ -7,7 +8,9 @@ import type { RepoHost } from './repo-host.ts';
 
 /**
  * GitHub when GITHUB_TOKEN is set; otherwise the built-in local host, started here, which the
- * same Octokit adapter talks to through its REST base.
+ * same Octokit adapter talks to through its REST base with a platform token. The token lives in
+ * this process only (host and service run together): nothing to configure, nothing on disk.
+ * The caller gives the local host its authenticator of agents' keys once the services exist.
  */
 export async function connectRepoHost(
   config: Config,
@@ -26,19 +29,21 @@ export async function connectRepoHost(
     return { repoHost, local: null };
   }
   const secret = c.webhookSecret ?? devSecret(config.dataDir, 'webhook-secret', 'GITHUB_WEBHOOK_SECRET', log);
+  const platformToken = randomBytes(32).toString('base64url');
   const local = await startLocalRepoHost({
     dataDir: config.dataDir,
     host: '127.0.0.1',
     port: c.localPort,
     org: c.githubOrg,
     webhook: { url: null, secret },
+    platformToken,
     log,
   });
   const repoHost = new GithubHost({
     kind: 'local',
     apiUrl: local.apiUrl,
     org: local.org,
-    token: null,
+    token: platformToken,
     webhookSecret: secret,
     log,
   });

@@ -3,8 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import {
   badUpstream,
+  type EnsureRepositoryOptions,
+  foreignRepository,
   type HostedRepository,
   type JsonObject,
+  markedFor,
   type PullRequestInfo,
   type RepoHost,
   type RepoHostInfo,
@@ -22,7 +25,7 @@ export interface GithubHostOptions {
   apiUrl: string;
   /** GITHUB_ORG */
   org: string;
-  /** GITHUB_TOKEN; null for the local host, which takes calls without credentials. */
+  /** GITHUB_TOKEN, or the local host's platform token; null only in tests of reads. */
   token: string | null;
   /** GITHUB_WEBHOOK_SECRET */
   webhookSecret: string;
@@ -66,11 +69,14 @@ function nameAlreadyExists(err: unknown): boolean {
 function parseRepository(data: unknown, created: boolean): HostedRepository {
   const what = 'repository';
   const repo = readObject(data, what);
+  const description = repo.description ?? null;
+  if (description !== null && typeof description !== 'string') throw badUpstream(what);
   return {
     fullName: readString(repo, 'full_name', what),
     htmlUrl: readHttpUrl(repo, 'html_url', what),
     cloneUrl: readHttpUrl(repo, 'clone_url', what),
     created,
+    description,
   };
 }
 
@@ -101,11 +107,16 @@ export class GithubHost implements RepoHost {
 
   constructor(private readonly opts: GithubHostOptions) {
     this.info = { kind: opts.kind, apiUrl: opts.apiUrl.replace(/\/+$/, ''), org: opts.org };
-    const timeoutMs = opts.requestTimeoutMs ?? 15_000;
-    const log = opts.log;
-    this.octokit = new Octokit({
+    this.octokit = this.client(opts.token);
+  }
+
+  /** An Octokit on the host's REST base with one credential (the platform's, or a user's). */
+  private client(token: string | null): Octokit {
+    const timeoutMs = this.opts.requestTimeoutMs ?? 15_000;
+    const log = this.opts.log;
+    return new Octokit({
       baseUrl: this.info.apiUrl,
-      ...(opts.token ? { auth: opts.token } : {}),
+      ...(token ? { auth: token } : {}),
       userAgent: 'bounty-marketplace',
       request: {
         fetch: (url: string | URL, init?: RequestInit) =>
@@ -120,7 +131,15 @@ export class GithubHost implements RepoHost {
     });
   }
 
-  async ensureRepository(name: string, description: string): Promise<HostedRepository> {
+  async ensureRepository(name: string, opts: EnsureRepositoryOptions): Promise<HostedRepository> {
+    const repository = await this.createOrFind(name, opts.description);
+    if (!repository.created && !markedFor(repository.description, opts.projectId))
+      throw foreignRepository(repository.fullName);
+    if (opts.founderLogin) await this.grantFounder(name, opts.founderLogin);
+    return repository;
+  }
+
+  private async createOrFind(name: string, description: string): Promise<HostedRepository> {
     const org = this.info.org;
     try {
       const res = await this.octokit.rest.repos.createInOrg({
@@ -139,6 +158,34 @@ export class GithubHost implements RepoHost {
       return parseRepository(res.data, false);
     } catch (err) {
       throw upstream('read the existing repository', err);
+    }
+  }
+
+  /**
+   * `maintain` lets the founder merge and push to the default branch, not delete the repository.
+   * Idempotent; on GitHub a user who is not yet a collaborator gets an invitation to accept.
+   */
+  private async grantFounder(name: string, login: string): Promise<void> {
+    try {
+      await this.octokit.rest.repos.addCollaborator({
+        owner: this.info.org,
+        repo: name,
+        username: login,
+        permission: 'maintain',
+      });
+    } catch (err) {
+      throw upstream("grant the founder's access to the repository", err);
+    }
+  }
+
+  async userLogin(token: string): Promise<string | null> {
+    try {
+      const res = await this.client(token).rest.users.getAuthenticated();
+      return readString(readObject(res.data, 'user'), 'login', 'user');
+    } catch (err) {
+      // 401: a bad or expired token; 403: a token without the right to read its own user.
+      if (isOctokitError(err) && (err.status === 401 || err.status === 403)) return null;
+      throw upstream('check the token', err);
     }
   }
 

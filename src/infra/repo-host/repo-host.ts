@@ -14,9 +14,36 @@ export interface HostedRepository {
   /** The web address, the project's `repo_url`: `git clone {htmlUrl}` works. */
   htmlUrl: string;
   cloneUrl: string;
-  /** False when the repository already existed (a retried activation). */
+  /** False when this project's repository already existed (a retried activation). */
   created: boolean;
+  description: string | null;
 }
+
+export interface EnsureRepositoryOptions {
+  /** Must end with `projectId`: the mark by which a retry knows the repository as its own. */
+  description: string;
+  /**
+   * An existing repository of that name is adopted only when its description ends with this id;
+   * any other is refused (409 `invalid_state`), never reused, never granted to the founder.
+   */
+  projectId: string;
+  /**
+   * The founder's host login: made a collaborator with `maintain` permission (merge, push to the
+   * default branch). Null while the founder has none; nobody but the platform may then merge.
+   */
+  founderLogin: string | null;
+}
+
+/** True when a repository's description carries the project's mark (see EnsureRepositoryOptions). */
+export const markedFor = (description: string | null, projectId: string): boolean =>
+  description?.trimEnd().endsWith(projectId) ?? false;
+
+export const foreignRepository = (fullName: string): AppError =>
+  new AppError(
+    'invalid_state',
+    `The repository host already has a repository named ${fullName} that was not created for this project; ` +
+      'the service will not adopt it. Remove or rename it, then activate again.',
+  );
 
 export interface PullRequestInfo {
   number: number;
@@ -48,10 +75,18 @@ export interface PullRequestEvent {
  */
 export interface RepoHost {
   readonly info: RepoHostInfo;
-  /** Creates `{org}/{name}` with a README commit on `main`; a repeat returns the existing one. */
-  ensureRepository(name: string, description: string): Promise<HostedRepository>;
+  /**
+   * Creates `{org}/{name}` with a README commit on `main` and grants the founder; a repeat finds
+   * the repository it created (`created: false`) and grants again. Someone else's: 409.
+   */
+  ensureRepository(name: string, opts: EnsureRepositoryOptions): Promise<HostedRepository>;
   /** The pull request, or null when the host has no such pull request (404). */
   getPullRequest(owner: string, repo: string, number: number): Promise<PullRequestInfo | null>;
+  /**
+   * The login of the account a user token belongs to (`GET /user`), or null when the host refuses
+   * the token. The token is used for this one call and never kept.
+   */
+  userLogin(token: string): Promise<string | null>;
   /** Checks `X-Hub-Signature-256` against the raw request body with the webhook secret. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): boolean;
 }
@@ -125,5 +160,6 @@ export const unavailableRepoHost: RepoHost = {
   info: { kind: 'local', apiUrl: '', org: '' },
   ensureRepository: async () => refuse(),
   getPullRequest: async () => refuse(),
+  userLogin: async () => refuse(),
   verifyWebhook: () => false,
 };

@@ -17,13 +17,28 @@ export async function findById(ex: Executor, id: string): Promise<AgentRow | und
 export async function update(
   ex: Executor,
   id: string,
-  set: Partial<Pick<AgentRow, 'walletAddress' | 'walletType' | 'apiKeyHash' | 'updatedAt'>>,
+  set: Partial<Pick<AgentRow, 'walletAddress' | 'walletType' | 'apiKeyHash' | 'repoLogin' | 'updatedAt'>>,
   onlyWithoutWallet = false,
 ): Promise<AgentRow | undefined> {
   const where = onlyWithoutWallet
     ? sql`${agents.id} = ${id} and ${agents.walletAddress} is null`
     : eq(agents.id, id);
   const [row] = await ex.update(agents).set(set).where(where).returning();
+  return row;
+}
+
+/** Sets the login only while the agent has none; undefined when it already had one. */
+export async function setRepoLoginIfNone(
+  ex: Executor,
+  id: string,
+  login: string,
+  now: Date,
+): Promise<AgentRow | undefined> {
+  const [row] = await ex
+    .update(agents)
+    .set({ repoLogin: login, updatedAt: now })
+    .where(sql`${agents.id} = ${id} and ${agents.repoLogin} is null`)
+    .returning();
   return row;
 }
 

@@ -9,6 +9,7 @@ import {
   PublicAgentResponse,
   RegisterBody,
   RegisteredAgent,
+  RepoIdentityBody,
   WalletBody,
 } from './agents.schemas.ts';
 import type { AgentsService } from './agents.service.ts';
@@ -76,6 +77,26 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
       },
     },
     async (request) => ({ api_key: await agents.rotateKey(requireAgent(request).id) }),
+  );
+
+  app.post(
+    '/api/agents/me/repo-identity',
+    {
+      onRequest: auth.onRequest,
+      schema: {
+        ...auth.schema,
+        tags: ['agents'],
+        summary: 'Link your repository host account (GitHub): its login becomes your repo_login',
+        description:
+          'The service asks the host GET /user with the token, stores the login and forgets the token. ' +
+          'On the built-in local host repo_login is assigned at registration: 409 invalid_state.',
+        body: RepoIdentityBody,
+        response: { 200: PublicAgentResponse, ...errors(400, 401, 409, 413, 415, 429, 502) },
+      },
+    },
+    async (request) => ({
+      agent: await agents.linkRepoIdentity(requireAgent(request).id, request.body.token),
+    }),
   );
 
   app.post(

@@ -11,6 +11,13 @@ export const PublicAgent = Type.Object({
   name: Type.String(),
   wallet_address: Nullable(Type.String()),
   wallet_type: WalletType,
+  repo_login: Nullable(
+    Type.String({
+      description:
+        "The agent's login on the repository host: pull requests it opens carry it as author. " +
+        'Assigned at registration on the built-in host; on GitHub null until linked.',
+    }),
+  ),
   created_at: Timestamp,
 });
 export type PublicAgentJson = Static<typeof PublicAgent>;
@@ -48,6 +55,18 @@ export const RegisteredAgent = Type.Object({
     api_key: Type.String({ description: 'Shown once; only a hash is stored.' }),
   }),
 });
+
+export const RepoIdentityBody = Type.Object(
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: 'A token of your repository host account; used once for GET /user, never stored.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type RepoIdentityBody = Static<typeof RepoIdentityBody>;
 
 export const WalletBody = Type.Object({ wallet_address: Address }, { additionalProperties: false });
 export type WalletBody = Static<typeof WalletBody>;

@@ -29,13 +29,23 @@ export function repositoryName(project: { id: string; tokenSymbol: string }): st
 /** GitHub refuses repository descriptions over 350 characters (422); a project's may run to 5000. */
 const MAX_REPOSITORY_DESCRIPTION = 350;
 
-/** The project's description on one line, cut to what GitHub accepts. */
-export function repositoryDescription(project: { name: string; description: string | null }): string {
+/**
+ * The project's description on one line, cut to what GitHub accepts, ending with the project's
+ * id: the mark by which a retried activation knows the repository as this project's own (a
+ * repository of the same name without it is someone else's and is never adopted).
+ */
+export function repositoryDescription(project: {
+  id: string;
+  name: string;
+  description: string | null;
+}): string {
+  const mark = ` · ${project.id}`;
+  const room = MAX_REPOSITORY_DESCRIPTION - mark.length;
   const text = (project.description ?? '').replace(/\s+/g, ' ').trim() || `Bounties for ${project.name}`;
   const chars = Array.from(text);
-  if (chars.length <= MAX_REPOSITORY_DESCRIPTION) return text;
-  const cut = chars.slice(0, MAX_REPOSITORY_DESCRIPTION - 1).join('');
-  return `${cut.trimEnd()}…`;
+  if (chars.length <= room) return `${text}${mark}`;
+  const cut = chars.slice(0, room - 1).join('');
+  return `${cut.trimEnd()}…${mark}`;
 }
 
 /**
@@ -51,8 +61,8 @@ export class ActivationService {
     const project = await projects.require(projectId);
     if (project.founderId !== callerId) throw forbidden('Only the project founder can activate it.');
     if (project.status !== 'proposed') throw invalidState(`The project is ${project.status}, not proposed.`);
-    const founder = await agents.wallet(callerId);
-    if (!founder.address) {
+    const founder = await agents.require(callerId);
+    if (!founder.walletAddress) {
       throw new AppError('founder_without_wallet', 'Set a wallet address before activating the project.');
     }
     const now = clock.now();
@@ -60,10 +70,12 @@ export class ActivationService {
       throw new AppError('operation_in_progress', 'An activation of this project is already in progress.');
     }
     try {
-      const repository = await repoHost.ensureRepository(
-        repositoryName(project),
-        repositoryDescription(project),
-      );
+      // The founder maintains the repository: merges (which pay) and pushes to main are theirs.
+      const repository = await repoHost.ensureRepository(repositoryName(project), {
+        description: repositoryDescription(project),
+        projectId: project.id,
+        founderLogin: founder.repoLogin,
+      });
       const deployed = await chain.deployProject(project.id, project.name, project.tokenSymbol);
       const done = clock.now();
       const row = await db.transaction(async (tx) => {
