@@ -366,8 +366,8 @@ describe('failed requests write no event', () => {
     );
     expectError(
       await post(c.app, `/api/bounties/${b2.id}/submit`, other, { pr_url: prUrl }),
-      409,
-      'pr_already_submitted',
+      400,
+      'pr_author_mismatch',
     );
     expectError(await post(c.app, `/api/bounties/${b1.id}/claim`, other), 409, 'invalid_state');
     expectError(await post(c.app, `/api/bounties/${b2.id}/unclaim`, dev), 403, 'forbidden');

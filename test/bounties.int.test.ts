@@ -151,7 +151,7 @@ describe('POST /api/projects/{id}/bounties', () => {
     expect(b.updated_at).toMatch(ISO_MS);
 
     const fetched = ok<{ bounty: BountyBody & { submissions: unknown[] } }>(await getBounty(ctx.app, b.id));
-    expect(fetched.bounty).toEqual({ ...b, submissions: [] });
+    expect(fetched.bounty).toEqual({ ...b, payment_owed: false, submissions: [] });
 
     const events = await activity(ctx.app, { type: 'bounty.created', project_id: p.project.id });
     expect(events.find((e) => e.bounty_id === b.id)).toMatchObject({
@@ -777,7 +777,7 @@ describe('GET /api/bounties/{id}', () => {
       await getBounty(ctx.app, created.bounty.id),
     );
     expect(Object.keys(body)).toEqual(['bounty']);
-    expect(body.bounty).toEqual({ ...created.bounty, submissions: [] });
+    expect(body.bounty).toEqual({ ...created.bounty, payment_owed: false, submissions: [] });
   });
 
   it('lists the submissions newest first', async () => {

@@ -76,6 +76,9 @@ describe('POST /api/bounties/{id}/submit', () => {
       platform_fee_tx_hash: null,
       created_at: ctx.clock.now().toISOString(),
       reviewed_at: null,
+      merged_at: null,
+      merged_by: null,
+      founder_merged: false,
     });
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.status).toBe('in_review');
@@ -166,7 +169,9 @@ describe('POST /api/bounties/{id}/submit', () => {
     expect((await getBounty(ctx.app, bounty.id)).submissions).toHaveLength(1);
   });
 
-  it('is 409 pr_already_submitted when the pull request already backs a submission', async () => {
+  // pr_already_submitted (the same author, a live submission) and resubmission after a
+  // rejection are in submit-author.int.test.ts.
+  it('is 400 pr_author_mismatch for a pull request another agent opened and submitted', async () => {
     const s = await scene(ctx, chain);
     const dev2 = await registerAgent(ctx.app);
     const b1 = await createBounty(ctx.app, s.founder, s.project.id);
@@ -176,7 +181,7 @@ describe('POST /api/bounties/{id}/submit', () => {
     const prUrl = nextPrUrl(s.repoUrl);
     await submit(ctx.app, s.dev, b1.id, prUrl);
     const res = await post(ctx.app, `/api/bounties/${b2.id}/submit`, dev2, { pr_url: prUrl });
-    expectError(res, 409, 'pr_already_submitted');
+    expectError(res, 400, 'pr_author_mismatch');
     const detail = await getBounty(ctx.app, b2.id);
     expect(detail.status).toBe('claimed');
     expect(detail.submissions).toEqual([]);

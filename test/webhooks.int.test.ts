@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../src/infra/db/schema.ts';
 import type { PullRequestInfo } from '../src/infra/repo-host/repo-host.ts';
 import { signWebhook } from '../src/infra/repo-host/webhook-signature.ts';
 import { AppError } from '../src/lib/errors.ts';
@@ -24,6 +22,8 @@ import {
 } from './helpers/bounty-flows.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
+import { setRepoLogin } from './helpers/repo-login.ts';
+import { type DeliveryOpts, loginOf, prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
 
 /**
  * The repository host's webhook (POST /api/webhooks/github) and submit's check of the pull
@@ -54,86 +54,19 @@ class FlakyRepoHost extends FakeRepoHost {
 let ctx: TestContext;
 let chain: FakeChain;
 let host: FlakyRepoHost;
+let kit: ReturnType<typeof webhookKit>;
 
 beforeAll(async () => {
   chain = new FakeChain();
   host = new FlakyRepoHost();
   ctx = await buildTestApp({ chain, repoHost: host });
+  kit = webhookKit(ctx, chain, host);
 });
 afterAll(() => ctx.close());
 afterEach(() => {
   chain.failNextBroadcast = null;
   host.failNextPullRead = null;
 });
-
-interface Scene extends ActiveProject {
-  dev: TestAgent;
-  bounty: { id: string };
-  prUrl: string;
-  submissionId: string;
-}
-
-let prNumber = 100;
-
-/** A bounty in review: claimed by a fresh contributor who submitted `{repo_url}/pull/{n}`. */
-async function inReview(reward = 100): Promise<Scene> {
-  const p = await activeProject(ctx, chain);
-  const dev = await registerAgent(ctx.app);
-  const bounty = await createBounty(ctx.app, p.founder, p.project.id, { reward_amount: reward });
-  ok(await claim(ctx.app, dev, bounty.id));
-  const prUrl = `${p.repoUrl}/pull/${++prNumber}`;
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/bounties/${bounty.id}/submit`,
-    headers: dev.headers,
-    payload: { pr_url: prUrl },
-  });
-  const submission = ok<{ submission: { id: string; status: string } }>(res, 201).submission;
-  expect(submission.status).toBe('pending');
-  return { ...p, dev, bounty, prUrl, submissionId: submission.id };
-}
-
-/** A GitHub `pull_request` delivery body for a pull request URL `{html_url of repo}/pull/{n}`. */
-function prPayload(prUrl: string, opts: { action?: string; merged?: boolean | null } = {}) {
-  const number = Number(prUrl.split('/').pop());
-  const repoHtml = prUrl.replace(/\/pull\/\d+$/, '');
-  const fullName = new URL(repoHtml).pathname.slice(1);
-  const merged = opts.merged === undefined ? true : opts.merged;
-  return {
-    action: opts.action ?? 'closed',
-    number,
-    pull_request: {
-      number,
-      html_url: prUrl,
-      state: opts.action === 'opened' ? 'open' : 'closed',
-      merged,
-      title: 'Work',
-      head: { ref: 'work' },
-    },
-    repository: { full_name: fullName, html_url: repoHtml },
-  };
-}
-
-interface DeliveryOpts {
-  id?: string | null;
-  event?: string | null;
-  /** A header value, null for none; by default the right signature of the body. */
-  signature?: string | null;
-  secret?: string;
-}
-
-function deliver(body: unknown, opts: DeliveryOpts = {}) {
-  const raw = typeof body === 'string' ? body : JSON.stringify(body);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const id = opts.id === undefined ? randomUUID() : opts.id;
-  const event = opts.event === undefined ? 'pull_request' : opts.event;
-  const signature =
-    opts.signature === undefined ? signWebhook(opts.secret ?? host.webhookSecret, raw) : opts.signature;
-  if (id !== null) headers['x-github-delivery'] = id;
-  if (event !== null) headers['x-github-event'] = event;
-  if (signature !== null) headers['x-hub-signature-256'] = signature;
-  return ctx.app.inject({ method: 'POST', url: '/api/webhooks/github', headers, payload: raw });
-}
 
 /** Every transfer that mined on the fake chain from this founder's token. */
 const transfersOf = (s: Scene) => chain.transfers.filter((t) => t.tokenAddress === lower(s.tokenAddress));
@@ -163,21 +96,25 @@ function expectOnePayout(s: Scene, reward: bigint) {
   ]);
 }
 
-async function bountyState(s: Scene) {
-  const b = ok<{
-    bounty: { status: string; submissions: { id: string; status: string; review_notes: string | null }[] };
-  }>(await getBounty(ctx.app, s.bounty.id)).bounty;
-  return { status: b.status, submissions: b.submissions.map((x) => [x.id, x.status]) };
+const deliver = (body: unknown, opts?: DeliveryOpts) => kit.deliver(body, opts);
+const recorded = (id: string) => kit.recorded(id);
+
+/** A bounty in review whose pull request the founder has merged on the host (no delivery yet). */
+async function mergedByFounder(reward: number): Promise<Scene> {
+  const s = await kit.inReview(reward);
+  kit.mergeOnHost(s);
+  return s;
 }
 
-async function recorded(id: string): Promise<boolean> {
-  const rows = await ctx.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
-  return rows.length === 1;
+/** The bounty's status and its submissions as [id, status] pairs. */
+async function brief(s: Scene) {
+  const b = await kit.bountyState(s);
+  return { status: b.status, submissions: b.submissions.map((x) => [x.id, x.status]) };
 }
 
 describe('POST /api/webhooks/github: a merged pull request', () => {
   it('approves the pending submission it backs and pays once: bounty done, two transfers', async () => {
-    const s = await inReview(100);
+    const s = await mergedByFounder(100);
     const id = randomUUID();
     const res = await deliver(prPayload(s.prUrl), { id });
     const body = ok<Record<string, string>>(res);
@@ -188,7 +125,7 @@ describe('POST /api/webhooks/github: a merged pull request', () => {
       contributor_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       platform_fee_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
     });
-    expect(await bountyState(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
+    expect(await brief(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
     expectOnePayout(s, 100n);
     const hashes = transfersOf(s).map((t) => t.hash);
     expect(hashes).toEqual([body.contributor_tx_hash, body.platform_fee_tx_hash]);
@@ -212,7 +149,7 @@ describe('POST /api/webhooks/github: a merged pull request', () => {
   });
 
   it('takes a delivery as GitHub sends it: charset in the content type, a long pull request body', async () => {
-    const s = await inReview(15);
+    const s = await mergedByFounder(15);
     const payload = prPayload(s.prUrl);
     // GitHub allows 65,536 characters in a pull request description, and the delivery carries it
     // along with the full repository, user and label objects: well over the API's 64 KiB limit.
@@ -235,17 +172,17 @@ describe('POST /api/webhooks/github: a merged pull request', () => {
   });
 
   it('still bounds the body: over 1 MiB is 413 and nothing happens', async () => {
-    const s = await inReview(15);
+    const s = await mergedByFounder(15);
     const payload = prPayload(s.prUrl);
     const huge = { ...payload, pull_request: { ...payload.pull_request, body: 'x'.repeat(1024 * 1024) } };
     const res = await deliver(huge);
     expectError(res, 413, 'payload_too_large');
     expect(transfersOf(s)).toEqual([]);
-    expect((await bountyState(s)).status).toBe('in_review');
+    expect((await brief(s)).status).toBe('in_review');
   });
 
   it('answers the same delivery id again with duplicate and pays nothing more', async () => {
-    const s = await inReview(40);
+    const s = await mergedByFounder(40);
     const id = randomUUID();
     expect(ok(await deliver(prPayload(s.prUrl), { id })).status).toBe('approved');
     const signedBefore = chain.signed.length;
@@ -256,7 +193,7 @@ describe('POST /api/webhooks/github: a merged pull request', () => {
   });
 
   it('ignores another delivery of the same merge: the submission is no longer pending, no second payout', async () => {
-    const s = await inReview(60);
+    const s = await mergedByFounder(60);
     expect(ok(await deliver(prPayload(s.prUrl))).status).toBe('approved');
     const signedBefore = chain.signed.length;
     const again = randomUUID();
@@ -266,11 +203,11 @@ describe('POST /api/webhooks/github: a merged pull request', () => {
     expectError(await approve(ctx.app, s.founder, s.bounty.id), 400, 'not_in_review');
     expect(chain.signed.length).toBe(signedBefore);
     expectOnePayout(s, 60n);
-    expect(await bountyState(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
+    expect(await brief(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
   });
 
   it('pays once when deliveries of the merge race each other and the founder', async () => {
-    const s = await inReview(30);
+    const s = await mergedByFounder(30);
     const id = randomUUID();
     const results = await Promise.all([
       deliver(prPayload(s.prUrl), { id }),
@@ -301,33 +238,41 @@ describe('POST /api/webhooks/github: a merged pull request', () => {
     expect(['duplicate', 'ignored']).toContain(redo.status);
     expect(ok(await deliver(prPayload(s.prUrl)))).toEqual({ status: 'ignored' });
     expectOnePayout(s, 30n);
-    expect(await bountyState(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
+    expect(await brief(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
   });
 
-  it('leaves a delivery whose payout failed unrecorded, so the redelivery finishes it, once', async () => {
-    const s = await inReview(20);
+  it('acknowledges a founder merge whose payout failed on chain: payout.failed to both, the founder approves once', async () => {
+    const s = await mergedByFounder(20);
     const id = randomUUID();
     chain.failNextBroadcast = new Error('ECONNRESET rpc-node-3.internal:8545');
-    const failed = await deliver(prPayload(s.prUrl), { id });
-    expectError(failed, 502, 'upstream_error');
-    expect(failed.body).not.toContain('rpc-node-3');
-    expect(await recorded(id)).toBe(false);
-    expect(await bountyState(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
+    const failed = ok<Record<string, string>>(await deliver(prPayload(s.prUrl), { id }));
+    expect(failed).toEqual({
+      status: 'payout_failed',
+      bounty_id: s.bounty.id,
+      submission_id: s.submissionId,
+      reason: 'upstream_error',
+    });
+    // Handled: the host does not retry it forever; the founder and the contributor are told.
+    expect(await recorded(id)).toBe(true);
+    const [event] = await kit.eventsOf(s, 'payout.failed');
+    expect(event?.recipients?.toSorted()).toEqual([s.founder.id, s.dev.id].toSorted());
+    expect(event?.data).toMatchObject({ submission_id: s.submissionId, reason: 'upstream_error' });
+    expect(JSON.stringify(event?.data)).not.toContain('rpc-node-3');
+    expect(await brief(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
     expect(transfersOf(s)).toEqual([]);
 
-    // The host redelivers with the same id.
-    const body = ok<Record<string, string>>(await deliver(prPayload(s.prUrl), { id }));
-    expect(body.status).toBe('approved');
-    expect(await recorded(id)).toBe(true);
-    expectOnePayout(s, 20n);
+    // The same delivery again is a duplicate; the founder finishes the payout by hand, once.
     expect(ok(await deliver(prPayload(s.prUrl), { id }))).toEqual({ status: 'duplicate' });
+    expect(ok(await approve(ctx.app, s.founder, s.bounty.id)).status).toBe('done');
+    expectOnePayout(s, 20n);
+    expect(ok(await deliver(prPayload(s.prUrl)))).toEqual({ status: 'ignored' });
     expectOnePayout(s, 20n);
   });
 });
 
 describe('POST /api/webhooks/github: signature', () => {
   it('refuses a missing, malformed, wrong or stale signature with 403 and changes nothing', async () => {
-    const s = await inReview(10);
+    const s = await mergedByFounder(10);
     const payload = prPayload(s.prUrl);
     const raw = JSON.stringify(payload);
     const id = randomUUID();
@@ -360,7 +305,7 @@ describe('POST /api/webhooks/github: signature', () => {
 
     expect(chain.signed.length).toBe(signedBefore);
     expect(transfersOf(s)).toEqual([]);
-    expect(await bountyState(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
+    expect(await brief(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
     // A forged request does not burn the delivery id: the genuine delivery still works.
     expect(await recorded(id)).toBe(false);
     expect(ok(await deliver(payload, { id })).status).toBe('approved');
@@ -370,7 +315,7 @@ describe('POST /api/webhooks/github: signature', () => {
 
 describe('POST /api/webhooks/github: everything else is acknowledged and ignored', () => {
   it('ignores a pull request closed without merging, and opened/edited/reopened actions', async () => {
-    const s = await inReview(10);
+    const s = await mergedByFounder(10);
     for (const body of [
       prPayload(s.prUrl, { merged: false }),
       prPayload(s.prUrl, { merged: null }),
@@ -384,11 +329,11 @@ describe('POST /api/webhooks/github: everything else is acknowledged and ignored
       expect(await recorded(id)).toBe(true);
     }
     expect(transfersOf(s)).toEqual([]);
-    expect(await bountyState(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
+    expect(await brief(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
   });
 
   it('ignores other events, even with a merged-looking body', async () => {
-    const s = await inReview(10);
+    const s = await mergedByFounder(10);
     for (const [event, body] of [
       ['ping', { zen: 'Keep it logically awesome.', hook_id: 1 }],
       ['push', { ref: 'refs/heads/main' }],
@@ -398,11 +343,11 @@ describe('POST /api/webhooks/github: everything else is acknowledged and ignored
       expect(ok(await deliver(body, { event }))).toEqual({ status: 'ignored' });
     }
     expect(transfersOf(s)).toEqual([]);
-    expect((await bountyState(s)).status).toBe('in_review');
+    expect((await brief(s)).status).toBe('in_review');
   });
 
   it('ignores a merged pull request that backs no pending submission', async () => {
-    const s = await inReview(10);
+    const s = await mergedByFounder(10);
     const signedBefore = chain.signed.length;
     const unknownPr = `${s.repoUrl}/pull/99999`;
     const otherRepo = `http://127.0.0.1:9/bounty-org/somewhere-else/pull/${s.prUrl.split('/').pop()}`;
@@ -410,7 +355,7 @@ describe('POST /api/webhooks/github: everything else is acknowledged and ignored
       expect(ok(await deliver(prPayload(url)))).toEqual({ status: 'ignored' });
     }
     expect(chain.signed.length).toBe(signedBefore);
-    expect((await bountyState(s)).status).toBe('in_review');
+    expect((await brief(s)).status).toBe('in_review');
 
     // A rejected submission's pull request merged later: nothing pending, nothing paid.
     const rejectedRes = await ctx.app.inject({
@@ -422,11 +367,11 @@ describe('POST /api/webhooks/github: everything else is acknowledged and ignored
     ok(rejectedRes);
     expect(ok(await deliver(prPayload(s.prUrl)))).toEqual({ status: 'ignored' });
     expect(transfersOf(s)).toEqual([]);
-    expect((await bountyState(s)).status).toBe('open');
+    expect((await brief(s)).status).toBe('open');
   });
 
   it('answers a malformed delivery with an error envelope and records nothing', async () => {
-    const s = await inReview(10);
+    const s = await mergedByFounder(10);
     const cases: [unknown, DeliveryOpts, number, string][] = [
       ['{"action": "closed", ', {}, 400, 'validation_error'],
       ['', {}, 400, 'validation_error'],
@@ -458,7 +403,7 @@ describe('POST /api/webhooks/github: everything else is acknowledged and ignored
       if (id) expect(await recorded(id)).toBe(false);
     }
     expect(transfersOf(s)).toEqual([]);
-    expect((await bountyState(s)).status).toBe('in_review');
+    expect((await brief(s)).status).toBe('in_review');
   });
 
   it('takes only JSON', async () => {
@@ -482,10 +427,14 @@ describe('submit checks the pull request on the repository host', () => {
   async function claimed(): Promise<{ p: ActiveProject; dev: TestAgent; bountyId: string }> {
     const p = await activeProject(ctx, chain);
     const dev = await registerAgent(ctx.app);
+    await setRepoLogin(ctx, dev.id, loginOf(dev, 'dev'));
     const bounty = await createBounty(ctx.app, p.founder, p.project.id, { reward_amount: 5 });
     ok(await claim(ctx.app, dev, bounty.id));
     return { p, dev, bountyId: bounty.id };
   }
+  /** The host's pull request, authored by the contributor (submit checks the author too). */
+  const hostPr = (dev: TestAgent, prUrl: string, pr: Partial<PullRequestInfo> = {}) =>
+    host.setPullRequest(prUrl, { state: 'open', authorLogin: loginOf(dev, 'dev'), ...pr });
   const submitUrl = (dev: TestAgent, bountyId: string, prUrl: string) =>
     ctx.app.inject({
       method: 'POST',
@@ -507,7 +456,7 @@ describe('submit checks the pull request on the repository host', () => {
     expect(b.submissions).toEqual([]);
 
     // Once the pull request exists, the same URL is accepted.
-    host.setPullRequest(prUrl, { state: 'open' });
+    hostPr(dev, prUrl);
     expect(
       ok<{ submission: { pr_url: string } }>(await submitUrl(dev, bountyId, prUrl), 201).submission.pr_url,
     ).toBe(prUrl);
@@ -517,7 +466,7 @@ describe('submit checks the pull request on the repository host', () => {
   it('refuses a pull request closed without merging (400)', async () => {
     const { p, dev, bountyId } = await claimed();
     const prUrl = `${p.repoUrl}/pull/8`;
-    host.setPullRequest(prUrl, { state: 'closed', merged: false });
+    hostPr(dev, prUrl, { state: 'closed', merged: false });
     expectError(await submitUrl(dev, bountyId, prUrl), 400, 'invalid_pr_url');
     expect((await statusOf(bountyId)).status).toBe('claimed');
   });
@@ -525,7 +474,7 @@ describe('submit checks the pull request on the repository host', () => {
   it('accepts a pull request already merged before submit; the founder then approves it by hand', async () => {
     const { p, dev, bountyId } = await claimed();
     const prUrl = `${p.repoUrl}/pull/9`;
-    host.setPullRequest(prUrl, { state: 'closed', merged: true });
+    hostPr(dev, prUrl, { state: 'closed', merged: true });
     const sub = ok<{ submission: { status: string; pr_url: string } }>(
       await submitUrl(dev, bountyId, prUrl),
       201,
@@ -539,6 +488,7 @@ describe('submit checks the pull request on the repository host', () => {
   it('answers 502 when the host cannot be asked, and lets the claimant retry', async () => {
     const { p, dev, bountyId } = await claimed();
     const prUrl = `${p.repoUrl}/pull/10`;
+    hostPr(dev, prUrl);
     host.failNextPullRead = new AppError(
       'upstream_error',
       'The repository host failed to read the pull request.',

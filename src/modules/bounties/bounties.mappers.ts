@@ -27,4 +27,17 @@ export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({
   platform_fee_tx_hash: r.platformFeeTxHash,
   created_at: r.createdAt.toISOString(),
   reviewed_at: r.reviewedAt ? r.reviewedAt.toISOString() : null,
+  merged_at: r.mergedAt ? r.mergedAt.toISOString() : null,
+  merged_by: r.mergedBy,
+  founder_merged: r.founderMerged,
+});
+
+/**
+ * GET /api/bounties/{id}: the bounty, whether its founder owes a merged submission's reward (a
+ * flag the founder and contributor both act on), and its submissions, newest first.
+ */
+export const toBountyDetailJson = (b: BountyWithProject, subs: SubmissionRow[]) => ({
+  ...toBountyJson(b),
+  payment_owed: subs.some((s) => s.status === 'pending' && s.founderMerged),
+  submissions: subs.map(toSubmissionJson),
 });

@@ -39,6 +39,11 @@ export const Submission = Type.Object({
   platform_fee_tx_hash: Nullable(Type.String()),
   created_at: Timestamp,
   reviewed_at: Nullable(Timestamp),
+  merged_at: Nullable(Timestamp),
+  merged_by: Nullable(Type.String({ description: "The merger's repository-host login" })),
+  founder_merged: Type.Boolean({
+    description: 'The founder merged it: the reward is owed, and reject is refused until it is paid',
+  }),
 });
 export type SubmissionJson = Static<typeof Submission>;
 
@@ -74,7 +79,13 @@ export type BountyListQuery = Static<typeof BountyListQuery>;
 
 export const BountyResponse = Type.Object({ bounty: Bounty });
 export const BountyDetailResponse = Type.Object({
-  bounty: Type.Object({ ...Bounty.properties, submissions: Type.Array(Submission) }),
+  bounty: Type.Object({
+    ...Bounty.properties,
+    payment_owed: Type.Boolean({
+      description: 'The founder merged the pending submission: its reward is owed until approved and paid',
+    }),
+    submissions: Type.Array(Submission),
+  }),
 });
 export const ClaimResponse = Type.Object({
   bounty: Bounty,

@@ -9,7 +9,7 @@ import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import { toBountyJson, toSubmissionJson } from './bounties.mappers.ts';
+import { toBountyDetailJson, toBountyJson } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
 
@@ -141,7 +141,7 @@ export class BountiesService {
   async get(id: string) {
     const bounty = await this.require(id);
     const subs = await repo.submissionsOf(this.deps.db, id);
-    return { ...toBountyJson(bounty), submissions: subs.map(toSubmissionJson) };
+    return toBountyDetailJson(bounty, subs);
   }
 
   async activeClaimsOf(agentId: string): Promise<ActiveClaimJson[]> {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, invalidState } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import * as repo from '../bounties/bounties.repo.ts';
@@ -21,6 +21,8 @@ export interface ApprovalsDeps {
   projects: ProjectsService;
   agents: AgentDirectory;
   payouts: PayoutsService;
+  /** The wallet rule (AgentsService.checkWallet): throws 400 for an address that must never be paid. */
+  checkWallet: (address: string) => Promise<string>;
   /** How long an approval holds the bounty; another attempt (any instance) gets 409 meanwhile. */
   approvalLeaseMs: number;
   /** How long approve waits for both receipts before answering 502 and leaving the rest to the reconciler. */
@@ -59,24 +61,30 @@ export class ApprovalsService {
         'The contributor has no wallet address to receive the reward.',
       );
     }
+    // A wallet stored before the rule existed (zero, platform, a project's contract) is refused
+    // before anything is signed: such a leg would revert forever or pay the platform.
+    await this.deps.checkWallet(contributor.address);
     const founder = await agents.wallet(callerId);
     if (!founder.address || !project.tokenAddress) {
       throw new AppError('founder_without_wallet', 'The founder has no wallet address to pay from.');
     }
     if (!(await this.lease(bountyId))) throw inProgress();
     try {
-      const split = payouts.split(bounty.rewardAmount);
-      const outstanding = await payouts.outstandingUnits(pending.id, split);
-      if (outstanding > 0n) await payouts.assertFunds(project.tokenAddress, founder.address, outstanding);
-      const payout = await payouts.prepare({
+      // Read before the lease: the founder may have rejected it (and someone else submitted) since.
+      if ((await submissionsRepo.findPending(db, bountyId))?.id !== pending.id) {
+        throw invalidState('The submission under review changed during this approval; nothing was paid.');
+      }
+      const intent = {
         submissionId: pending.id,
         bountyId,
         tokenAddress: project.tokenAddress,
         founderAddress: founder.address,
         contributorAddress: contributor.address,
-        split,
+        split: payouts.split(bounty.rewardAmount),
         reviewNotes: notes ?? null,
-      });
+      };
+      await payouts.assertCovers(intent);
+      const payout = await payouts.prepare(intent);
       const result = await payouts.drive(payout.id, this.deps.receiptTimeoutMs);
       if (result.status === 'confirmed') return await this.finish(payout, result);
       throw new AppError(
@@ -94,10 +102,16 @@ export class ApprovalsService {
    * Drives every unfinished payout to its end: after a crash, a timeout or a dropped transaction.
    * Safe on any number of instances: a payout is only driven under its bounty's lease.
    */
-  async reconcile(): Promise<number> {
+  async reconcile(batch = 100): Promise<number> {
     const { payouts, log } = this.deps;
     let finished = 0;
-    for (const payout of await payouts.unfinished(100)) {
+    try {
+      // First what the chain lost under the ledger (a rolled-back dev chain): the payouts below wait on it.
+      await payouts.repairLedger();
+    } catch (err) {
+      log.error({ err }, 'repairing the payout ledger failed; will retry');
+    }
+    for (const payout of await payouts.unfinished(batch)) {
       if (!(await this.lease(payout.bountyId))) continue;
       try {
         // A payout whose submission was rejected (possible while none of its legs was signed)

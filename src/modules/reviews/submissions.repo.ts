@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { submissions } from '../../infra/db/schema.ts';
 
@@ -39,5 +39,46 @@ export async function findPendingByPrUrl(ex: Executor, prUrl: string): Promise<S
     .from(submissions)
     .where(and(eq(submissions.prUrl, prUrl.replace(/\/+$/, '')), eq(submissions.status, 'pending')))
     .limit(1);
+  return row;
+}
+
+/**
+ * Records the host's merge on a pending submission, once: a later delivery of the same merge
+ * changes nothing (undefined), so its event is not recorded twice.
+ */
+export async function recordMerge(
+  ex: Executor,
+  id: string,
+  merge: Pick<SubmissionRow, 'mergedAt' | 'mergedBy' | 'founderMerged' | 'updatedAt'>,
+): Promise<SubmissionRow | undefined> {
+  const [row] = await ex
+    .update(submissions)
+    .set(merge)
+    .where(and(eq(submissions.id, id), eq(submissions.status, 'pending'), isNull(submissions.mergedAt)))
+    .returning();
+  return row;
+}
+
+/**
+ * Rejects a pending submission. One the founder merged is owed its reward and stays pending,
+ * unless `evenIfFounderMerged` (its payout's contributor leg cannot succeed).
+ */
+export async function reject(
+  ex: Executor,
+  id: string,
+  set: Pick<SubmissionRow, 'reviewNotes' | 'reviewedAt' | 'updatedAt'>,
+  evenIfFounderMerged: boolean,
+): Promise<SubmissionRow | undefined> {
+  const [row] = await ex
+    .update(submissions)
+    .set({ ...set, status: 'rejected' })
+    .where(
+      and(
+        eq(submissions.id, id),
+        eq(submissions.status, 'pending'),
+        evenIfFounderMerged ? undefined : eq(submissions.founderMerged, false),
+      ),
+    )
+    .returning();
   return row;
 }

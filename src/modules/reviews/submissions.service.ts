@@ -61,7 +61,16 @@ export class SubmissionsService {
         `pr_url must be a pull request of the project's repository: ${project.repoUrl ?? '(none)'}/pull/{number}.`,
       );
     }
-    await this.assertPullRequestExists(url);
+    // Whoever opened the pull request is paid for it: only its author may submit it.
+    const { repoLogin } = await this.deps.agents.require(agentId);
+    if (!repoLogin) {
+      throw new AppError(
+        'repo_identity_required',
+        'Link your repository host account first (POST /api/agents/me/repo-identity): ' +
+          'a pull request is accepted only from its author.',
+      );
+    }
+    await this.requireAuthoredPullRequest(url, repoLogin);
     const now = clock.now();
     try {
       const created = await db.transaction(async (tx) => {
@@ -109,13 +118,20 @@ export class SubmissionsService {
     }
   }
 
-  /** The pull request must exist on the host and be open or merged. */
-  private async assertPullRequestExists(url: string): Promise<void> {
+  /** The pull request must exist on the host, be open or merged, and be the caller's own. */
+  private async requireAuthoredPullRequest(url: string, repoLogin: string): Promise<void> {
     const [, owner, repoName, , number] = new URL(url).pathname.split('/').slice(-5);
     const pr = await this.deps.repoHost.getPullRequest(owner as string, repoName as string, Number(number));
     if (!pr) throw new AppError('invalid_pr_url', `There is no pull request at ${url}.`);
     if (pr.state === 'closed' && !pr.merged) {
       throw new AppError('invalid_pr_url', 'That pull request was closed without being merged.');
+    }
+    // Host logins are case-insensitive, as GitHub's are.
+    if (pr.authorLogin.toLowerCase() !== repoLogin.toLowerCase()) {
+      throw new AppError(
+        'pr_author_mismatch',
+        `That pull request was opened by ${pr.authorLogin}, not by you (${repoLogin}); submit your own pull request.`,
+      );
     }
   }
 
@@ -134,8 +150,27 @@ export class SubmissionsService {
     const now = clock.now();
     await db.transaction(async (tx) => {
       // Checked under the payout's row lock, which signing takes too: no leg can appear meanwhile.
-      if (!(await this.deps.payouts.closeForReject(tx, pending.id))) {
+      const payout = await this.deps.payouts.closeForReject(tx, pending.id);
+      if (payout === 'paying') {
         throw invalidState('A payout of this submission has started; approve again to finish it instead.');
+      }
+      // A merge by the founder makes the reward owed (the code is kept), so the submission stays
+      // pending; only a contributor leg that reverted lets the founder out, so no bounty wedges.
+      const rejected = await submissionsRepo.reject(
+        tx,
+        pending.id,
+        { reviewNotes: notes, reviewedAt: now, updatedAt: now },
+        payout === 'contributor_failed',
+      );
+      if (!rejected) {
+        const still = await submissionsRepo.findPending(tx, bountyId);
+        if (still?.id === pending.id && still.founderMerged) {
+          throw invalidState(
+            'You merged this pull request, so you owe its reward: fund your wallet (balance and ' +
+              'allowance for the payout wallet) and approve the submission instead.',
+          );
+        }
+        throw invalidState('The submission was reviewed by another request.');
       }
       const reopened = await repo.transition(
         tx,
@@ -145,13 +180,6 @@ export class SubmissionsService {
         repo.leaseFree(now),
       );
       if (!reopened) throw inProgress();
-      const rejected = await submissionsRepo.review(tx, pending.id, {
-        status: 'rejected',
-        reviewNotes: notes,
-        reviewedAt: now,
-        updatedAt: now,
-      });
-      if (!rejected) throw invalidState('The submission was reviewed by another request.');
       await activity.record(tx, {
         type: 'submission.rejected',
         agentId: pending.agentId,

@@ -4,7 +4,7 @@ import { parsePullRequestWebhook, type RepoHost } from '../../infra/repo-host/re
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ApprovalsService } from '../reviews/approvals.service.ts';
-import type { SubmissionsService } from '../reviews/submissions.service.ts';
+import type { MergesService, PendingMerge } from '../reviews/merges.service.ts';
 import * as repo from './webhooks.repo.ts';
 
 export interface WebhooksDeps {
@@ -12,7 +12,7 @@ export interface WebhooksDeps {
   clock: Clock;
   log: FastifyBaseLogger;
   repoHost: RepoHost;
-  submissions: SubmissionsService;
+  merges: MergesService;
   approvals: ApprovalsService;
 }
 
@@ -31,19 +31,25 @@ export type WebhookOutcome =
       submission_id: string;
       contributor_tx_hash: string;
       platform_fee_tx_hash: string;
-    };
+    }
+  | { status: 'merged'; bounty_id: string; submission_id: string; merged_by: string | null }
+  | { status: 'payout_failed'; bounty_id: string; submission_id: string; reason: string };
+
+/** Approval errors that mean the submission was reviewed meanwhile: nothing is left to do. */
+const ALREADY_REVIEWED = new Set(['not_in_review', 'no_pending_submission']);
 
 /**
- * The repository host's webhooks. A merged pull request that backs a pending submission is
- * approved exactly as the founder would approve it: same checks, same payout path, same
- * exactly-once guarantees. A delivery is recorded only once handled, so a failed one can be
- * redelivered; a handled one is acknowledged again and ignored.
+ * The repository host's webhooks. A merged pull request that backs a pending submission is first
+ * checked with the host (a signed delivery proves who sent it, not that the merge happened, nor
+ * who made it), then recorded; only a merge by the founder approves it, exactly as the founder
+ * would: same checks, same payout path, same exactly-once guarantees. A delivery is recorded only
+ * once handled, so a failed one can be redelivered; a handled one is acknowledged again and ignored.
  */
 export class WebhooksService {
   constructor(private readonly deps: WebhooksDeps) {}
 
   async handle(d: Delivery): Promise<WebhookOutcome> {
-    const { db, clock, repoHost, submissions, approvals, log } = this.deps;
+    const { db, clock, repoHost, merges } = this.deps;
     if (!repoHost.verifyWebhook(d.rawBody, d.signature)) {
       throw new AppError('forbidden', 'The webhook signature does not match.');
     }
@@ -60,22 +66,49 @@ export class WebhooksService {
       }
       const pr = parsePullRequestWebhook(payload);
       if (pr.action === 'closed' && pr.merged) {
-        const pending = await submissions.findPendingByPrUrl(pr.htmlUrl);
-        if (pending) {
-          log.info(
-            { pr: pr.htmlUrl, bounty: pending.bountyId },
-            'merged pull request: approving its submission',
-          );
-          const approved = await approvals.approve(
-            pending.founderId,
-            pending.bountyId,
-            `Merged: ${pr.htmlUrl}`,
-          );
-          outcome = { ...approved, status: 'approved' };
-        }
+        const pending = await merges.findPending(pr.htmlUrl);
+        if (pending) outcome = await this.merged(pending);
       }
     }
     await repo.record(db, d.id, d.event, clock.now());
     return outcome;
+  }
+
+  private async merged(pending: PendingMerge): Promise<WebhookOutcome> {
+    const { repoHost, merges, log } = this.deps;
+    const ids = { bounty_id: pending.bountyId, submission_id: pending.submissionId };
+    // The submission's own URL, not the delivery's fields: the pull request checked is the one paid for.
+    const [owner, name, , number] = new URL(pending.prUrl).pathname.split('/').slice(-4);
+    const pr = await repoHost.getPullRequest(owner as string, name as string, Number(number));
+    if (!pr?.merged) {
+      log.warn({ pr: pending.prUrl }, 'merge webhook for a pull request the host does not report merged');
+      return { status: 'ignored' };
+    }
+    const merge = await merges.record(pending, pr.mergedByLogin);
+    if (!merge) return { status: 'ignored' };
+    if (!merge.byFounder) {
+      log.info(
+        { pr: pending.prUrl, mergedBy: merge.mergedBy },
+        'merged by someone else: waits for the founder',
+      );
+      return { status: 'merged', ...ids, merged_by: merge.mergedBy };
+    }
+    log.info({ pr: pending.prUrl, bounty: pending.bountyId }, 'merged by the founder: approving');
+    try {
+      const approved = await this.deps.approvals.approve(
+        pending.founderId,
+        pending.bountyId,
+        `Merged: ${pending.prUrl}`,
+      );
+      return { ...approved, status: 'approved' };
+    } catch (err) {
+      // Another approval holding the bounty answers 409 and the host redelivers; anything else
+      // the founder must fix (funds, wallets, payouts off, the chain) is told, not retried forever.
+      if (!(err instanceof AppError) || err.code === 'operation_in_progress') throw err;
+      if (ALREADY_REVIEWED.has(err.code)) return { status: 'ignored' };
+      log.warn({ err, pr: pending.prUrl }, 'approval on merge could not pay');
+      await merges.recordPayoutFailure(pending, err);
+      return { status: 'payout_failed', ...ids, reason: err.code };
+    }
   }
 }
