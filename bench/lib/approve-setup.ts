@@ -151,6 +151,8 @@ export function timedChain(chain: Chain, stats: Stats): Chain {
       return receipt;
     },
     known: timed(stats, 'chain known', p.known),
+    signNonceFiller: timed(stats, 'chain signNonceFiller', p.signNonceFiller),
+    headBlock: timed(stats, 'chain headBlock', p.headBlock),
   };
   return {
     info: chain.info,

@@ -18,9 +18,13 @@ const UNIT = 10n ** 18n;
 const lower = (a: string) => a.toLowerCase();
 const key = (token: string, owner: string) => `${lower(token)}:${lower(owner)}`;
 
-/** A transferFrom the payout signer signed, as the fake encodes it in the raw transaction. */
+/**
+ * A transferFrom the payout signer signed, as the fake encodes it in the raw transaction; a nonce
+ * filler (`filler: true`) moves nothing and only uses its nonce.
+ */
 export interface FakeTx {
   chainId: number;
+  filler?: boolean;
   signer: string;
   tokenAddress: string;
   from: string;
@@ -80,6 +84,9 @@ const hashOf = (raw: string) =>
     .update(Buffer.from(raw.slice(2), 'hex'))
     .digest('hex')}`;
 
+/** Where a signer's transaction waits for its nonce gap to fill. */
+const slot = (signer: string, nonce: number) => `${lower(signer)}:${nonce}`;
+
 /** A replacement at a nonce must raise both fees by at least 10%, as geth and anvil require. */
 const outbids = (next: FakeTx, old: FakeTx) =>
   next.maxFeePerGas * 10n >= old.maxFeePerGas * 11n &&
@@ -97,18 +104,22 @@ const refuse = (): never => {
  * - A transaction mines when its nonce is the signer's next one; later nonces wait in the pool
  *   until the gap fills. A transfer the founder cannot cover still mines, with status 'reverted'.
  * - Broadcasting the same bytes again is a no-op ('accepted'); another transaction at a nonce
- *   already mined is 'nonce_used'; a waiting one is replaced only by a 10% fee bump.
+ *   already mined is 'nonce_used'; a waiting one is replaced only by a 10% fee bump, and a fee
+ *   cap below `baseFeePerGas` is refused ('underpriced'), as a node's answers say.
  * - Knobs model real failures: `failNextBroadcast` (the RPC call throws), `revertNext` /
  *   `revertNextTo` (the transfer mines reverted), `holdReceipts` and `receiptDelayMs` (receipts
  *   withheld or late) and `payoutDelayMs` (a slow fee quote, the first chain call of each payout that signs).
+ * - Races are driven by one-shot hooks (`onReadFunds`, `onSign`); `mineEmpty` buries receipts,
+ *   `withPayoutKey` signs with another key on the same chain, and `snapshot` rolls it all back.
  */
 export class FakeChain implements Chain {
   readonly info = {
     id: 31337,
     name: 'fake',
-    rpcUrl: 'http://127.0.0.1:0',
+    publicRpcUrl: 'http://127.0.0.1:0',
     explorerUrl: null,
     factoryAddress: '0x00000000000000000000000000000000000000F1',
+    operatorAddress: '0x00000000000000000000000000000000000000C1',
     payoutSpenderAddress: '0x00000000000000000000000000000000000000A1',
     treasuryAddress: '0x00000000000000000000000000000000000000B1',
     devChain: true,
@@ -131,24 +142,26 @@ export class FakeChain implements Chain {
   receiptDelayMs = 0;
   /** Delay of the first call of each payout's signing (the nonce read), before anything is signed. */
   payoutDelayMs = 0;
+  /**
+   * The block base fee: a broadcast whose fee cap is below it is refused as underpriced, and fee
+   * quotes follow it (twice the base fee plus the tip), as a node's do.
+   */
+  baseFeePerGas = 0n;
+  /** When set, runs once on the next funds read (the approval's funds check), then clears. */
+  onReadFunds: (() => Promise<void>) | null = null;
+  /** When set, runs once before the next transfer is signed (inside the signing transaction), then clears. */
+  onSign: (() => Promise<void>) | null = null;
 
   private readonly funds = new Map<string, TokenFunds>();
-  private nextNonce = 0;
+  /** The next nonce of each signer (lowercase address). */
+  private readonly nonces = new Map<string, number>();
   private block = 0n;
-  /** Transactions waiting for a nonce gap to fill, by nonce. */
-  private readonly pool = new Map<number, { tx: FakeTx; hash: string }>();
+  /** Transactions waiting for a nonce gap to fill, by signer and nonce. */
+  private readonly pool = new Map<string, { tx: FakeTx; hash: string }>();
   private readonly receipts = new Map<string, Receipt>();
   private readonly seen = new Set<string>();
 
-  readonly payoutSigner: PayoutSigner = {
-    address: this.info.payoutSpenderAddress,
-    chainNonce: async () => this.nextNonce,
-    quoteFees: () => this.quoteFees(),
-    signTransferFrom: async (t) => this.sign(t),
-    broadcast: (raw) => this.broadcast(raw),
-    mined: async (hash) => this.mined(hash),
-    known: async (hash) => this.seen.has(lower(hash)),
-  };
+  readonly payoutSigner: PayoutSigner = this.signerFor(this.info.payoutSpenderAddress);
 
   readonly wallets: WalletActions = {
     ethBalance: async () => refuse(),
@@ -171,6 +184,9 @@ export class FakeChain implements Chain {
   }
 
   async readFunds(token: string, owner: string): Promise<TokenFunds> {
+    const hook = this.onReadFunds;
+    this.onReadFunds = null;
+    if (hook) await hook();
     return { ...(this.funds.get(key(token, owner)) ?? { balanceUnits: 0n, allowanceUnits: 0n }) };
   }
 
@@ -186,7 +202,80 @@ export class FakeChain implements Chain {
 
   /** The nonce the signer's next transaction must carry (what the chain itself has mined). */
   get ledgerNonce(): number {
-    return this.nextNonce;
+    return this.nonceOf(this.info.payoutSpenderAddress);
+  }
+
+  /** The latest block: each mined transaction makes one; `mineEmpty` adds empty ones. */
+  get headBlock(): bigint {
+    return this.block;
+  }
+
+  /** Mines empty blocks, burying earlier receipts deeper. */
+  mineEmpty(blocks: number): void {
+    this.block += BigInt(blocks);
+  }
+
+  /**
+   * The same chain signing with another payout key (a key change, or a second instance with its
+   * own key): shared ledger, pool and receipts, that key's own nonces.
+   */
+  withPayoutKey(address: string): FakeChain {
+    const payoutSigner = this.signerFor(address);
+    return new Proxy(this, {
+      get: (target, prop, receiver) =>
+        prop === 'payoutSigner' ? payoutSigner : Reflect.get(target, prop, receiver),
+    });
+  }
+
+  /**
+   * Takes a snapshot of the whole chain; the returned function rolls the chain back to it, as
+   * anvil restarted from an older state file does: later transactions, receipts and nonces are lost.
+   */
+  snapshot(): () => void {
+    const funds = new Map([...this.funds].map(([k, v]) => [k, { ...v }]));
+    const nonces = new Map(this.nonces);
+    const pool = new Map(this.pool);
+    const receipts = new Map(this.receipts);
+    const seen = new Set(this.seen);
+    const transfers = this.transfers.length;
+    const block = this.block;
+    return () => {
+      const reset = <K, V>(m: Map<K, V>, from: Map<K, V>) => {
+        m.clear();
+        for (const [k, v] of from) m.set(k, v);
+      };
+      reset(this.funds, funds);
+      reset(this.nonces, nonces);
+      reset(this.pool, pool);
+      reset(this.receipts, receipts);
+      this.seen.clear();
+      for (const h of seen) this.seen.add(h);
+      this.transfers.splice(transfers);
+      this.block = block;
+    };
+  }
+
+  private nonceOf(signer: string): number {
+    return this.nonces.get(lower(signer)) ?? 0;
+  }
+
+  private signerFor(address: string): PayoutSigner {
+    return {
+      address,
+      chainNonce: async () => this.nonceOf(address),
+      quoteFees: () => this.quoteFees(),
+      signTransferFrom: async (t) => {
+        const hook = this.onSign;
+        this.onSign = null;
+        if (hook) await hook();
+        return this.sign(address, t);
+      },
+      signNonceFiller: async (t) => this.signFiller(address, t),
+      broadcast: (raw) => this.broadcast(raw),
+      mined: async (hash) => this.mined(hash),
+      known: async (hash) => this.seen.has(lower(hash)),
+      headBlock: async () => this.block,
+    };
   }
 
   async deployProject(): Promise<DeployedProject> {
@@ -202,13 +291,39 @@ export class FakeChain implements Chain {
   /** The fee quote: the first chain call of every payout that signs (the nonce is read once per signer). */
   protected async quoteFees(): Promise<Fees> {
     if (this.payoutDelayMs) await new Promise((r) => setTimeout(r, this.payoutDelayMs));
-    return { ...FIXED_FEES };
+    const following = this.baseFeePerGas * 2n + FIXED_FEES.maxPriorityFeePerGas;
+    return {
+      maxFeePerGas: following > FIXED_FEES.maxFeePerGas ? following : FIXED_FEES.maxFeePerGas,
+      maxPriorityFeePerGas: FIXED_FEES.maxPriorityFeePerGas,
+    };
   }
 
-  private sign(t: Parameters<PayoutSigner['signTransferFrom']>[0]): SignedTx {
+  private signFiller(signer: string, t: Parameters<PayoutSigner['signNonceFiller']>[0]): SignedTx {
+    return this.record({
+      chainId: this.info.id,
+      filler: true,
+      signer: lower(signer),
+      tokenAddress: '',
+      from: lower(signer),
+      to: lower(signer),
+      amountUnits: 0n,
+      nonce: t.nonce,
+      maxFeePerGas: t.fees.maxFeePerGas,
+      maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
+    });
+  }
+
+  private record(tx: FakeTx): SignedTx {
+    const raw = encode(tx);
+    const hash = hashOf(raw);
+    this.signed.push({ ...tx, hash });
+    return { hash, raw };
+  }
+
+  private sign(signer: string, t: Parameters<PayoutSigner['signTransferFrom']>[0]): SignedTx {
     const tx: FakeTx = {
       chainId: this.info.id,
-      signer: lower(this.info.payoutSpenderAddress),
+      signer: lower(signer),
       tokenAddress: lower(t.tokenAddress),
       from: lower(t.from),
       to: lower(t.to),
@@ -232,24 +347,26 @@ export class FakeChain implements Chain {
     const tx = decode(raw);
     const hash = hashOf(raw);
     if (this.seen.has(hash)) return 'accepted';
-    if (tx.nonce < this.nextNonce) return 'nonce_used';
-    if (tx.nonce > this.nextNonce) {
-      const waiting = this.pool.get(tx.nonce);
-      if (waiting && !outbids(tx, waiting.tx)) {
-        throw new AppError(
-          'upstream_error',
-          'The blockchain node failed to broadcast a payout: replacement transaction underpriced',
-        );
-      }
+    const expected = this.nonceOf(tx.signer);
+    if (tx.nonce < expected) return 'nonce_used';
+    // A node refuses a fee cap below the base fee, and a replacement that does not outbid.
+    if (tx.maxFeePerGas < this.baseFeePerGas) return 'underpriced';
+    const waiting = this.pool.get(slot(tx.signer, tx.nonce));
+    if (waiting && !outbids(tx, waiting.tx)) return 'underpriced';
+    if (tx.nonce > expected) {
       if (waiting) this.seen.delete(waiting.hash);
-      this.pool.set(tx.nonce, { tx, hash });
+      this.pool.set(slot(tx.signer, tx.nonce), { tx, hash });
       this.seen.add(hash);
       return 'accepted';
     }
     this.seen.add(hash);
     this.mine(tx, hash);
-    for (let next = this.pool.get(this.nextNonce); next; next = this.pool.get(this.nextNonce)) {
-      this.pool.delete(next.tx.nonce);
+    for (
+      let next = this.pool.get(slot(tx.signer, this.nonceOf(tx.signer)));
+      next;
+      next = this.pool.get(slot(tx.signer, this.nonceOf(tx.signer)))
+    ) {
+      this.pool.delete(slot(tx.signer, next.tx.nonce));
       this.mine(next.tx, next.hash);
     }
     return 'accepted';
@@ -257,8 +374,15 @@ export class FakeChain implements Chain {
 
   /** Executes the transferFrom: it reverts when the founder's balance or allowance falls short. */
   private mine(tx: FakeTx, hash: string): void {
-    this.nextNonce = tx.nonce + 1;
+    this.nonces.set(lower(tx.signer), tx.nonce + 1);
     this.block += 1n;
+    if (tx.filler) {
+      this.receipts.set(hash, {
+        mined: { status: 'success', blockNumber: this.block },
+        visibleAt: Date.now(),
+      });
+      return;
+    }
     const forced = this.revertNext || (this.revertNextTo !== null && lower(this.revertNextTo) === tx.to);
     if (this.revertNext) this.revertNext = false;
     else if (forced) this.revertNextTo = null;

@@ -14,6 +14,20 @@ import { errorText, upstream } from './evm-errors.ts';
 
 // An ERC-20 transferFrom costs ~35-60k gas; a fixed, generous limit keeps signing free of I/O.
 const TRANSFER_GAS = 120_000n;
+// A plain ETH transfer to an externally owned account.
+const FILLER_GAS = 21_000n;
+
+/** Node refusals (geth, anvil, reth, erigon, nethermind wording) that only higher fees cure. */
+const UNDERPRICED = [
+  'underpriced',
+  'less than block base fee',
+  'fee cap less than',
+  'feecap',
+  'fee too low',
+  'feetoolow',
+  'gas price too low',
+  'max fee per gas too low',
+];
 
 /** The platform payout wallet over viem: local signing at the workflow's nonce, raw broadcast. */
 export function evmPayoutSigner(client: PublicClient, account: Account, chainId: number): PayoutSigner {
@@ -52,6 +66,20 @@ export function evmPayoutSigner(client: PublicClient, account: Account, chainId:
       });
       return { raw, hash: keccak256(raw) };
     },
+    signNonceFiller: async (t): Promise<SignedTx> => {
+      if (!account.signTransaction) throw new Error('The payout account cannot sign transactions.');
+      const raw = await account.signTransaction({
+        chainId,
+        type: 'eip1559',
+        to: account.address,
+        value: 0n,
+        nonce: t.nonce,
+        gas: FILLER_GAS,
+        maxFeePerGas: t.fees.maxFeePerGas,
+        maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
+      });
+      return { raw, hash: keccak256(raw) };
+    },
     broadcast: async (raw): Promise<BroadcastResult> => {
       try {
         await client.request({ method: 'eth_sendRawTransaction', params: [raw as Hex] });
@@ -67,6 +95,7 @@ export function evmPayoutSigner(client: PublicClient, account: Account, chainId:
         }
         if (text.includes('nonce too low') || text.includes('nonce has already been used'))
           return 'nonce_used';
+        if (UNDERPRICED.some((u) => text.includes(u))) return 'underpriced';
         throw upstream('broadcast a payout', err);
       }
     },
@@ -86,6 +115,13 @@ export function evmPayoutSigner(client: PublicClient, account: Account, chainId:
       } catch (err) {
         if (err instanceof TransactionNotFoundError) return false;
         throw upstream('look up a payout', err);
+      }
+    },
+    headBlock: async () => {
+      try {
+        return await client.getBlockNumber({ cacheTime: 0 });
+      } catch (err) {
+        throw upstream('read the latest block', err);
       }
     },
   };

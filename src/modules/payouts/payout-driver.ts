@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Fees, PayoutSigner } from '../../infra/chain/chain.ts';
+import type { PayoutSigner } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { invalidState } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { attemptRow, capFees, LegBroadcaster, settleFromChain } from './leg-broadcast.ts';
 import * as repo from './payouts.repo.ts';
 
 export const LEG_KINDS = ['contributor', 'fee'] as const;
@@ -21,33 +23,38 @@ export interface DriverDeps {
   log: FastifyBaseLogger;
   pollIntervalMs: number;
   stuckAfterMs: number;
+  /** Blocks on top of a reverted receipt before the revert counts (PAYOUT_REVERT_CONFIRMATIONS). */
+  revertConfirmations: number;
+  /** The highest fee cap ever signed, in wei (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
+  maxFeePerGas: bigint;
+  /** PAYOUTS_ENABLED: while false no new leg is signed; signed ones are still sent and settled. */
+  signNewLegs: boolean;
 }
 
-/** A leg signed but unsent this long belongs to an approval that died before broadcasting it. */
-const ORPHAN_AFTER_MS = 2_000;
-
-/** +12.5% (rounded up) clears every node's minimum replacement bump of 10%. */
-const bump = (v: bigint) => (v * 1125n + 999n) / 1000n;
-const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
+const isOpen = (l: repo.LegRow) => l.status === 'signed' || l.status === 'sent';
 
 /**
  * Drives one payout's legs toward the chain: signs a leg only where none may still move the
- * tokens, stores every signed transaction before broadcasting it, re-broadcasts stored bytes,
- * replaces stuck ones at the same nonce, and records what mined.
+ * tokens, stores every signed transaction before broadcasting it, hands the legs to
+ * `LegBroadcaster` (re-broadcasts, replacements), and records what mined.
  */
 export class PayoutDriver {
-  constructor(private readonly deps: DriverDeps) {}
+  private readonly broadcaster: LegBroadcaster;
+
+  constructor(private readonly deps: DriverDeps) {
+    this.broadcaster = new LegBroadcaster(deps);
+  }
 
   async drive(payoutId: string, waitMs: number): Promise<DriveResult> {
     const payout = await repo.findById(this.deps.db, payoutId);
     if (!payout) throw new Error(`No payout ${payoutId}.`);
     let legs = await this.liveLegs(payoutId);
     const missing = LEG_KINDS.filter((k) => !legs.has(k));
-    if (missing.length > 0 && payout.status === 'pending') {
+    if (missing.length > 0 && payout.status === 'pending' && this.deps.signNewLegs) {
       await this.sign(payout, missing);
       legs = await this.liveLegs(payoutId);
     }
-    await this.push([...legs.values()]);
+    await this.broadcaster.push([...legs.values()]);
     return this.await(payoutId, waitMs);
   }
 
@@ -56,20 +63,37 @@ export class PayoutDriver {
     return new Map(legs.filter((l) => l.status !== 'reverted').map((l) => [l.kind as LegKind, l]));
   }
 
-  /** Allocates nonces and stores the signed transfers in one transaction, before any broadcast. */
+  /**
+   * Allocates nonces and stores the signed transfers in one transaction, before any broadcast.
+   * Throws 409 when the submission was reviewed meanwhile; its payout is then closed.
+   */
   private async sign(payout: repo.PayoutRow, kinds: LegKind[]): Promise<void> {
     const { db, clock, signer } = this.deps;
     // The counter is seeded from the chain once; after that the database owns the nonces.
     if (!(await repo.hasNonceCounter(db, signer.address))) {
       await repo.seedNonce(db, signer.address, await signer.chainNonce());
     }
-    const fees = await signer.quoteFees();
+    const fees = capFees(await signer.quoteFees(), this.deps.maxFeePerGas);
     const now = clock.now();
+    let reviewed = false;
     try {
       await db.transaction(async (tx) => {
         // A reject holds this lock too: a payout it closed is never signed afterwards.
         const locked = await repo.lockById(tx, payout.id);
         if (locked?.status !== 'pending') return;
+        // A reject with no payout row yet (or one whose lease ran out) locks only the submission.
+        if ((await repo.lockSubmissionStatus(tx, payout.submissionId)) !== 'pending') {
+          await repo.setStatus(
+            tx,
+            payout.id,
+            ['pending'],
+            'failed',
+            'the submission is no longer pending',
+            now,
+          );
+          reviewed = true;
+          return;
+        }
         for (const kind of kinds) {
           const nonce = await repo.allocateNonce(tx, signer.address);
           const to = kind === 'contributor' ? payout.contributorAddress : payout.treasuryAddress;
@@ -99,7 +123,7 @@ export class PayoutDriver {
               createdAt: now,
               updatedAt: now,
             },
-            this.attempt(legId, signed, fees, now),
+            attemptRow(legId, signed, fees, now),
           );
         }
       });
@@ -107,106 +131,9 @@ export class PayoutDriver {
       // Another process signed this payout's legs first; its legs are the ones to drive.
       if (uniqueViolation(err) !== 'payout_legs_live_key') throw err;
     }
-  }
-
-  private attempt(
-    legId: string,
-    signed: { hash: string; raw: string },
-    fees: Fees,
-    now: Date,
-  ): repo.AttemptRow {
-    return {
-      txHash: signed.hash,
-      legId,
-      rawTx: signed.raw,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      createdAt: now,
-      broadcastAt: null,
-    };
-  }
-
-  /** Broadcasts (or re-broadcasts) each unsettled leg's latest attempt, back to back in nonce order. */
-  private async push(legs: repo.LegRow[]): Promise<void> {
-    const { db, clock, signer, log, stuckAfterMs } = this.deps;
-    const mine = legs.filter((l) => l.status === 'signed' || l.status === 'sent');
-    if (mine.length === 0) return;
-    // Another payout's leg signed below ours but never sent (its request died) would hold ours
-    // in the node's queue: send it first.
-    // Only legs left unsent for a while: a live approval broadcasts its own within milliseconds.
-    const stale = new Date(clock.now().getTime() - ORPHAN_AFTER_MS);
-    const backlog = await repo.unsentBelow(db, signer.address, Math.max(...mine.map((l) => l.nonce)), stale);
-    const ids = new Set(mine.map((l) => l.id));
-    const open = [...mine, ...backlog.filter((l) => !ids.has(l.id))].sort((a, b) => a.nonce - b.nonce);
-    const attempts = await repo.attemptsOf(
-      db,
-      open.map((l) => l.id),
-    );
-    for (const leg of open) {
-      const tried = attempts.filter((a) => a.legId === leg.id);
-      let latest = tried[tried.length - 1];
-      if (!latest) continue;
-      // A leg never marked sent may still have reached the node (a crash between broadcast and
-      // bookkeeping); re-sending the same bytes is harmless and its receipt is read below.
-      if (leg.status === 'sent' && (await this.settleFromChain(leg, tried))) continue;
-      const now = clock.now();
-      if (latest.broadcastAt && now.getTime() - latest.broadcastAt.getTime() > stuckAfterMs) {
-        latest = await this.replace(leg, latest);
-      } else if (latest.broadcastAt && (await signer.known(latest.txHash))) {
-        continue;
-      }
-      const result = await signer.broadcast(latest.rawTx);
-      if (result === 'nonce_used') {
-        log.warn({ leg: leg.id, nonce: leg.nonce }, 'payout nonce already used; waiting for its receipt');
-      }
-      await repo.markBroadcast(db, leg, latest.txHash, clock.now());
+    if (reviewed) {
+      throw invalidState('The submission was reviewed while this approval ran; nothing was paid.');
     }
-  }
-
-  /** A stuck transaction replaced at the same nonce with fees raised by at least 10%. */
-  private async replace(leg: repo.LegRow, old: repo.AttemptRow): Promise<repo.AttemptRow> {
-    const { db, clock, signer, log } = this.deps;
-    const quote = await signer.quoteFees();
-    const fees = {
-      maxFeePerGas: maxBig(bump(old.maxFeePerGas), quote.maxFeePerGas),
-      maxPriorityFeePerGas: maxBig(bump(old.maxPriorityFeePerGas), quote.maxPriorityFeePerGas),
-    };
-    const payout = await repo.findById(db, leg.payoutId);
-    if (!payout) throw new Error(`No payout ${leg.payoutId}.`);
-    const signed = await signer.signTransferFrom({
-      tokenAddress: payout.tokenAddress,
-      from: payout.fromAddress,
-      to: leg.toAddress,
-      amountUnits: leg.amountUnits,
-      nonce: leg.nonce,
-      fees,
-    });
-    const attempt = this.attempt(leg.id, signed, fees, clock.now());
-    await repo.insertAttempt(db, attempt);
-    log.info(
-      { leg: leg.id, nonce: leg.nonce, replaces: old.txHash, txHash: signed.hash },
-      'replacing a stuck payout',
-    );
-    return attempt;
-  }
-
-  /** Settles the leg if any of its attempts mined; true when it did. */
-  private async settleFromChain(leg: repo.LegRow, attempts: repo.AttemptRow[]): Promise<boolean> {
-    for (const a of attempts) {
-      const mined = await this.deps.signer.mined(a.txHash);
-      if (mined) {
-        await repo.settleLeg(
-          this.deps.db,
-          leg.id,
-          mined.status,
-          a.txHash,
-          mined.blockNumber,
-          this.deps.clock.now(),
-        );
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -215,7 +142,7 @@ export class PayoutDriver {
    */
   async settle(payoutId: string): Promise<void> {
     const legs = await repo.legsOf(this.deps.db, payoutId);
-    const open = legs.filter((l) => l.status === 'signed' || l.status === 'sent');
+    const open = legs.filter(isOpen);
     if (open.length === 0) return;
     const attempts = await repo.attemptsOf(
       this.deps.db,
@@ -223,7 +150,8 @@ export class PayoutDriver {
     );
     await Promise.all(
       open.map((l) =>
-        this.settleFromChain(
+        settleFromChain(
+          this.deps,
           l,
           attempts.filter((a) => a.legId === l.id),
         ),
@@ -238,7 +166,8 @@ export class PayoutDriver {
       await this.settle(payoutId);
       const settled = await repo.legsOf(this.deps.db, payoutId);
       const result = outcome(settled);
-      if (result.status !== 'pending' || Date.now() >= deadline) return result;
+      // Nothing in flight (signing is off, say): waiting cannot change the answer.
+      if (result.status !== 'pending' || Date.now() >= deadline || !settled.some(isOpen)) return result;
       await new Promise((r) => setTimeout(r, this.deps.pollIntervalMs));
     }
   }

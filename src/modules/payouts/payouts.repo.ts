@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, inArray, lt, max, min, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
-import { legAttempts, payoutLegs, payouts, signerNonces } from '../../infra/db/schema.ts';
+import { legAttempts, payoutLegs, payouts, signerNonces, submissions } from '../../infra/db/schema.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type LegRow = typeof payoutLegs.$inferSelect;
@@ -53,13 +53,32 @@ export async function setReviewNotes(
     .where(and(eq(payouts.id, id), inArray(payouts.status, ['pending', 'failed'])));
 }
 
-export function unfinished(ex: Executor, limit: number): Promise<PayoutRow[]> {
+/** Unfinished payouts in id order, after `afterId` (from the first when null). */
+export function unfinishedAfter(ex: Executor, afterId: string | null, limit: number): Promise<PayoutRow[]> {
   return ex
     .select()
     .from(payouts)
-    .where(eq(payouts.status, 'pending'))
-    .orderBy(asc(payouts.updatedAt))
+    .where(and(eq(payouts.status, 'pending'), afterId === null ? undefined : gt(payouts.id, afterId)))
+    .orderBy(asc(payouts.id))
     .limit(limit);
+}
+
+/**
+ * The status of the payout's submission, its row locked for the rest of the transaction: a reject
+ * updates that row, so a leg is signed either before the reject starts or never.
+ */
+export async function lockSubmissionStatus(ex: Executor, submissionId: string): Promise<string | undefined> {
+  const [row] = await ex
+    .select({ status: submissions.status })
+    .from(submissions)
+    .where(eq(submissions.id, submissionId))
+    .for('update');
+  return row?.status;
+}
+
+export async function findLeg(ex: Executor, id: string): Promise<LegRow | undefined> {
+  const [row] = await ex.select().from(payoutLegs).where(eq(payoutLegs.id, id));
+  return row;
 }
 
 export function legsOf(ex: Executor, payoutId: string): Promise<LegRow[]> {
@@ -77,11 +96,14 @@ export async function liveLegsOfSubmission(ex: Executor, submissionId: string): 
 
 export function attemptsOf(ex: Executor, legIds: string[]): Promise<AttemptRow[]> {
   if (legIds.length === 0) return Promise.resolve([]);
-  return ex
-    .select()
-    .from(legAttempts)
-    .where(inArray(legAttempts.legId, legIds))
-    .orderBy(asc(legAttempts.createdAt));
+  return (
+    ex
+      .select()
+      .from(legAttempts)
+      .where(inArray(legAttempts.legId, legIds))
+      // A leg's attempts raise the fee each time: the fee orders attempts made within one instant.
+      .orderBy(asc(legAttempts.createdAt), asc(legAttempts.maxFeePerGas))
+  );
 }
 
 /** Seeds a signer's nonce counter from the chain the first time the signer is used. */
@@ -170,4 +192,59 @@ export function unsentBelow(
       ),
     )
     .orderBy(asc(payoutLegs.nonce));
+}
+
+/** Legs of other signers that may still move tokens, per signer: what only that key can drive. */
+export function inFlightOfOtherSigners(ex: Executor, signer: string) {
+  return ex
+    .select({
+      signer: payoutLegs.signer,
+      legs: count(),
+      firstNonce: min(payoutLegs.nonce),
+      lastNonce: max(payoutLegs.nonce),
+    })
+    .from(payoutLegs)
+    .where(
+      and(
+        inArray(payoutLegs.status, ['signed', 'sent']),
+        sql`lower(${payoutLegs.signer}) <> lower(${signer})`,
+      ),
+    )
+    .groupBy(payoutLegs.signer);
+}
+
+export async function nextNonceOf(ex: Executor, address: string): Promise<number | undefined> {
+  const [row] = await ex
+    .select({ next: signerNonces.nextNonce })
+    .from(signerNonces)
+    .where(eq(signerNonces.address, address));
+  return row?.next;
+}
+
+/** The signer's legs at or above a nonce, in nonce order. */
+export function legsFrom(ex: Executor, signer: string, nonce: number): Promise<LegRow[]> {
+  return ex
+    .select()
+    .from(payoutLegs)
+    .where(and(eq(payoutLegs.signer, signer), gte(payoutLegs.nonce, nonce)))
+    .orderBy(asc(payoutLegs.nonce));
+}
+
+/** A leg recorded as mined whose transaction the chain no longer has: in flight again. */
+export async function unsettle(ex: Executor, legId: string, now: Date): Promise<void> {
+  await ex
+    .update(payoutLegs)
+    .set({ status: 'sent', blockNumber: null, updatedAt: now })
+    .where(and(eq(payoutLegs.id, legId), eq(payoutLegs.status, 'success')));
+}
+
+/** The signer's sent legs of payouts nobody drives any more (confirmed or failed). */
+export async function sentLegsOfClosedPayouts(ex: Executor, signer: string): Promise<LegRow[]> {
+  return ex
+    .select({ leg: payoutLegs })
+    .from(payoutLegs)
+    .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
+    .where(and(eq(payoutLegs.signer, signer), eq(payoutLegs.status, 'sent'), ne(payouts.status, 'pending')))
+    .orderBy(asc(payoutLegs.nonce))
+    .then((rows) => rows.map((r) => r.leg));
 }

@@ -6,7 +6,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { FundsService } from '../funds/funds.service.ts';
-import { type DriveResult, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
+import { LedgerRepair } from './ledger-repair.ts';
+import { type DriveResult, type DriverDeps, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 
 export interface PayoutsDeps {
@@ -19,6 +20,10 @@ export interface PayoutsDeps {
   payoutsEnabled: boolean;
   pollIntervalMs: number;
   stuckAfterMs: number;
+  /** PAYOUT_REVERT_CONFIRMATIONS; 0 (act on a revert at once) when omitted. */
+  revertConfirmations?: number;
+  /** PAYOUT_MAX_FEE_PER_GAS_GWEI; 500 when omitted. */
+  maxFeePerGasGwei?: number;
 }
 
 export interface RewardSplit {
@@ -47,16 +52,24 @@ export type Payout = repo.PayoutRow;
  */
 export class PayoutsService {
   private readonly driver: PayoutDriver;
+  private readonly repair: LedgerRepair;
+  /** The last payout of the previous batch: batches rotate, so none starves behind failing ones. */
+  private cursor: string | null = null;
 
   constructor(private readonly deps: PayoutsDeps) {
-    this.driver = new PayoutDriver({
+    const driverDeps: DriverDeps = {
       db: deps.db,
       clock: deps.clock,
       signer: deps.chain.payoutSigner,
       log: deps.log,
       pollIntervalMs: deps.pollIntervalMs,
       stuckAfterMs: deps.stuckAfterMs,
-    });
+      revertConfirmations: deps.revertConfirmations ?? 0,
+      maxFeePerGas: BigInt(deps.maxFeePerGasGwei ?? 500) * 10n ** 9n,
+      signNewLegs: deps.payoutsEnabled,
+    };
+    this.driver = new PayoutDriver(driverDeps);
+    this.repair = new LedgerRepair(driverDeps);
   }
 
   /** fee = floor(reward * bps / 10000) in base units; the contributor gets the rest. */
@@ -73,26 +86,31 @@ export class PayoutsService {
   }
 
   /**
-   * What still has to leave the founder's wallet: the legs not already paid by an earlier attempt.
-   * Legs of that attempt are settled from the chain first: after a lost answer or a timeout a leg
-   * may have mined unrecorded, and counting it again would refuse a founder who owes only the rest.
+   * Balance and allowance must cover what will actually be sent, before anything is signed: the
+   * legs not already paid, at the amounts and from the wallet frozen in the submission's payout
+   * row when one exists (a retry's founder wallet or fee split may differ from the first
+   * approval's; the legs never do). Legs of an earlier attempt are settled from the chain first:
+   * after a lost answer or a timeout a leg may have mined unrecorded, and counting it again would
+   * refuse a founder who owes only the rest.
    */
-  async outstandingUnits(submissionId: string, split: RewardSplit): Promise<bigint> {
-    const earlier = await repo.findBySubmission(this.deps.db, submissionId);
+  async assertCovers(intent: PayoutIntent): Promise<void> {
+    const { db, funds } = this.deps;
+    const earlier = await repo.findBySubmission(db, intent.submissionId);
     if (earlier?.status === 'pending' || earlier?.status === 'failed') await this.driver.settle(earlier.id);
-    const paid = (await repo.liveLegsOfSubmission(this.deps.db, submissionId)).filter(
+    const paid = (await repo.liveLegsOfSubmission(db, intent.submissionId)).filter(
       (l) => l.status === 'success',
     );
     const paidKinds = new Set(paid.map((l) => l.kind));
-    return (
-      (paidKinds.has('contributor') ? 0n : split.contributorUnits) +
-      (paidKinds.has('fee') ? 0n : split.feeUnits)
-    );
-  }
-
-  /** Balance and allowance must each cover what is still to be paid, before anything is signed. */
-  assertFunds(tokenAddress: string, founderAddress: string, units: bigint): Promise<void> {
-    return this.deps.funds.assertCovers(tokenAddress, founderAddress, units);
+    const sent = earlier ?? {
+      tokenAddress: intent.tokenAddress,
+      fromAddress: intent.founderAddress,
+      contributorUnits: intent.split.contributorUnits,
+      feeUnits: intent.split.feeUnits,
+    };
+    const units =
+      (paidKinds.has('contributor') ? 0n : sent.contributorUnits) +
+      (paidKinds.has('fee') ? 0n : sent.feeUnits);
+    if (units > 0n) await funds.assertCovers(sent.tokenAddress, sent.fromAddress, units);
   }
 
   /** The submission's payout, created on the first approval and reopened by a retry after a failure. */
@@ -146,6 +164,8 @@ export class PayoutsService {
   async abandon(payoutId: string, reason: string): Promise<boolean> {
     const { db, clock } = this.deps;
     return db.transaction(async (tx) => {
+      // Signing holds this lock while it stores legs: they are either seen here or never signed.
+      if ((await repo.lockById(tx, payoutId))?.status !== 'pending') return false;
       if ((await repo.legsOf(tx, payoutId)).length > 0) return false;
       return repo.setStatus(tx, payoutId, ['pending'], 'failed', reason, clock.now());
     });
@@ -161,14 +181,23 @@ export class PayoutsService {
   }
 
   /**
-   * For a reject, inside its transaction: refuses (false) once any leg may be moving tokens;
-   * otherwise closes the submission's payout so nothing is signed for it afterwards.
+   * For a reject, inside its transaction, under the payout's row lock (signing takes it too, so no
+   * leg appears meanwhile): 'paying' while a leg may still move tokens or the contributor was paid.
+   * Otherwise closes the submission's payout so nothing is signed for it afterwards, and says
+   * whether its contributor leg reverted: such a payout never wedges the bounty, even once its fee
+   * leg has mined, since the contract lets the founder reject it.
    */
-  async closeForReject(tx: Executor, submissionId: string): Promise<boolean> {
+  async closeForReject(
+    tx: Executor,
+    submissionId: string,
+  ): Promise<'closed' | 'contributor_failed' | 'paying'> {
     const payout = await repo.lockBySubmission(tx, submissionId);
-    if (!payout) return true;
-    const live = (await repo.legsOf(tx, payout.id)).filter((l) => l.status !== 'reverted');
-    if (live.length > 0) return false;
+    if (!payout) return 'closed';
+    const legs = await repo.legsOf(tx, payout.id);
+    const contributor = legs.filter((l) => l.kind === 'contributor');
+    const contributorFailed = contributor.length > 0 && contributor.every((l) => l.status === 'reverted');
+    const settledFee = (l: repo.LegRow) => contributorFailed && l.kind === 'fee' && l.status === 'success';
+    if (legs.some((l) => l.status !== 'reverted' && !settledFee(l))) return 'paying';
     await repo.setStatus(
       tx,
       payout.id,
@@ -177,11 +206,46 @@ export class PayoutsService {
       'submission rejected',
       this.deps.clock.now(),
     );
-    return true;
+    return contributorFailed ? 'contributor_failed' : 'closed';
   }
 
-  unfinished(limit: number): Promise<Payout[]> {
-    return repo.unfinished(this.deps.db, limit);
+  /**
+   * The next `limit` unfinished payouts after the previous batch, wrapping around: payouts that
+   * keep failing at the head of the list never hold back the ones behind them.
+   */
+  async unfinished(limit: number): Promise<Payout[]> {
+    const { db } = this.deps;
+    let batch = await repo.unfinishedAfter(db, this.cursor, limit);
+    if (batch.length < limit && this.cursor !== null) {
+      const seen = new Set(batch.map((p) => p.id));
+      const head = await repo.unfinishedAfter(db, null, limit - batch.length);
+      batch = [...batch, ...head.filter((p) => !seen.has(p.id))];
+    }
+    this.cursor = batch.length < limit ? null : (batch[batch.length - 1]?.id ?? null);
+    return batch;
+  }
+
+  /**
+   * Start-up check: legs of another payout key still in flight can only be driven by that key;
+   * this instance would skip them, and a replacement signed here could land beside them.
+   */
+  async assertNoForeignLegsInFlight(): Promise<void> {
+    const address = this.deps.chain.payoutSigner.address;
+    const foreign = await repo.inFlightOfOtherSigners(this.deps.db, address);
+    if (foreign.length === 0) return;
+    const which = foreign
+      .map((f) => `${f.signer} (${f.legs} legs, nonces ${f.firstNonce}-${f.lastNonce})`)
+      .join(', ');
+    throw new Error(
+      `Payout transactions signed by another payout key are still in flight: ${which}. This ` +
+        `instance signs as ${address} and must not drive them. Run with that PAYOUT_PRIVATE_KEY ` +
+        'until they settle, then switch keys.',
+    );
+  }
+
+  /** Puts back on chain what the chain lost under the ledger (see `LedgerRepair`). */
+  repairLedger(): Promise<number> {
+    return this.repair.run();
   }
 
   get(payoutId: string): Promise<Payout | undefined> {

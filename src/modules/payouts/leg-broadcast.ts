@@ -1,0 +1,189 @@
+import type { Fees } from '../../infra/chain/chain.ts';
+import type { DriverDeps } from './payout-driver.ts';
+import * as repo from './payouts.repo.ts';
+
+/** A leg signed but unsent this long belongs to an approval that died before broadcasting it. */
+const ORPHAN_AFTER_MS = 2_000;
+/** Fee raises per leg and pass when the node refuses a leg's fees; the next pass goes on. */
+const UNDERPRICED_ROUNDS = 3;
+
+/** +12.5% (rounded up) clears every node's minimum replacement bump of 10%. */
+export const bump = (v: bigint) => (v * 1125n + 999n) / 1000n;
+const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
+const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** A fee quote held under the operator's cap (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
+export const capFees = (f: Fees, cap: bigint): Fees => {
+  const maxFeePerGas = minBig(f.maxFeePerGas, cap);
+  return { maxFeePerGas, maxPriorityFeePerGas: minBig(f.maxPriorityFeePerGas, maxFeePerGas) };
+};
+
+/**
+ * Fees that replace `old` at its nonce (both raised by 12.5%, at least today's quote), or null
+ * when that would pass the cap: the last attempt then stays, and waits for fees to fall.
+ */
+export function replacementFees(old: Fees, quote: Fees, cap: bigint): Fees | null {
+  const minFee = bump(old.maxFeePerGas);
+  const minTip = bump(old.maxPriorityFeePerGas);
+  if (minFee > cap || minTip > cap) return null;
+  const maxFeePerGas = minBig(maxBig(minFee, quote.maxFeePerGas), cap);
+  return {
+    maxFeePerGas,
+    maxPriorityFeePerGas: minBig(maxBig(minTip, quote.maxPriorityFeePerGas), maxFeePerGas),
+  };
+}
+
+export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function attemptRow(
+  legId: string,
+  signed: { hash: string; raw: string },
+  fees: Fees,
+  now: Date,
+): repo.AttemptRow {
+  return {
+    txHash: signed.hash,
+    legId,
+    rawTx: signed.raw,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    createdAt: now,
+    broadcastAt: null,
+  };
+}
+
+/**
+ * Settles the leg if any of its attempts mined; true when one did. A reverted receipt counts only
+ * `revertConfirmations` blocks deep: until then a reorg may still mine the transfer, so the leg
+ * stays sent (and is neither replaced nor followed by a new leg).
+ */
+export async function settleFromChain(
+  deps: DriverDeps,
+  leg: repo.LegRow,
+  attempts: repo.AttemptRow[],
+): Promise<boolean> {
+  const { db, signer, clock, revertConfirmations } = deps;
+  for (const a of attempts) {
+    const mined = await signer.mined(a.txHash);
+    if (!mined) continue;
+    if (mined.status === 'reverted' && revertConfirmations > 0) {
+      const depth = (await signer.headBlock()) - mined.blockNumber;
+      if (depth < BigInt(revertConfirmations)) return true;
+    }
+    await repo.settleLeg(db, leg.id, mined.status, a.txHash, mined.blockNumber, clock.now());
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Puts a payout's signed legs on the chain: broadcasts (or re-broadcasts) each unsettled leg's
+ * latest attempt in nonce order, replaces stuck or underpriced ones at the same nonce under the
+ * fee cap, and never touches a leg signed by another key.
+ */
+export class LegBroadcaster {
+  constructor(private readonly deps: DriverDeps) {}
+
+  async push(legs: repo.LegRow[]): Promise<void> {
+    const { db, clock, signer, log, stuckAfterMs } = this.deps;
+    const unsettled = legs.filter((l) => l.status === 'signed' || l.status === 'sent');
+    const mine = unsettled.filter((l) => sameAddress(l.signer, signer.address));
+    for (const l of unsettled.filter((x) => !mine.includes(x))) {
+      // Another key's transaction at another key's nonce: replacing it from here would let both land.
+      log.warn(
+        { leg: l.id, signer: l.signer, nonce: l.nonce },
+        'payout leg signed by another payout key; left to an instance with that key',
+      );
+    }
+    if (mine.length === 0) return;
+    // Another payout's leg signed below ours but never sent (its request died) would hold ours
+    // in the node's queue: send it first.
+    // Only legs left unsent for a while: a live approval broadcasts its own within milliseconds.
+    const stale = new Date(clock.now().getTime() - ORPHAN_AFTER_MS);
+    const backlog = await repo.unsentBelow(db, signer.address, Math.max(...mine.map((l) => l.nonce)), stale);
+    const ids = new Set(mine.map((l) => l.id));
+    const open = [...mine, ...backlog.filter((l) => !ids.has(l.id))].sort((a, b) => a.nonce - b.nonce);
+    const attempts = await repo.attemptsOf(
+      db,
+      open.map((l) => l.id),
+    );
+    for (const leg of open) {
+      const tried = attempts.filter((a) => a.legId === leg.id);
+      const latest = tried[tried.length - 1];
+      if (!latest) continue;
+      // A leg never marked sent may still have reached the node (a crash between broadcast and
+      // bookkeeping); re-sending the same bytes is harmless and its receipt is read below.
+      if (leg.status === 'sent' && (await settleFromChain(this.deps, leg, tried))) continue;
+      const now = clock.now();
+      let next = latest;
+      if (latest.broadcastAt && now.getTime() - latest.broadcastAt.getTime() > stuckAfterMs) {
+        next = (await this.replace(leg, latest, 'stuck')) ?? latest;
+      }
+      if (next === latest && latest.broadcastAt && (await signer.known(latest.txHash))) continue;
+      await this.send(leg, next);
+    }
+  }
+
+  /** Broadcasts one attempt; bytes the node refuses as underpriced are replaced with higher fees. */
+  async send(leg: repo.LegRow, attempt: repo.AttemptRow): Promise<void> {
+    const { db, clock, signer, log } = this.deps;
+    let current = attempt;
+    for (let round = 0; ; round++) {
+      const result = await signer.broadcast(current.rawTx);
+      if (result === 'underpriced') {
+        const higher = round < UNDERPRICED_ROUNDS ? await this.replace(leg, current, 'underpriced') : null;
+        if (higher) {
+          current = higher;
+          continue;
+        }
+        log.warn({ leg: leg.id, nonce: leg.nonce }, 'the node refuses the payout fees; will retry');
+        return;
+      }
+      if (result === 'nonce_used') {
+        log.warn({ leg: leg.id, nonce: leg.nonce }, 'payout nonce already used; waiting for its receipt');
+      }
+      await repo.markBroadcast(db, leg, current.txHash, clock.now());
+      return;
+    }
+  }
+
+  /** A new attempt at the leg's nonce with fees raised by at least 10%; null when capped. */
+  private async replace(
+    leg: repo.LegRow,
+    old: repo.AttemptRow,
+    why: 'stuck' | 'underpriced',
+  ): Promise<repo.AttemptRow | null> {
+    const { db, clock, signer, log, maxFeePerGas } = this.deps;
+    if (!sameAddress(leg.signer, signer.address)) throw new Error(`Leg ${leg.id} belongs to ${leg.signer}.`);
+    const fees = replacementFees(old, await signer.quoteFees(), maxFeePerGas);
+    if (!fees) {
+      log.warn(
+        {
+          leg: leg.id,
+          nonce: leg.nonce,
+          maxFeePerGas: old.maxFeePerGas.toString(),
+          cap: maxFeePerGas.toString(),
+        },
+        'a payout replacement would pass PAYOUT_MAX_FEE_PER_GAS_GWEI; keeping the last attempt',
+      );
+      return null;
+    }
+    const payout = await repo.findById(db, leg.payoutId);
+    if (!payout) throw new Error(`No payout ${leg.payoutId}.`);
+    const signed = await signer.signTransferFrom({
+      tokenAddress: payout.tokenAddress,
+      from: payout.fromAddress,
+      to: leg.toAddress,
+      amountUnits: leg.amountUnits,
+      nonce: leg.nonce,
+      fees,
+    });
+    const attempt = attemptRow(leg.id, signed, fees, clock.now());
+    await repo.insertAttempt(db, attempt);
+    log.info(
+      { leg: leg.id, nonce: leg.nonce, replaces: old.txHash, txHash: signed.hash, why },
+      'replacing a payout transaction',
+    );
+    return attempt;
+  }
+}

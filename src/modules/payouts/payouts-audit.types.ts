@@ -1,0 +1,107 @@
+/** What the payout audit compares and reports (see payouts-audit.ts). */
+
+export interface AuditPayout {
+  id: string;
+  submissionId: string;
+  bountyId: string;
+  tokenAddress: string;
+  fromAddress: string;
+  contributorAddress: string;
+  treasuryAddress: string;
+  rewardUnits: bigint;
+  contributorUnits: bigint;
+  feeUnits: bigint;
+  status: 'pending' | 'confirmed' | 'failed';
+}
+
+export interface AuditLeg {
+  id: string;
+  payoutId: string;
+  kind: 'contributor' | 'fee';
+  signer: string;
+  nonce: number;
+  toAddress: string;
+  amountUnits: bigint;
+  status: 'signed' | 'sent' | 'success' | 'reverted';
+  txHash: string | null;
+  /** Hashes of every signed attempt of the leg (replacements share its nonce). */
+  attempts: string[];
+}
+
+export interface AuditSubmission {
+  id: string;
+  bountyId: string;
+  status: 'pending' | 'approved' | 'rejected';
+  /** The submitter's wallet address today. */
+  submitterWallet: string | null;
+  contributorTxHash: string | null;
+  platformFeeTxHash: string | null;
+  rewardUnits: bigint | null;
+  feeUnits: bigint | null;
+}
+
+export interface AuditLedger {
+  payouts: AuditPayout[];
+  legs: AuditLeg[];
+  /** Every approved submission and every submission a payout belongs to. */
+  submissions: AuditSubmission[];
+  /** Every done bounty and every bounty of a listed submission. */
+  bounties: { id: string; status: string }[];
+  /** Every platform payout signer: the payout wallet and any earlier one found on legs. */
+  signers: string[];
+}
+
+export interface AuditTx {
+  hash: string;
+  sender: string;
+  nonce: number;
+  status: 'success' | 'reverted';
+  to: string | null;
+  value: bigint;
+  input: string;
+}
+
+export interface AuditTransfer {
+  token: string;
+  from: string;
+  to: string;
+  value: bigint;
+  txHash: string;
+  logIndex: number;
+}
+
+export interface AuditChain {
+  /** Mined transactions: the legs' attempts that mined, and every transaction that moved a project token. */
+  txs: AuditTx[];
+  /** Transfer logs of the project tokens (and of the legs' transactions). */
+  transfers: AuditTransfer[];
+  /** How many transactions each signer has had mined (its nonce at the latest block). */
+  signerNonces: Record<string, number>;
+}
+
+export interface AuditDifference {
+  code: string;
+  message: string;
+  payoutId?: string;
+  txHash?: string;
+}
+
+export interface AuditRow {
+  payoutId: string;
+  bountyId: string;
+  status: AuditPayout['status'];
+  contributor: string;
+  contributorUnits: bigint;
+  feeUnits: bigint;
+  contributorTx: string | null;
+  feeTx: string | null;
+  verdict: 'ok' | 'in flight' | 'DIFFERENT';
+}
+
+export interface AuditReport {
+  rows: AuditRow[];
+  differences: AuditDifference[];
+  /** Not differences: work in flight the service finishes on its own (an unfinished payout). */
+  notes: string[];
+  summary: { payouts: number; legs: number; transfersScanned: number; signerTxs: number };
+}
