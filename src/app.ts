@@ -11,6 +11,7 @@ import type { Database } from './infra/db/client.ts';
 import { registerAuth } from './infra/http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './infra/http/error-handler.ts';
 import { registerRateLimit } from './infra/http/rate-limit.ts';
+import { registerRequestGuards } from './infra/http/request-guards.ts';
 import { validatorCompiler } from './infra/http/validation.ts';
 import type { RepoHost } from './infra/repo-host/repo-host.ts';
 import type { Clock } from './lib/clock.ts';
@@ -60,7 +61,8 @@ export async function buildApp(deps: AppDeps) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  // Bodyless POSTs (claim, approve) may still say application/json; an empty body means "no body".
+  // Bodyless POSTs (claim, approve) may still say application/json; an empty body means "no body"
+  // (any other body on a route without a body schema is refused: request-guards.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   // Fastify parses text/plain by default; the contract accepts JSON only, anything else is 415.
@@ -70,6 +72,7 @@ export async function buildApp(deps: AppDeps) {
     parseJson(request, body as string, done);
   });
   registerErrorHandling(app);
+  registerRequestGuards(app);
   await registerRateLimit(app, config.rateLimit, deps.redis);
 
   await app.register(swagger, {
@@ -108,6 +111,9 @@ export async function buildApp(deps: AppDeps) {
       publicConfig(config, deps.chain, deps.repoHost ? deps.repoHost.info : null, services.wallets.enabled),
   });
 
+  // Refuses to start beside payout legs of another key still in flight (a key change, a second
+  // instance with its own key): replacing them from here could let both transfers land.
+  if (deps.chain.info) await services.payouts.assertNoForeignLegsInFlight();
   if (deps.runJobs) startJobs(app as unknown as FastifyInstance, services, config);
   return app;
 }

@@ -4,12 +4,14 @@ import { unavailableRepoHost } from './infra/repo-host/repo-host.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
 import { AgentDirectory } from './modules/agents/agent-directory.ts';
 import { AgentsService } from './modules/agents/agents.service.ts';
+import { RepoIdentity } from './modules/agents/repo-identity.ts';
 import { BountiesService } from './modules/bounties/bounties.service.ts';
 import { FundsService } from './modules/funds/funds.service.ts';
 import { PayoutsService } from './modules/payouts/payouts.service.ts';
 import { ActivationService } from './modules/projects/activation.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { ApprovalsService } from './modules/reviews/approvals.service.ts';
+import { MergesService } from './modules/reviews/merges.service.ts';
 import { SubmissionsService } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
@@ -28,6 +30,7 @@ export function buildServices(
   const directory = new AgentDirectory(db);
   const funds = new FundsService({ chain });
   const reservedAddresses = [
+    chain.info?.operatorAddress,
     chain.info?.payoutSpenderAddress,
     chain.info?.treasuryAddress,
     chain.info?.factoryAddress,
@@ -57,7 +60,9 @@ export function buildServices(
     clock,
     activity,
     directory,
+    identity: new RepoIdentity({ db, clock, repoHost }),
     reservedAddresses,
+    projects,
     activeClaimsOf: (id) => bounties.activeClaimsOf(id),
     createWallet: vault ? (tx, id) => wallets.create(tx, id) : null,
     inAppOwnerOf: (address) => wallets.ownerOf(address),
@@ -72,6 +77,8 @@ export function buildServices(
     payoutsEnabled: config.payoutsEnabled,
     pollIntervalMs: config.chain.pollingIntervalMs,
     stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
+    revertConfirmations: config.payouts.revertConfirmations,
+    maxFeePerGasGwei: config.payouts.maxFeePerGasGwei,
   });
   const submissions = new SubmissionsService({
     db,
@@ -92,6 +99,7 @@ export function buildServices(
     projects,
     agents: directory,
     payouts,
+    checkWallet: (address) => agents.checkWallet(address),
     approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,
     receiptTimeoutMs: config.payouts.receiptTimeoutSeconds * 1000,
   });
@@ -105,7 +113,8 @@ export function buildServices(
     projects,
     leaseMs: ACTIVATION_LEASE_MS,
   });
-  const webhooks = new WebhooksService({ db, clock, log, repoHost, submissions, approvals });
+  const merges = new MergesService({ db, clock, activity, bounties, projects, agents: directory });
+  const webhooks = new WebhooksService({ db, clock, log, repoHost, merges, approvals });
   const stats = new StatsService({ agents, projects, bounties });
   return {
     activity,
@@ -119,6 +128,7 @@ export function buildServices(
     payouts,
     submissions,
     approvals,
+    merges,
     webhooks,
     stats,
   };

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
 import { connectChain } from './infra/chain/connect.ts';
+import { DevChainInUseError } from './infra/chain/dev-chain-record.ts';
 import { WalletVault } from './infra/chain/wallet-vault.ts';
 import { type Config, ConfigError, loadConfig } from './infra/config.ts';
 import { openDatabase } from './infra/db/client.ts';
@@ -41,7 +42,13 @@ async function main() {
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
   const logger = createLogger(config);
-  const { chain, devChain, masterKey } = await connectChain(config, logger);
+  const { chain, devChain, masterKey } = await connectChain(config, logger).catch((err: unknown) => {
+    if (err instanceof DevChainInUseError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  });
   const { repoHost, local } = await connectRepoHost(config, logger);
   const app = await buildApp({
     database,
@@ -54,6 +61,8 @@ async function main() {
     vault: masterKey ? new WalletVault(masterKey) : null,
     runJobs: true,
   });
+  // The local host knows agents only through the service: an API key -> the agent's repo_login.
+  local?.setAuthenticator((key) => app.services.agents.repoLoginForKey(key));
   app.log.info(
     {
       database: database.kind,

@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agents } from '../src/infra/db/schema.ts';
 import {
   buildTestApp,
   createBounty,
@@ -15,8 +17,9 @@ import {
 } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { expectNoKeyHash } from './helpers/http-suite.ts';
+import { approve, getBounty, inReview, scene } from './helpers/review-flow.ts';
 
-const PUBLIC_FIELDS = ['created_at', 'id', 'name', 'wallet_address', 'wallet_type'];
+const PUBLIC_FIELDS = ['created_at', 'id', 'name', 'repo_login', 'wallet_address', 'wallet_type'];
 const API_KEY = /^bmk_[0-9A-Za-z]{43,}$/;
 const AGENT_ID = /^agent_[0-9a-f]{32}$/;
 
@@ -162,7 +165,7 @@ describe('agents', () => {
       );
     });
 
-    it.each(['payoutSpenderAddress', 'treasuryAddress', 'factoryAddress'] as const)(
+    it.each(['operatorAddress', 'payoutSpenderAddress', 'treasuryAddress', 'factoryAddress'] as const)(
       'refuses the platform %s as a wallet',
       async (which) => {
         const name = uniqueName();
@@ -171,6 +174,68 @@ describe('agents', () => {
         expect((await register({ name })).statusCode).toBe(201);
       },
     );
+  });
+
+  /** A project's token and curve addresses, as stored at activation (checksummed). */
+  async function projectContracts(): Promise<[string, string]> {
+    const founder = await agent();
+    const project = await createProject(ctx.app, founder);
+    await markProjectActive(ctx, project.id);
+    const res = await send({ method: 'GET', url: `/api/projects/${project.id}` });
+    const { token_address, curve_address } = res.json().project;
+    return [getAddress(token_address), getAddress(curve_address)];
+  }
+  const ZERO = '0x0000000000000000000000000000000000000000';
+  /** Every address the contract forbids as a wallet, with the code this service answers. */
+  async function forbiddenWallets(): Promise<[string, string][]> {
+    const [token, curve] = await projectContracts();
+    return [
+      [ZERO, 'invalid_wallet_address'],
+      [chain.info.operatorAddress, 'platform_wallet'],
+      [chain.info.payoutSpenderAddress, 'platform_wallet'],
+      [chain.info.treasuryAddress, 'platform_wallet'],
+      [chain.info.factoryAddress, 'platform_wallet'],
+      [token, 'platform_wallet'],
+      [token.toLowerCase(), 'platform_wallet'],
+      [`0x${curve.slice(2).toUpperCase()}`, 'platform_wallet'],
+    ];
+  }
+
+  describe('forbidden wallet addresses', () => {
+    it('are refused at registration with 400, and no agent is created', async () => {
+      for (const [address, code] of await forbiddenWallets()) {
+        const name = uniqueName();
+        expectError(await register({ name, wallet_address: address }), 400, code);
+        expect((await register({ name })).statusCode, address).toBe(201);
+      }
+    });
+
+    it('are refused by PATCH /api/agents/me/wallet with 400, keeping the old wallet', async () => {
+      const a = await agent();
+      for (const [address, code] of await forbiddenWallets()) {
+        const res = await send({
+          method: 'PATCH',
+          url: '/api/agents/me/wallet',
+          headers: a.headers,
+          payload: { wallet_address: address },
+        });
+        expectError(res, 400, code);
+        expect((await me(a.headers)).json().agent.wallet_address).toBe(a.walletAddress);
+      }
+    });
+
+    it('are never paid: approve answers 400 before anything is signed', async () => {
+      const s = await scene(ctx, chain);
+      const { bounty } = await inReview(ctx.app, s);
+      const signedBefore = chain.signed.length;
+      // A wallet stored before these rules existed, or written around them.
+      for (const [address, code] of await forbiddenWallets()) {
+        await ctx.database.db.update(agents).set({ walletAddress: address }).where(eq(agents.id, s.dev.id));
+        expectError(await approve(ctx.app, s.founder, bounty.id), 400, code);
+      }
+      expect(chain.signed.length).toBe(signedBefore);
+      expect((await getBounty(ctx.app, bounty.id)).status).toBe('in_review');
+    });
   });
 
   describe('GET /api/agents/me', () => {
@@ -188,6 +253,7 @@ describe('agents', () => {
         description: null,
         wallet_address: a.walletAddress,
         wallet_type: 'external',
+        repo_login: a.name.toLowerCase(),
         created_at: ctx.clock.now().toISOString(),
         active_claims: [],
       });
@@ -286,6 +352,7 @@ describe('agents', () => {
         name: a.name,
         wallet_address: a.walletAddress,
         wallet_type: 'external',
+        repo_login: a.name.toLowerCase(),
         created_at: ctx.clock.now().toISOString(),
       });
     });

@@ -60,4 +60,57 @@ describe('config', () => {
       }
     }
   });
+
+  describe('a configured chain', () => {
+    const chainEnv = {
+      CHAIN_RPC_URL: 'https://rpc.provider.example/v2/secret-key',
+      CHAIN_ID: '8453',
+      FACTORY_ADDRESS: '0x00000000000000000000000000000000000000F1',
+      TREASURY_ADDRESS: '0x00000000000000000000000000000000000000B1',
+      OPERATOR_PRIVATE_KEY: `0x${'ab'.repeat(32)}`,
+      PAYOUT_PRIVATE_KEY: `0x${'cd'.repeat(32)}`,
+    };
+    const problemsOf = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as ConfigError).problems;
+      }
+    };
+
+    it('reads CHAIN_PUBLIC_RPC_URL apart from CHAIN_RPC_URL', () => {
+      const c = loadConfig({ ...chainEnv, CHAIN_PUBLIC_RPC_URL: 'https://mainnet.base.org' });
+      expect(c.chain.publicRpcUrl).toBe('https://mainnet.base.org');
+      expect(c.chain.rpcUrl).toBe(chainEnv.CHAIN_RPC_URL);
+      expect(loadConfig(chainEnv).chain.publicRpcUrl).toBeUndefined();
+      expect(problemsOf({ ...chainEnv, CHAIN_PUBLIC_RPC_URL: 'ftp://x' })).toEqual([
+        expect.stringMatching(/^CHAIN_PUBLIC_RPC_URL/),
+      ]);
+      // The embedded chain publishes its own URL; a public URL for no configured chain is a mistake.
+      expect(problemsOf({ CHAIN_PUBLIC_RPC_URL: 'https://mainnet.base.org' })).toEqual([
+        expect.stringMatching(/^CHAIN_PUBLIC_RPC_URL/),
+      ]);
+    });
+
+    it('refuses an operator key equal to the payout key, however it is written', () => {
+      const key = 'ab'.repeat(32);
+      for (const [operator, payout] of [
+        [`0x${key}`, `0x${key}`],
+        [key, `0x${key}`],
+        [`0x${key.toUpperCase()}`, key],
+      ]) {
+        const problems = problemsOf({
+          ...chainEnv,
+          OPERATOR_PRIVATE_KEY: operator as string,
+          PAYOUT_PRIVATE_KEY: payout as string,
+        });
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toMatch(/OPERATOR_PRIVATE_KEY.*PAYOUT_PRIVATE_KEY/);
+        expect(problems[0]).not.toContain(key);
+      }
+      expect(problemsOf(chainEnv)).toEqual([]);
+    });
+  });
 });

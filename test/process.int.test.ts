@@ -1,9 +1,44 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { anvilBinaryPath } from '../src/infra/chain/anvil.ts';
+import {
+  DevChainInUseError,
+  identityOf,
+  stopStaleAnvil,
+  writeRecord,
+} from '../src/infra/chain/dev-chain-record.ts';
+import { killHard } from './helpers/crash.ts';
 import { createScratchDatabase } from './helpers/database.ts';
 import { runToExit, startServer } from './helpers/process.ts';
+
+/** Pids of the live anvil processes serving this state file, found in /proc (any parent). */
+function anvilsOn(statePath: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv[0]?.endsWith('anvil') && argv.includes(statePath)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+async function eventually(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
 
 // The real entry point, as `npm start` runs it: PGlite in DATA_DIR (or PostgreSQL for TEST_DB=postgres).
 describe('the server process', () => {
@@ -14,7 +49,16 @@ describe('the server process', () => {
     return d;
   };
   const drops: (() => Promise<void>)[] = [];
+  /** Anvil processes the tests saw: any still running after the tests is killed. */
+  const strays: number[] = [];
   afterAll(async () => {
+    for (const pid of strays) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone, as it should be.
+      }
+    }
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
     for (const drop of drops) await drop();
   });
@@ -88,4 +132,75 @@ describe('the server process', () => {
       }
     },
   );
+
+  describe.skipIf(!existsSync('/proc/self/cmdline'))('the embedded dev chain', () => {
+    it('dies with the server when the server is killed with SIGKILL', async () => {
+      const dataDir = tempDir();
+      const statePath = join(dataDir, 'chain', 'anvil-state.json');
+      const server = await startServer({ DATA_DIR: dataDir, ...(await dbEnv()) });
+      const anvils = anvilsOn(statePath);
+      strays.push(...anvils);
+      expect(anvils).toHaveLength(1);
+      await killHard(server);
+      expect(await eventually(() => anvilsOn(statePath).length === 0, 5_000)).toBe(true);
+    });
+
+    it('refuses to start a dev chain whose recorded service still runs, and signals nothing', async () => {
+      const chainDir = join(tempDir(), 'chain');
+      mkdirSync(chainDir);
+      const statePath = join(chainDir, 'anvil-state.json');
+      // Another live service (PostgreSQL mode has no directory lock) and its anvil, as stand-ins.
+      const [owner, anvil] = [spawn('sleep', ['30']), spawn('sleep', ['30'])];
+      try {
+        const recordPath = join(chainDir, 'anvil.pid');
+        writeRecord(recordPath, {
+          anvil: identityOf(anvil.pid as number),
+          owner: identityOf(owner.pid as number),
+          statePath,
+        });
+        await expect(stopStaleAnvil(recordPath, statePath, pino({ level: 'silent' }))).rejects.toThrow(
+          DevChainInUseError,
+        );
+        expect(anvil.exitCode === null && anvil.signalCode === null).toBe(true);
+      } finally {
+        owner.kill('SIGKILL');
+        anvil.kill('SIGKILL');
+      }
+    });
+
+    it('stops an anvil an earlier run left on the data directory before starting its own', async () => {
+      const dataDir = tempDir();
+      const chainDir = join(dataDir, 'chain');
+      mkdirSync(chainDir);
+      const statePath = join(chainDir, 'anvil-state.json');
+      // What a service killed before its anvil could follow leaves behind: anvil on the state file
+      // with no parent of ours, and the pid file naming it.
+      const stale = spawn(anvilBinaryPath(), ['--port', '0', '--state', statePath], {
+        stdio: 'ignore',
+        detached: true,
+      });
+      const stalePid = stale.pid as number;
+      strays.push(stalePid);
+      expect(await eventually(() => anvilsOn(statePath).includes(stalePid), 5_000)).toBe(true);
+      const startedAt = readFileSync(`/proc/${stalePid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19];
+      writeRecord(join(chainDir, 'anvil.pid'), {
+        anvil: { pid: stalePid, startedAt: startedAt ?? null },
+        // The service that started it has exited: no process has this start time.
+        owner: { pid: process.pid, startedAt: '0' },
+        statePath,
+      });
+
+      const server = await startServer({ DATA_DIR: dataDir, ...(await dbEnv()) });
+      try {
+        const anvils = anvilsOn(statePath);
+        strays.push(...anvils);
+        expect(anvils).toHaveLength(1);
+        expect(anvils).not.toContain(stalePid);
+        expect(server.output()).toContain('stopping the dev chain anvil an earlier run left running');
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+    });
+  });
 });

@@ -1,4 +1,7 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectChain } from '../src/infra/chain/connect.ts';
+import { loadConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/client.ts';
 import {
   buildTestApp,
@@ -257,7 +260,7 @@ describe('GET /api/config/public', () => {
     try {
       const config = await publicConfig(ctx);
       expect(config).toMatchObject({
-        chain: { id: 31337, name: 'fake', rpc_url: chain.info.rpcUrl, explorer_url: null },
+        chain: { id: 31337, name: 'fake', rpc_url: chain.info.publicRpcUrl, explorer_url: null },
         factory_address: chain.info.factoryAddress,
         payout_spender_address: chain.info.payoutSpenderAddress,
         treasury_address: chain.info.treasuryAddress,
@@ -274,6 +277,41 @@ describe('GET /api/config/public', () => {
       expectNoSecrets(config, [...planted, 'db.internal', 'cache.internal']);
     } finally {
       await ctx.close();
+    }
+  });
+
+  it('on a configured chain publishes CHAIN_PUBLIC_RPC_URL, never CHAIN_RPC_URL and its API key', async () => {
+    const apiKey = 'k3y-of-the-rpc-provider';
+    const env = {
+      CHAIN_RPC_URL: `https://rpc.provider.example/v2/${apiKey}`,
+      CHAIN_ID: '8453',
+      CHAIN_NAME: 'Base',
+      FACTORY_ADDRESS: '0x00000000000000000000000000000000000000F1',
+      TREASURY_ADDRESS: '0x00000000000000000000000000000000000000B1',
+      OPERATOR_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+      PAYOUT_PRIVATE_KEY: `0x${'22'.repeat(32)}`,
+    };
+    for (const publicUrl of ['https://mainnet.base.org', undefined]) {
+      const config = loadConfig({ ...env, ...(publicUrl ? { CHAIN_PUBLIC_RPC_URL: publicUrl } : {}) });
+      // The chain exactly as `npm start` connects it; nothing is sent to the RPC here.
+      const { chain } = await connectChain(config, pino({ level: 'silent' }));
+      const ctx = await buildTestApp({
+        chain,
+        database,
+        env: { ...env, ...(publicUrl ? { CHAIN_PUBLIC_RPC_URL: publicUrl } : {}) },
+      });
+      try {
+        const published = await publicConfig(ctx);
+        expect(published.chain).toEqual({
+          id: 8453,
+          name: 'Base',
+          rpc_url: publicUrl ?? null,
+          explorer_url: null,
+        });
+        expectNoSecrets(published, [apiKey, 'rpc.provider.example']);
+      } finally {
+        await ctx.close();
+      }
     }
   });
 

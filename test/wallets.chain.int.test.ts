@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -7,10 +8,13 @@ import { buildApp } from '../src/app.ts';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { WalletVault } from '../src/infra/chain/wallet-vault.ts';
 import { loadConfig } from '../src/infra/config.ts';
+import { projects } from '../src/infra/db/schema.ts';
 import {
   buildTestApp,
+  createProject,
   expectAuthRequired,
   expectError,
+  markProjectActive,
   randomAddress,
   registerAgent,
   type TestContext,
@@ -149,6 +153,11 @@ describe('in-app wallets', () => {
       expect((await config(bare)).wallet_generation_enabled).toBe(false);
       expect(JSON.stringify(await config(ctx))).not.toMatch(/[0-9a-f]{64}/i);
     });
+
+    it("publishes the embedded dev chain's own RPC URL", async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/config/public' });
+      expect(res.json().config.chain).toMatchObject({ id: 31337, rpc_url: tc.rpcUrl });
+    });
   });
 
   describe('POST /api/agents/me/generate-wallet', () => {
@@ -276,6 +285,14 @@ describe('in-app wallets', () => {
       expectError(await post(ctx.app, await walletless(), '/api/dev/faucet'), 400, 'no_wallet');
     });
 
+    it('sends one at a time: ten concurrent calls all succeed with distinct transactions', async () => {
+      const agents = await Promise.all(Array.from({ length: 10 }, () => inApp()));
+      const answers = await Promise.all(agents.map((a) => post(ctx.app, a, '/api/dev/faucet')));
+      const hashes = answers.map((res) => ok(res).tx_hash);
+      expect(new Set(hashes).size).toBe(10);
+      for (const a of agents) expect(await ethBalance(tc, a.walletAddress as string)).toBe(ETH);
+    });
+
     it('needs an API key', async () => {
       await expectAuthRequired(ctx.app, 'POST', '/api/dev/faucet', {});
     });
@@ -294,6 +311,25 @@ describe('in-app wallets', () => {
       } finally {
         await prod.close();
       }
+    });
+  });
+
+  describe('POST /api/agents/me/wallet/withdraw', () => {
+    it("refuses a project's token or curve contract as the destination, in any letter case", async () => {
+      const a = await inApp();
+      await faucet(ctx.app, a, ETH);
+      const project = await createProject(ctx.app, a);
+      await markProjectActive(ctx, project.id);
+      const [row] = await ctx.database.db.select().from(projects).where(eq(projects.id, project.id));
+      for (const to of [row?.tokenAddress, row?.curveAddress?.toUpperCase().replace('0X', '0x')]) {
+        const err = expectError(
+          await post(ctx.app, a, '/api/agents/me/wallet/withdraw', { to, amount_units: '1' }),
+          400,
+          'validation_error',
+        );
+        expect(err.details?.[0]?.field).toBe('to');
+      }
+      expect(await ethBalance(tc, a.walletAddress as string)).toBe(ETH);
     });
   });
 

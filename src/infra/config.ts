@@ -26,6 +26,11 @@ export interface Config {
   /** Without `rpcUrl` the service starts its own anvil dev chain in DATA_DIR. */
   chain: {
     rpcUrl: string | undefined;
+    /**
+     * The RPC URL clients are told (public config). CHAIN_RPC_URL often carries a provider's API
+     * key, so it is never published; without this, a configured chain publishes none.
+     */
+    publicRpcUrl: string | undefined;
     chainId: number | undefined;
     name: string | undefined;
     explorerUrl: string | undefined;
@@ -49,6 +54,10 @@ export interface Config {
     receiptTimeoutSeconds: number;
     reconcileIntervalSeconds: number;
     stuckAfterSeconds: number;
+    /** Blocks mined on top of a reverted payout before the revert counts (a reorg may undo it). */
+    revertConfirmations: number;
+    /** No payout transaction is ever signed with a higher fee cap than this. */
+    maxFeePerGasGwei: number;
   };
 }
 
@@ -144,6 +153,7 @@ export function loadConfig(env: Env): Config {
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     chain: {
       rpcUrl: r.url('CHAIN_RPC_URL', ['http:', 'https:']),
+      publicRpcUrl: r.url('CHAIN_PUBLIC_RPC_URL', ['http:', 'https:']),
       chainId: env.CHAIN_ID ? r.int('CHAIN_ID', 0, 1, 2 ** 32) : undefined,
       name: r.str('CHAIN_NAME'),
       explorerUrl: r.url('CHAIN_EXPLORER_URL', ['http:', 'https:']),
@@ -169,6 +179,9 @@ export function loadConfig(env: Env): Config {
       receiptTimeoutSeconds: r.int('PAYOUT_RECEIPT_TIMEOUT_SECONDS', 30, 1, 3_600),
       reconcileIntervalSeconds: r.int('PAYOUT_RECONCILE_INTERVAL_SECONDS', 5, 1, 3_600),
       stuckAfterSeconds: r.int('PAYOUT_STUCK_AFTER_SECONDS', 60, 1, 86_400),
+      // The embedded anvil never reorganizes; a real chain can.
+      revertConfirmations: r.int('PAYOUT_REVERT_CONFIRMATIONS', r.str('CHAIN_RPC_URL') ? 5 : 0, 0, 10_000),
+      maxFeePerGasGwei: r.int('PAYOUT_MAX_FEE_PER_GAS_GWEI', 500, 1, 1_000_000),
     },
   };
   if (config.chain.rpcUrl) {
@@ -183,6 +196,14 @@ export function loadConfig(env: Env): Config {
     for (const [name, value] of Object.entries(required)) {
       if (value === undefined) problems.push(`${name} is required with CHAIN_RPC_URL.`);
     }
+    // The operator (contract deployments, faucet) and the payout wallet each assign their own
+    // nonces; one key for both would let the two workflows collide and mix their funds.
+    const bare = (key: string | undefined) => key?.toLowerCase().replace(/^0x/, '');
+    if (config.chain.operatorKey && bare(config.chain.operatorKey) === bare(config.chain.payoutKey)) {
+      problems.push('OPERATOR_PRIVATE_KEY and PAYOUT_PRIVATE_KEY must be different keys.');
+    }
+  } else if (config.chain.publicRpcUrl) {
+    problems.push('CHAIN_PUBLIC_RPC_URL applies only with CHAIN_RPC_URL (the dev chain publishes its own).');
   }
   if (config.payouts.approvalLeaseSeconds <= config.payouts.receiptTimeoutSeconds) {
     // Otherwise a second attempt could take over a payout its first attempt is still driving.

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { type Chain, unavailableChain } from '../../src/infra/chain/chain.ts';
@@ -44,14 +44,16 @@ export async function buildTestApp(
     RATE_LIMIT_REGISTER_PER_IP_PER_HOUR: '100000',
     ...opts.env,
   });
+  const repoHost = opts.repoHost ?? new FakeRepoHost();
   const app = await buildApp({
     database,
     chain: opts.chain ?? unavailableChain,
     clock,
     config,
     vault: opts.vault ?? null,
-    repoHost: opts.repoHost ?? new FakeRepoHost(),
+    repoHost,
   });
+  if (repoHost instanceof FakeRepoHost) submittersOpenTheirPullRequests(app, repoHost);
   await app.ready();
   return {
     app,
@@ -63,6 +65,32 @@ export async function buildTestApp(
       if (!opts.database) await database.close();
     },
   };
+}
+
+const SUBMIT = /^\/api\/bounties\/[^/]+\/submit$/;
+
+/**
+ * Suites about other rules submit pull requests no test described; on a real host the submitter
+ * would have opened them. So a submit through `app.inject` first makes an undescribed pull request
+ * the caller's own on the fake host (`FakeRepoHost.adoptAuthor`). Tests of the author rule describe
+ * their pull requests with `setPullRequest`, which this never overrides.
+ */
+function submittersOpenTheirPullRequests(app: TestApp, host: FakeRepoHost): void {
+  const inject = app.inject.bind(app);
+  const wrapped = async (opts: InjectOptions) => {
+    const payload = opts.payload as { pr_url?: unknown } | undefined;
+    const auth = (opts.headers as Record<string, string> | undefined)?.authorization;
+    const path = typeof opts.url === 'string' ? opts.url.split('?')[0] : '';
+    const key = auth ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined;
+    if (opts.method === 'POST' && SUBMIT.test(path ?? '') && typeof payload?.pr_url === 'string' && key) {
+      // Read only: the caller's login as it is (assigning one here would hide a missing one).
+      const agent = await app.services.agents.authenticate(key);
+      const login = agent ? (await app.services.directory.require(agent.id)).repoLogin : null;
+      if (login) host.adoptAuthor(payload.pr_url, login);
+    }
+    return inject(opts);
+  };
+  app.inject = wrapped as unknown as TestApp['inject'];
 }
 
 export interface TestAgent {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { mnemonicToAccount } from 'viem/accounts';
 
 /**
@@ -22,13 +23,40 @@ export interface AnvilOptions {
 
 export interface Anvil {
   rpcUrl: string;
+  /** The supervisor (see SUPERVISOR); it exits once anvil has. */
   process: ChildProcess;
+  /** Anvil's own process id (the supervisor's child), for the dev chain's pid file. */
+  pid: number;
   /** Ends anvil and waits for its exit, so a state file has been written when this resolves. */
   stop(): Promise<void>;
 }
 
 const START_TIMEOUT_MS = 20_000;
-const STOP_GRACE_MS = 5_000;
+const STOP_GRACE_SECONDS = 5;
+
+/**
+ * Anvil runs under a POSIX sh supervisor so that it dies with this process however this process
+ * dies, SIGKILL included: no exit hook runs then, but the kernel closes our end of the
+ * supervisor's stdin pipe, and the supervisor's watcher ends anvil on that EOF (SIGTERM, so anvil
+ * dumps its state, then SIGKILL after a grace period). stop() closes the same pipe. The watcher is
+ * its own process holding the pipe, so it still acts if the supervisor shell itself is killed; and
+ * anvil exiting on its own ends the supervisor. Anvil's pid is reported on fd 3.
+ * `$0` is a label; `$@` is the anvil command line.
+ */
+const SUPERVISOR = `
+exec 4<&0 </dev/null
+"$@" 3>&- 4<&- &
+a=$!
+echo "$a" >&3
+exec 3>&-
+{ while read -r _; do :; done; kill -TERM "$a"; sleep ${STOP_GRACE_SECONDS}; kill -KILL "$a"; } <&4 >/dev/null 2>&1 &
+w=$!
+exec 4<&-
+wait "$a"
+s=$?
+kill -KILL "$w" 2>/dev/null
+exit "$s"
+`;
 // Anvil logs every RPC call; only the tail is worth quoting in an error.
 const OUTPUT_TAIL_CHARS = 8_000;
 
@@ -62,9 +90,37 @@ function waitForExit(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** Reads the first line the supervisor writes on fd 3: anvil's pid. */
+function reportedPid(child: ChildProcess): Promise<number> {
+  const pipe = child.stdio[3] as Readable;
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const line = /^(\d+)\n/.exec(text);
+      if (!line) return;
+      pipe.off('data', onData);
+      resolve(Number(line[1]));
+    };
+    pipe.on('data', onData);
+    pipe.once('end', () => reject(new Error('the anvil supervisor reported no pid')));
+  });
+}
+
 /** Starts anvil on a free loopback port and resolves once it accepts RPC calls. */
-export function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
-  const child = spawn(anvilBinaryPath(), anvilArgs(opts), { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
+  // detached: a terminal's Ctrl-C reaches only the service, whose shutdown stops anvil in turn,
+  // after the requests in flight (which may need the chain) are answered.
+  const child = spawn(
+    '/bin/sh',
+    ['-c', SUPERVISOR, 'anvil-supervisor', anvilBinaryPath(), ...anvilArgs(opts)],
+    {
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
+  // The pipe is never written to; a failed write must not crash the service.
+  child.stdin?.on('error', () => {});
   let output = '';
   const record = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
@@ -73,19 +129,32 @@ export function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
   child.stdout?.on('data', record);
   child.stderr?.on('data', record);
 
-  // An anvil outliving its parent would hold its port and state file; a crash of the parent skips stop().
-  const killOnParentExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnParentExit);
-
+  let pid = 0;
   const stop = async () => {
-    process.off('exit', killOnParentExit);
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = waitForExit(child);
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    child.stdin?.end();
+    // The supervisor escalates to SIGKILL itself; this is the backstop should it be gone.
+    const timer = setTimeout(
+      () => {
+        if (pid > 0) killQuietly(pid);
+        child.kill('SIGKILL');
+      },
+      (STOP_GRACE_SECONDS + 2) * 1000,
+    );
     await exited;
     clearTimeout(timer);
   };
+
+  try {
+    pid = await Promise.race([
+      reportedPid(child),
+      new Promise<never>((_, reject) => child.once('error', reject)),
+    ]);
+  } catch (err) {
+    await stop();
+    throw new Error(`anvil could not be started: ${(err as Error).message}`);
+  }
 
   return new Promise((resolve, reject) => {
     const failStart = (why: string) => {
@@ -97,11 +166,10 @@ export function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
       const match = /Listening on 127\.0\.0\.1:(\d+)\s/.exec(output);
       if (!match) return;
       cleanup();
-      resolve({ rpcUrl: `http://127.0.0.1:${match[1]}`, process: child, stop });
+      resolve({ rpcUrl: `http://127.0.0.1:${match[1]}`, process: child, pid, stop });
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       failStart(`exited before listening (code ${code}, signal ${signal})`);
-    const onError = (err: Error) => failStart(`could not be started: ${err.message}`);
     const timer = setTimeout(
       () => failStart(`did not listen within ${START_TIMEOUT_MS / 1000} s`),
       START_TIMEOUT_MS,
@@ -110,11 +178,20 @@ export function startAnvil(opts: AnvilOptions = {}): Promise<Anvil> {
       clearTimeout(timer);
       child.stdout?.off('data', onData);
       child.off('exit', onExit);
-      child.off('error', onError);
     }
     // Registered after `record`, so the output already holds this chunk when it is matched.
     child.stdout?.on('data', onData);
     child.once('exit', onExit);
-    child.once('error', onError);
+    // Anvil may have listened, or the supervisor exited, while its pid was being read.
+    if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
+    else onData();
   });
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }

@@ -24,9 +24,12 @@ export interface TokenFunds {
 export interface PublicChainInfo {
   id: number;
   name: string;
-  rpcUrl: string;
+  /** The RPC URL clients may use; never the service's own, which may carry a provider's API key. */
+  publicRpcUrl: string | null;
   explorerUrl: string | null;
   factoryAddress: string | null;
+  /** Deploys project contracts (and funds the dev faucet): a platform address, never an agent's. */
+  operatorAddress: string | null;
   payoutSpenderAddress: string | null;
   treasuryAddress: string | null;
   devChain: boolean;
@@ -48,10 +51,12 @@ export interface MinedTx {
 }
 
 /**
- * What broadcasting a stored transaction told us: the node took it (or already had it), or the
- * nonce is already used on chain (by this transaction or, if no receipt says so, by another).
+ * What broadcasting a stored transaction told us: the node took it (or already had it), the
+ * nonce is already used on chain (by this transaction or, if no receipt says so, by another), or
+ * the node refuses its fees (underpriced, a replacement bumped too little, a fee cap below the
+ * block's base fee): only a new attempt at the same nonce with higher fees can move it.
  */
-export type BroadcastResult = 'accepted' | 'nonce_used';
+export type BroadcastResult = 'accepted' | 'nonce_used' | 'underpriced';
 
 /**
  * The platform payout wallet, as the payout workflow drives it: transactions are signed locally
@@ -70,11 +75,18 @@ export interface PayoutSigner {
     nonce: number;
     fees: Fees;
   }): Promise<SignedTx>;
+  /**
+   * A transaction that moves nothing (0 ETH to the signer itself), to fill a nonce whose payout
+   * transaction must never mine again: a lost reverted leg, or a nonce the chain forgot.
+   */
+  signNonceFiller(t: { nonce: number; fees: Fees }): Promise<SignedTx>;
   broadcast(raw: string): Promise<BroadcastResult>;
   /** The receipt of a mined transaction, or null while it is not mined. */
   mined(hash: string): Promise<MinedTx | null>;
   /** True when the node knows the transaction (pending or mined). */
   known(hash: string): Promise<boolean>;
+  /** The number of the latest block, to count the confirmations of a receipt. */
+  headBlock(): Promise<bigint>;
 }
 
 export interface DeployedProject {
@@ -142,9 +154,11 @@ export const unavailableChain: Chain = {
     chainNonce: async () => refuse(),
     quoteFees: async () => refuse(),
     signTransferFrom: async () => refuse(),
+    signNonceFiller: async () => refuse(),
     broadcast: async () => refuse(),
     mined: async () => refuse(),
     known: async () => refuse(),
+    headBlock: async () => refuse(),
   },
   wallets: {
     ethBalance: async () => refuse(),

@@ -16,6 +16,7 @@ export async function connectChain(
   if (c.rpcUrl) {
     const chain = new EvmChain({
       rpcUrl: c.rpcUrl,
+      publicRpcUrl: c.publicRpcUrl ?? null,
       chainId: c.chainId as number,
       name: c.name ?? `chain ${c.chainId}`,
       explorerUrl: c.explorerUrl ?? null,

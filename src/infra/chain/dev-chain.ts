@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createPublicClient, createWalletClient, getAddress, type Hex, http, toHex } from 'viem';
 import { anvilAccount, startAnvil } from './anvil.ts';
 import { projectFactoryAbi, projectFactoryBytecode } from './contracts/ProjectFactory.ts';
+import { identityOf, removeRecord, stopStaleAnvil, writeRecord } from './dev-chain-record.ts';
 import type { EvmChainOptions } from './evm-chain.ts';
 
 export const DEV_CHAIN_ID = 31337;
@@ -25,16 +26,28 @@ const privateKeyOf = (index: number): Hex => {
 /**
  * The embedded dev chain: anvil with its state in DATA_DIR (a restart keeps balances and
  * contracts, in step with the embedded database), the factory deployed once, and anvil's
- * well-known funded accounts as operator (0), payout wallet (1) and treasury (2).
+ * well-known funded accounts as operator (0), payout wallet (1) and treasury (2). One anvil per
+ * state file: one an earlier run left behind is stopped first (see dev-chain-record.ts).
  */
 export async function startDevChain(dataDir: string, log: FastifyBaseLogger): Promise<DevChain> {
   const dir = join(dataDir, 'chain');
   mkdirSync(dir, { recursive: true });
-  const anvil = await startAnvil({
-    statePath: join(dir, 'anvil-state.json'),
-    stateIntervalSeconds: 1,
-    chainId: DEV_CHAIN_ID,
+  const statePath = join(dir, 'anvil-state.json');
+  const recordPath = join(dir, 'anvil.pid');
+  await stopStaleAnvil(recordPath, statePath, log);
+  const started = await startAnvil({ statePath, stateIntervalSeconds: 1, chainId: DEV_CHAIN_ID });
+  writeRecord(recordPath, {
+    anvil: identityOf(started.pid),
+    owner: identityOf(process.pid),
+    statePath,
   });
+  const anvil = {
+    rpcUrl: started.rpcUrl,
+    stop: async () => {
+      await started.stop();
+      removeRecord(recordPath, started.pid);
+    },
+  };
   try {
     const operatorKey = privateKeyOf(0);
     const payoutKey = privateKeyOf(1);
@@ -50,6 +63,8 @@ export async function startDevChain(dataDir: string, log: FastifyBaseLogger): Pr
     return {
       options: {
         rpcUrl: anvil.rpcUrl,
+        // Anvil on loopback holds no secret; clients on this machine may use it directly.
+        publicRpcUrl: anvil.rpcUrl,
         chainId: DEV_CHAIN_ID,
         name: 'Anvil (embedded dev chain)',
         explorerUrl: null,

@@ -31,6 +31,8 @@ import { evmWalletActions } from './evm-wallet-actions.ts';
 
 export interface EvmChainOptions {
   rpcUrl: string;
+  /** Published in the public config instead of `rpcUrl`, which may hold a provider's API key. */
+  publicRpcUrl: string | null;
   chainId: number;
   name: string;
   explorerUrl: string | null;
@@ -57,6 +59,8 @@ export class EvmChain implements Chain {
   private readonly viemChain: ViemChain;
   private readonly operator: Account;
   private readonly payout: Account;
+  /** The tail of the operator's send queue (see send). */
+  private operatorSends: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: EvmChainOptions) {
     this.viemChain = defineChain({
@@ -76,9 +80,10 @@ export class EvmChain implements Chain {
     this.info = {
       id: opts.chainId,
       name: opts.name,
-      rpcUrl: opts.rpcUrl,
+      publicRpcUrl: opts.publicRpcUrl,
       explorerUrl: opts.explorerUrl,
       factoryAddress: getAddress(opts.factoryAddress),
+      operatorAddress: this.operator.address,
       payoutSpenderAddress: this.payout.address,
       treasuryAddress: getAddress(opts.treasuryAddress),
       devChain: opts.devChain,
@@ -168,10 +173,22 @@ export class EvmChain implements Chain {
 
   async close(): Promise<void> {}
 
-  /** Signs and sends with viem filling nonce, gas and fees; for accounts only this process uses at once. */
+  /**
+   * Signs and sends with viem filling nonce, gas and fees; for accounts only this process uses at
+   * once. viem reads the next nonce from the node, so two sends from one account at the same time
+   * would take the same nonce: the operator's (faucet, deployments) go one at a time, each until
+   * the node has accepted it; in-app wallets are serialized per wallet by their callers.
+   */
   private async send(account: Account, tx: { to: Hex; data?: Hex; value?: bigint }): Promise<Hex> {
     const wallet = createWalletClient({ account, chain: this.viemChain, transport: http(this.opts.rpcUrl) });
-    return wallet.sendTransaction({ account, chain: this.viemChain, ...tx });
+    const sendNow = () => wallet.sendTransaction({ account, chain: this.viemChain, ...tx });
+    if (account.address !== this.operator.address) return sendNow();
+    const sent = this.operatorSends.then(sendNow);
+    this.operatorSends = sent.then(
+      () => undefined,
+      () => undefined,
+    );
+    return sent;
   }
 
   private async receiptOrThrow(hash: Hex, what: string) {

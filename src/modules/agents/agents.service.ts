@@ -7,17 +7,23 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
+import type { ProjectsService } from '../projects/projects.service.ts';
 import type { AgentDirectory } from './agent-directory.ts';
 import * as repo from './agents.repo.ts';
 import type { ActiveClaimJson, OwnAgentJson, PublicAgentJson, RegisterBody } from './agents.schemas.ts';
+import type { RepoIdentity } from './repo-identity.ts';
 
 export interface AgentsDeps {
   db: Db;
   clock: Clock;
   activity: ActivityService;
   directory: AgentDirectory;
-  /** Platform wallet addresses (payout spender, treasury, ...): never an agent's wallet. */
+  /** Repository-host logins: assigned at registration on the local host, linked on GitHub. */
+  identity: RepoIdentity;
+  /** Platform wallet addresses (operator, payout spender, treasury, factory): never an agent's wallet. */
   reservedAddresses: readonly string[];
+  /** Project token and curve contracts are never an agent's wallet either. */
+  projects: Pick<ProjectsService, 'isContractAddress'>;
   /** The agent's bounties in `claimed` or `in_review`, from the bounties module. */
   activeClaimsOf: (agentId: string) => Promise<ActiveClaimJson[]>;
   /**
@@ -34,6 +40,7 @@ const toPublic = (r: repo.AgentRow): PublicAgentJson => ({
   name: r.name,
   wallet_address: r.walletAddress,
   wallet_type: r.walletType as PublicAgentJson['wallet_type'],
+  repo_login: r.repoLogin,
   created_at: r.createdAt.toISOString(),
 });
 
@@ -53,7 +60,7 @@ export class AgentsService {
 
   async register(body: RegisterBody) {
     const { db, clock, activity } = this.deps;
-    const wallet = body.wallet_address ? this.checkWallet(body.wallet_address) : null;
+    const wallet = body.wallet_address ? await this.checkWallet(body.wallet_address) : null;
     if (wallet && (await this.deps.inAppOwnerOf?.(wallet))) throw walletTaken();
     const apiKey = generateApiKey();
     const now = clock.now();
@@ -78,6 +85,7 @@ export class AgentsService {
             walletType: 'walletvendor_inapp',
           })) as repo.AgentRow;
         }
+        if (this.deps.identity.assignsLogins) created = await this.deps.identity.assign(tx, created);
         await activity.record(tx, {
           type: 'agent.registered',
           agentId: created.id,
@@ -99,7 +107,7 @@ export class AgentsService {
   }
 
   async setExternalWallet(id: string, address: string): Promise<PublicAgentJson> {
-    const wallet = this.checkWallet(address);
+    const wallet = await this.checkWallet(address);
     // An in-app address stays its owner's: another agent cannot point payouts at a key it does not
     // hold, while the owner may switch back to it.
     const inAppOwner = (await this.deps.inAppOwnerOf?.(wallet)) ?? null;
@@ -113,6 +121,23 @@ export class AgentsService {
     );
     if (!row) throw notFound('agent');
     return toPublic(row);
+  }
+
+  /** `POST /api/agents/me/repo-identity`: links the host account a token belongs to. */
+  async linkRepoIdentity(id: string, token: string): Promise<PublicAgentJson> {
+    return toPublic(await this.deps.identity.link(id, token));
+  }
+
+  /**
+   * The local host's authenticator: an API key -> the agent's login, assigned now for an agent
+   * registered before logins existed. Null for a key that is nobody's.
+   */
+  async repoLoginForKey(apiKey: string): Promise<string | null> {
+    const agent = await this.authenticate(apiKey);
+    if (!agent) return null;
+    const row = await this.require(agent.id);
+    if (row.repoLogin || !this.deps.identity.assignsLogins) return row.repoLogin;
+    return (await this.deps.identity.assign(this.deps.db, row)).repoLogin;
   }
 
   async rotateKey(id: string): Promise<string> {
@@ -156,12 +181,29 @@ export class AgentsService {
     return this.deps.directory.require(id);
   }
 
-  private checkWallet(address: string): string {
+  /**
+   * The one rule for an agent's wallet (registration, update, and again at payout): never an
+   * address whose funds nobody can use or that the platform itself signs for, where a payout
+   * would revert forever or pay the platform. Returns the address checksummed.
+   */
+  async checkWallet(address: string): Promise<string> {
     const checksummed = getAddress(address.toLowerCase());
+    if (BigInt(checksummed) === 0n) {
+      throw new AppError(
+        'invalid_wallet_address',
+        'The zero address cannot be a wallet: nobody holds its key.',
+      );
+    }
     if (this.reserved.has(checksummed.toLowerCase())) {
       throw new AppError(
         'platform_wallet',
         'That address belongs to the platform and cannot be an agent wallet.',
+      );
+    }
+    if (await this.deps.projects.isContractAddress(checksummed)) {
+      throw new AppError(
+        'platform_wallet',
+        "That address is a project's token or curve contract and cannot be an agent wallet.",
       );
     }
     return checksummed;

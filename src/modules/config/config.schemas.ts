@@ -7,7 +7,8 @@ export const PublicConfigResponse = Type.Object({
       Type.Object({
         id: Type.Integer(),
         name: Type.String(),
-        rpc_url: Type.String(),
+        // CHAIN_PUBLIC_RPC_URL; null on a configured chain without one (never CHAIN_RPC_URL).
+        rpc_url: Nullable(Type.String()),
         explorer_url: Nullable(Type.String()),
       }),
     ),

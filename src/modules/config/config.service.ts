@@ -20,7 +20,7 @@ export function publicConfig(
   const info = chain.info;
   return {
     chain: info
-      ? { id: info.id, name: info.name, rpc_url: info.rpcUrl, explorer_url: info.explorerUrl }
+      ? { id: info.id, name: info.name, rpc_url: info.publicRpcUrl, explorer_url: info.explorerUrl }
       : null,
     factory_address: info?.factoryAddress ?? null,
     platform_fee_bps: config.platformFeeBps,

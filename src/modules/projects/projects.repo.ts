@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { projects } from '../../infra/db/schema.ts';
 
@@ -12,6 +12,20 @@ export async function insert(ex: Executor, row: ProjectRow): Promise<ProjectRow>
 export async function findById(ex: Executor, id: string): Promise<ProjectRow | undefined> {
   const [row] = await ex.select().from(projects).where(eq(projects.id, id)).limit(1);
   return row;
+}
+
+/**
+ * True when the address, in any letter case, is a project's token or curve contract. Few rows
+ * have contracts and this runs only on wallet changes and payouts, so no expression index.
+ */
+export async function hasContractAt(ex: Executor, address: string): Promise<boolean> {
+  const a = address.toLowerCase();
+  const [row] = await ex
+    .select({ id: projects.id })
+    .from(projects)
+    .where(or(sql`lower(${projects.tokenAddress}) = ${a}`, sql`lower(${projects.curveAddress}) = ${a}`))
+    .limit(1);
+  return row !== undefined;
 }
 
 export interface ProjectFilter {

@@ -84,6 +84,11 @@ export class ProjectsService {
     return row;
   }
 
+  /** True when the address is a project's token or curve: funds sent there are lost to the sender. */
+  async isContractAddress(address: string): Promise<boolean> {
+    return repo.hasContractAt(this.deps.db, address);
+  }
+
   async list(q: ProjectListQuery) {
     const filter = { status: q.status, founderId: q.founder_id, limit: q.limit, offset: q.offset };
     const [rows, total] = await Promise.all([

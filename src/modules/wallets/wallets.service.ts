@@ -148,9 +148,15 @@ export class WalletsService {
   async withdraw(owner: WalletOwner, body: WithdrawBody) {
     const amount = units('amount_units', body.amount_units);
     const to = getAddress(body.to.toLowerCase());
+    // Nobody can move what is sent to these: the zero address and the project contracts.
     if (BigInt(to) === 0n) {
       throw new AppError('validation_error', 'The request body is invalid.', [
         { field: 'to', message: 'must not be the zero address' },
+      ]);
+    }
+    if (await this.deps.projects.isContractAddress(to)) {
+      throw new AppError('validation_error', 'The request body is invalid.', [
+        { field: 'to', message: "must not be a project's token or curve contract" },
       ]);
     }
     const project = body.project_id === undefined ? null : await this.tradable(body.project_id);

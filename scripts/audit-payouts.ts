@@ -1,0 +1,176 @@
+/**
+ * npm run audit:payouts [-- --rpc-url <url>] [-- --from-block <n>]
+ *
+ * Compares every payout in the database with the chain and prints each difference; exits 1 on
+ * any difference, 2 when it cannot read one side.
+ *
+ * Database: DATABASE_URL when set (the audit can run beside the service); otherwise the embedded
+ * PGlite in DATA_DIR, which is one process's: stop `npm start` first (the audit takes the same
+ * directory lock, so the service cannot start meanwhile). Nothing is written; no migration runs.
+ *
+ * Chain: CHAIN_RPC_URL (with the rest of the chain variables, as for the service) when set.
+ * Otherwise the embedded dev chain: with `--rpc-url` the audit reads a running anvil (the
+ * `chain.rpc_url` of `/api/config/public` while `npm start` runs on DATABASE_URL); without it,
+ * it starts a private anvil on a copy of DATA_DIR/chain/anvil-state.json, which the stopped
+ * service wrote on shutdown, so the data directory is never touched.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { createPublicClient, getAddress, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { anvilAccount, startAnvil } from '../src/infra/chain/anvil.ts';
+import { DEV_CHAIN_ID } from '../src/infra/chain/dev-chain.ts';
+import { type Config, ConfigError, loadConfig } from '../src/infra/config.ts';
+import type { Db } from '../src/infra/db/client.ts';
+import { acquireDirLock, DirLockedError } from '../src/infra/db/dir-lock.ts';
+import * as schema from '../src/infra/db/schema.ts';
+import { formatAudit } from '../src/modules/payouts/payouts-audit.ts';
+import { runPayoutAudit } from './lib/payout-audit-sources.ts';
+
+class Refusal extends Error {}
+
+interface Opened {
+  db: Db;
+  describe: string;
+  close(): Promise<void>;
+}
+
+async function openLedger(config: Config): Promise<Opened> {
+  if (config.databaseUrl) {
+    const client = postgres(config.databaseUrl, { max: 2, onnotice: () => {} });
+    return {
+      db: drizzlePostgres({ client, schema }) as unknown as Db,
+      describe: 'PostgreSQL (DATABASE_URL)',
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const dir = join(config.dataDir, 'pglite');
+  if (!existsSync(dir)) throw new Refusal(`There is no embedded database in ${config.dataDir} (DATA_DIR).`);
+  let lock: { release(): void };
+  try {
+    lock = acquireDirLock(join(config.dataDir, 'pglite.lock'));
+  } catch (err) {
+    if (!(err instanceof DirLockedError)) throw err;
+    throw new Refusal(
+      `The service (pid ${err.pid}) holds the embedded database in ${config.dataDir}; PGlite is one ` +
+        "process's database. Stop `npm start` (Ctrl-C) and run the audit again, or run the service " +
+        'on PostgreSQL (DATABASE_URL), where the audit runs beside it.',
+    );
+  }
+  const client = new PGlite(dir);
+  await client.waitReady;
+  return {
+    db: drizzlePglite({ client, schema }) as unknown as Db,
+    describe: `embedded PGlite in ${config.dataDir}`,
+    async close() {
+      await client.close();
+      lock.release();
+    },
+  };
+}
+
+interface ChainView {
+  rpcUrl: string;
+  payoutSigner: string;
+  describe: string;
+  close(): Promise<void>;
+}
+
+async function openChain(config: Config, rpcOverride: string | undefined): Promise<ChainView> {
+  if (config.chain.rpcUrl) {
+    const key = config.chain.payoutKey as string;
+    return {
+      rpcUrl: config.chain.rpcUrl,
+      payoutSigner: privateKeyToAccount((key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`).address,
+      describe: `CHAIN_RPC_URL (chain ${config.chain.chainId})`,
+      close: async () => {},
+    };
+  }
+  // The embedded dev chain: anvil's account 1 is the payout wallet.
+  const payoutSigner = anvilAccount(1).address;
+  if (rpcOverride) {
+    return {
+      rpcUrl: rpcOverride,
+      payoutSigner,
+      describe: `dev chain at ${rpcOverride}`,
+      close: async () => {},
+    };
+  }
+  const chainDir = join(config.dataDir, 'chain');
+  const state = join(chainDir, 'anvil-state.json');
+  if (!existsSync(state)) throw new Refusal(`There is no dev chain state in ${chainDir}.`);
+  const scratch = mkdtempSync(join(tmpdir(), 'bm-audit-chain-'));
+  copyFileSync(state, join(scratch, 'anvil-state.json'));
+  const anvil = await startAnvil({
+    statePath: join(scratch, 'anvil-state.json'),
+    stateIntervalSeconds: 3600,
+    chainId: DEV_CHAIN_ID,
+  });
+  const close = async () => {
+    await anvil.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  // The state loaded only if the dev factory is there.
+  const record = join(chainDir, 'dev-chain.json');
+  if (existsSync(record)) {
+    const { factoryAddress } = JSON.parse(readFileSync(record, 'utf8')) as { factoryAddress: string };
+    const code = await createPublicClient({ transport: http(anvil.rpcUrl) }).getCode({
+      address: getAddress(factoryAddress),
+    });
+    if (!code || code === '0x') {
+      await close();
+      throw new Refusal(`The dev chain state in ${chainDir} did not load (no factory at ${factoryAddress}).`);
+    }
+  }
+  return {
+    rpcUrl: anvil.rpcUrl,
+    payoutSigner,
+    describe: `a private anvil on a copy of ${state} (saved when the service stopped)`,
+    close,
+  };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { 'rpc-url': { type: 'string' }, 'from-block': { type: 'string' } },
+  });
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new Refusal(err.message);
+    throw err;
+  }
+  const ledger = await openLedger(config);
+  try {
+    const chain = await openChain(config, values['rpc-url']);
+    try {
+      console.log(
+        `Ledger: ${ledger.describe}\nChain:  ${chain.describe}\nPayout wallet: ${chain.payoutSigner}\n`,
+      );
+      const report = await runPayoutAudit(ledger.db, chain.rpcUrl, chain.payoutSigner, {
+        ...(values['from-block'] ? { fromBlock: BigInt(values['from-block']) } : {}),
+      });
+      console.log(formatAudit(report));
+      return report.differences.length === 0 ? 0 : 1;
+    } finally {
+      await chain.close();
+    }
+  } finally {
+    await ledger.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Refusal ? err.message : err);
+    process.exit(2);
+  },
+);

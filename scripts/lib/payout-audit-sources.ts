@@ -1,0 +1,229 @@
+import { inArray, isNotNull, or, sql } from 'drizzle-orm';
+import {
+  createPublicClient,
+  getAddress,
+  type Hex,
+  http,
+  type Log,
+  type PublicClient,
+  parseEventLogs,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  toHex,
+  zeroAddress,
+} from 'viem';
+import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
+import type { Db } from '../../src/infra/db/client.ts';
+import {
+  agents,
+  bounties,
+  legAttempts,
+  payoutLegs,
+  payouts,
+  projects,
+  submissions,
+} from '../../src/infra/db/schema.ts';
+import {
+  type AuditChain,
+  type AuditLedger,
+  type AuditReport,
+  type AuditTransfer,
+  type AuditTx,
+  auditPayouts,
+} from '../../src/modules/payouts/payouts-audit.ts';
+
+/** Reads of the payout audit: the ledger from the database, the facts from the chain. */
+
+export interface LedgerWithTokens extends AuditLedger {
+  /** Every project token: transfers on any of them by the payout wallet need a leg. */
+  tokens: string[];
+}
+
+/** Everything the audit compares, read without writing. */
+export async function readLedger(db: Db, payoutSigner: string): Promise<LedgerWithTokens> {
+  const payoutRows = await db.select().from(payouts);
+  const legRows = await db.select().from(payoutLegs);
+  const attemptRows = await db
+    .select({ txHash: legAttempts.txHash, legId: legAttempts.legId })
+    .from(legAttempts);
+  const paidSubmissions = db.select({ id: payouts.submissionId }).from(payouts);
+  const subRows = await db
+    .select({ s: submissions, wallet: agents.walletAddress })
+    .from(submissions)
+    .innerJoin(agents, sql`${agents.id} = ${submissions.agentId}`)
+    .where(or(sql`${submissions.status} = 'approved'`, inArray(submissions.id, paidSubmissions)));
+  const bountyIds = [...new Set(subRows.map((r) => r.s.bountyId))];
+  const bountyRows = await db
+    .select({ id: bounties.id, status: bounties.status })
+    .from(bounties)
+    .where(
+      bountyIds.length > 0
+        ? or(sql`${bounties.status} = 'done'`, inArray(bounties.id, bountyIds))
+        : sql`${bounties.status} = 'done'`,
+    );
+  const tokenRows = await db
+    .select({ token: projects.tokenAddress })
+    .from(projects)
+    .where(isNotNull(projects.tokenAddress));
+  const attemptsOf = new Map<string, string[]>();
+  for (const a of attemptRows) attemptsOf.set(a.legId, [...(attemptsOf.get(a.legId) ?? []), a.txHash]);
+  return {
+    payouts: payoutRows,
+    legs: legRows.map((l) => ({ ...l, attempts: attemptsOf.get(l.id) ?? [] })),
+    submissions: subRows.map(({ s, wallet }) => ({ ...s, submitterWallet: wallet })),
+    bounties: bountyRows,
+    signers: [...new Set([payoutSigner, ...legRows.map((l) => l.signer)].map((a) => a.toLowerCase()))],
+    tokens: [...new Set(tokenRows.map((t) => (t.token as string).toLowerCase()))],
+  };
+}
+
+export interface ChainReadOptions {
+  /** First block to scan for Transfer logs (0 by default). */
+  fromBlock?: bigint;
+  /** Blocks per eth_getLogs call; hosted providers cap the range. */
+  blockRange?: bigint;
+}
+
+async function inChunks<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size)
+    out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
+function transfersOf(logs: Log[]): AuditTransfer[] {
+  return parseEventLogs({ abi: projectTokenAbi, eventName: 'Transfer', logs, strict: false }).flatMap((l) => {
+    const args = l.args as { from?: string; to?: string; value?: bigint };
+    if (!args.from || !args.to || args.value === undefined || !l.transactionHash) return [];
+    return [
+      {
+        token: l.address,
+        from: args.from,
+        to: args.to,
+        value: args.value,
+        txHash: l.transactionHash,
+        logIndex: l.logIndex ?? 0,
+      },
+    ];
+  });
+}
+
+/**
+ * The chain's side: every Transfer log of the project tokens, the legs' transactions that mined
+ * (with their own logs, whatever the scanned range), the sender of every transaction that moved
+ * tokens between two holders, and each signer's mined nonce.
+ */
+export async function readChain(
+  pub: PublicClient,
+  ledger: LedgerWithTokens,
+  opts: ChainReadOptions = {},
+): Promise<AuditChain> {
+  const latest = await pub.getBlockNumber();
+  const range = opts.blockRange ?? 100_000n;
+  const transfers = new Map<string, AuditTransfer>();
+  const add = (t: AuditTransfer) => transfers.set(`${t.txHash.toLowerCase()}:${t.logIndex}`, t);
+  if (ledger.tokens.length > 0) {
+    for (let from = opts.fromBlock ?? 0n; from <= latest; from += range) {
+      const to = from + range - 1n < latest ? from + range - 1n : latest;
+      const logs = await pub.getLogs({
+        address: ledger.tokens.map((t) => getAddress(t)),
+        fromBlock: from,
+        toBlock: to,
+      });
+      for (const t of transfersOf(logs)) add(t);
+    }
+  }
+
+  const txs = new Map<string, AuditTx>();
+  const attempts = ledger.legs.flatMap((l) => l.attempts);
+  await inChunks(attempts, 50, async (hash) => {
+    const receipt = await pub.getTransactionReceipt({ hash: hash as Hex }).catch((err: unknown) => {
+      if (err instanceof TransactionReceiptNotFoundError) return null;
+      throw err;
+    });
+    if (!receipt) return;
+    const tx = await pub.getTransaction({ hash: hash as Hex });
+    txs.set(hash.toLowerCase(), { ...txFacts(tx), status: receipt.status });
+    for (const t of transfersOf(receipt.logs)) add(t);
+  });
+
+  // A transfer between two holders (not a mint or burn of the curve) was sent by someone: the
+  // payout wallet's must be legs.
+  const moved = [
+    ...new Set(
+      [...transfers.values()]
+        .filter((t) => t.from !== zeroAddress && t.to !== zeroAddress)
+        .map((t) => t.txHash.toLowerCase()),
+    ),
+  ];
+  await inChunks(
+    moved.filter((h) => !txs.has(h)),
+    50,
+    async (hash) => {
+      const tx = await pub.getTransaction({ hash: hash as Hex }).catch((err: unknown) => {
+        if (err instanceof TransactionNotFoundError) return null;
+        throw err;
+      });
+      // Only a successful transaction leaves logs.
+      if (tx) txs.set(hash, { ...txFacts(tx), status: 'success' });
+    },
+  );
+
+  const signerNonces: Record<string, number> = {};
+  for (const signer of ledger.signers) {
+    const count = await pub.getTransactionCount({ address: getAddress(signer), blockTag: 'latest' });
+    signerNonces[signer] = count;
+    // A nonce no leg holds: find what was sent at it, where the node can tell (anvil, Erigon).
+    const held = new Set(ledger.legs.filter((l) => l.signer.toLowerCase() === signer).map((l) => l.nonce));
+    const free = Array.from({ length: count }, (_, n) => n).filter((n) => !held.has(n));
+    await inChunks(free, 20, async (nonce) => {
+      const tx = await txBySenderAndNonce(pub, signer, nonce);
+      if (!tx || txs.has(tx.hash.toLowerCase())) return;
+      const receipt = await pub.getTransactionReceipt({ hash: tx.hash });
+      txs.set(tx.hash.toLowerCase(), { ...txFacts(tx), status: receipt.status });
+      for (const t of transfersOf(receipt.logs)) add(t);
+    });
+  }
+  return { txs: [...txs.values()], transfers: [...transfers.values()], signerNonces };
+}
+
+function txFacts(tx: {
+  hash: string;
+  from: string;
+  nonce: number;
+  to: string | null;
+  value: bigint;
+  input: string;
+}) {
+  return { hash: tx.hash, sender: tx.from, nonce: tx.nonce, to: tx.to, value: tx.value, input: tx.input };
+}
+
+/** Otterscan's lookup by sender and nonce; null where the node does not offer it. */
+async function txBySenderAndNonce(pub: PublicClient, sender: string, nonce: number) {
+  try {
+    const found = (await pub.request({
+      method: 'ots_getTransactionBySenderAndNonce' as never,
+      params: [getAddress(sender), toHex(nonce)] as never,
+    })) as Hex | { hash: Hex } | null;
+    if (!found) return null;
+    return await pub.getTransaction({ hash: typeof found === 'string' ? found : found.hash });
+  } catch {
+    return null;
+  }
+}
+
+export function auditClient(rpcUrl: string): PublicClient {
+  return createPublicClient({ transport: http(rpcUrl, { batch: { batchSize: 100 }, retryCount: 2 }) });
+}
+
+/** Reads both sides and compares them. */
+export async function runPayoutAudit(
+  db: Db,
+  rpcUrl: string,
+  payoutSigner: string,
+  opts: ChainReadOptions = {},
+): Promise<AuditReport> {
+  const ledger = await readLedger(db, payoutSigner);
+  const chain = await readChain(auditClient(rpcUrl), ledger, opts);
+  return auditPayouts(ledger, chain);
+}

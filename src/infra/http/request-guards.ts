@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, type ErrorDetail } from '../../lib/errors.ts';
+
+/** The first place in a parsed JSON value (keys included) where a string holds a NUL, or null. */
+function nulAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\0') ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulAt(value[i], path ? `${path}.${i}` : String(i));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    for (const [key, child] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key.includes('\0')) return at.replace(/\0/g, '\\0');
+      const found = nulAt(child, at);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+const invalid = (part: string, detail: ErrorDetail) =>
+  new AppError('validation_error', `The request ${part} is invalid.`, [detail]);
+
+/** True for a body that says nothing: absent, or an empty JSON object (some clients always send one). */
+const saysNothing = (body: unknown) =>
+  body === undefined ||
+  (body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    !Buffer.isBuffer(body) &&
+    Object.keys(body).length === 0);
+
+/**
+ * Checks every route makes before its own schema runs:
+ * - No text holds a NUL character: PostgreSQL cannot store one in `text` (nor PGlite), so it would
+ *   otherwise surface as a 500 from deep inside a query. In a query or body it is a 400
+ *   `validation_error` naming the field; in a path, 404 like any other malformed id.
+ * - A route without a body schema takes no body: a body sent to it is a client's mistake (a
+ *   misspelt path, a field this endpoint does not have) and is refused rather than ignored.
+ * A raw body (a Buffer: webhooks, whose signature covers the exact bytes) is the route's own.
+ */
+async function guard(request: FastifyRequest): Promise<void> {
+  // An unknown route is 404 whatever it was sent.
+  if (request.is404) return;
+  // A path segment with a NUL names no resource: 404, as any malformed id in a path.
+  if (nulAt(request.params, '') !== null) throw new AppError('not_found', 'No resource exists at that path.');
+  const inQuery = nulAt(request.query, '');
+  if (inQuery !== null)
+    throw invalid('query', { field: inQuery, message: 'must not contain a NUL character' });
+  const { body } = request;
+  if (Buffer.isBuffer(body)) return;
+  if (request.routeOptions.schema?.body === undefined) {
+    if (!saysNothing(body)) {
+      throw invalid('body', { field: 'body', message: 'must be empty: this endpoint takes no body' });
+    }
+    request.body = undefined;
+    return;
+  }
+  const field = nulAt(body, '');
+  if (field !== null)
+    throw invalid('body', { field: field || 'body', message: 'must not contain a NUL character' });
+}
+
+/** Registers the guards for every route; call before the routes are registered. */
+export function registerRequestGuards(app: FastifyInstance): void {
+  app.addHook('preValidation', guard);
+}
