@@ -9,6 +9,9 @@ export const ID_PREFIXES = {
   event: 'evt',
   payout: 'pay',
   leg: 'leg',
+  webhook: 'whk',
+  delivery: 'dlv',
+  attempt: 'att',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -1,3 +1,5 @@
 // The database schema, one module per area; drizzle-kit generates migrations from this file.
+
+export * from './tables/events.ts';
 export * from './tables/marketplace.ts';
 export * from './tables/money.ts';

@@ -4,7 +4,7 @@ import { activityEvents } from '../../infra/db/schema.ts';
 
 export type ActivityRow = typeof activityEvents.$inferSelect;
 
-export function insert(ex: Executor, row: ActivityRow): Promise<unknown> {
+export function insert(ex: Executor, row: typeof activityEvents.$inferInsert): Promise<unknown> {
   return ex.insert(activityEvents).values(row);
 }
 

@@ -3,7 +3,7 @@ import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { bounties, bountyCounts, projects, submissions } from '../../infra/db/schema.ts';
 
 export type BountyRow = typeof bounties.$inferSelect;
-export type NewBounty = Omit<BountyRow, 'search'>;
+export type NewBounty = Omit<typeof bounties.$inferInsert, 'search'>;
 export type BountyWithProject = Omit<BountyRow, 'search'> & { projectName: string };
 
 const columns = {
@@ -17,6 +17,8 @@ const columns = {
   claimedBy: bounties.claimedBy,
   claimedAt: bounties.claimedAt,
   approvalLeaseUntil: bounties.approvalLeaseUntil,
+  payable: bounties.payable,
+  claimWarnedAt: bounties.claimWarnedAt,
   createdAt: bounties.createdAt,
   updatedAt: bounties.updatedAt,
 };

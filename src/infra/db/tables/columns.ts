@@ -11,3 +11,6 @@ export const units = customType<{ data: bigint; driverData: string }>({
   toDriver: (v) => v.toString(),
   fromDriver: (v) => BigInt(v),
 });
+
+// PostgreSQL's 64-bit transaction id; read as a decimal string, compared in SQL only.
+export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });

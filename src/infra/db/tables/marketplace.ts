@@ -10,7 +10,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ts, tsvector, units } from './columns.ts';
+import { ts, tsvector, units, xid8 } from './columns.ts';
 
 export const agents = pgTable(
   'agents',
@@ -89,6 +89,13 @@ export const bounties = pgTable(
     claimedAt: ts('claimed_at'),
     // An approval holds this lease while it pays; another approval (any instance) sees it and gets 409.
     approvalLeaseUntil: ts('approval_lease_until'),
+    /**
+     * The founder's spendable funds (min of balance and allowance) cover this reward together with
+     * the project's older open, claimed and in-review rewards; kept by the payability tracker.
+     */
+    payable: boolean('payable').notNull().default(true),
+    /** When the claimant was told (claim.expiring) that the claim is about to lapse. */
+    claimWarnedAt: ts('claim_warned_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     search: tsvector('search')
@@ -117,6 +124,12 @@ export const bounties = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('bounties_search_idx').using('gin', t.search),
+    index('bounties_payable_status_created_at_idx').on(
+      t.payable,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('bounties_claimed_at_idx').on(t.claimedAt).where(sql`${t.status} = 'claimed'`),
     // One active claim per agent per project is a constraint, so concurrent claims cannot both win.
     uniqueIndex('bounties_one_active_claim_key')
@@ -182,12 +195,19 @@ export const activityEvents = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     /** Null for a public event; the agents a personal event is delivered to otherwise. */
     recipients: text('recipients').array(),
+    /**
+     * The inserting transaction's id. A reader delivers only events of transactions older than
+     * every one still running (pg_snapshot_xmin), so an event that commits late is never skipped
+     * by a stream that has moved past a newer id.
+     */
+    txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
     index('activity_type_id_idx').on(t.type, t.id.desc().nullsFirst()),
     index('activity_project_id_idx').on(t.projectId, t.id.desc().nullsFirst()),
     index('activity_agent_id_idx').on(t.agentId, t.id.desc().nullsFirst()),
+    index('activity_txid_id_idx').on(t.txid, t.id),
   ],
 );
 
