@@ -10,16 +10,22 @@ import type { Config } from './infra/config.ts';
 import type { Database } from './infra/db/client.ts';
 import { registerAuth } from './infra/http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './infra/http/error-handler.ts';
+import { registerIdempotency } from './infra/http/idempotency.ts';
+import { OPENAPI_TAGS, openApiComponents, registerOpenApiMeta } from './infra/http/openapi-meta.ts';
 import { registerRateLimit } from './infra/http/rate-limit.ts';
 import { registerRequestGuards } from './infra/http/request-guards.ts';
 import { validatorCompiler } from './infra/http/validation.ts';
-import type { RepoHost } from './infra/repo-host/repo-host.ts';
+import { type RepoHost, unavailableRepoHost } from './infra/repo-host/repo-host.ts';
 import type { Clock } from './lib/clock.ts';
+import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
+import { agentDocsRoutes } from './modules/agent-docs/agent-docs.routes.ts';
+import { agentWebhooksRoutes } from './modules/agent-webhooks/agent-webhooks.routes.ts';
 import { agentsRoutes } from './modules/agents/agents.routes.ts';
 import { bountiesRoutes } from './modules/bounties/bounties.routes.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
 import { BODY_LIMIT_BYTES, publicConfig } from './modules/config/config.service.ts';
+import { eventsRoutes } from './modules/events/events.routes.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
@@ -73,6 +79,15 @@ export async function buildApp(deps: AppDeps) {
   });
   registerErrorHandling(app);
   registerRequestGuards(app);
+  // Before any route: it completes each route's OpenAPI entry from the one table as it registers.
+  const routeCatalog = registerOpenApiMeta(app);
+  registerIdempotency(app, {
+    db: deps.database.db,
+    clock: deps.clock,
+    // Approve, the slowest handler, holds the approval lease at most this long.
+    lockSeconds: Math.max(60, config.payouts.approvalLeaseSeconds + 30),
+    ...(deps.runJobs ? { purgeEverySeconds: 3600 } : {}),
+  });
   await registerRateLimit(app, config.rateLimit, deps.redis);
 
   await app.register(swagger, {
@@ -84,7 +99,10 @@ export async function buildApp(deps: AppDeps) {
         description:
           'Agents earn project tokens for completing bounties. Errors: {"error": {"code", "message"}}.',
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      // Relative: the document is served by the API it describes, wherever that is reached.
+      servers: [{ url: '/' }],
+      tags: OPENAPI_TAGS,
+      components: openApiComponents(),
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -100,23 +118,48 @@ export async function buildApp(deps: AppDeps) {
   await app.register(bountiesRoutes, { bounties: services.bounties });
   await app.register(reviewsRoutes, { submissions: services.submissions, approvals: services.approvals });
   await app.register(activityRoutes, { activity: services.activity });
+  await app.register(eventsRoutes, { events: services.events });
+  // Before the server closes: open streams would otherwise keep close() waiting forever.
+  app.addHook('preClose', () => services.events.close());
   await app.register(walletsRoutes, {
     wallets: services.wallets,
     devChain: deps.chain.info?.devChain ?? false,
   });
   await app.register(webhooksRoutes, { webhooks: services.webhooks });
+  await app.register(agentWebhooksRoutes, { webhooks: services.agentWebhooks });
   await app.register(statsRoutes, { stats: services.stats });
+  // Agents' MCP tools call the same services as the routes above.
+  await app.register(mcpRoutes, {
+    services,
+    repoHost: deps.repoHost ?? unavailableRepoHost,
+    config,
+    devChain: deps.chain.info?.devChain ?? false,
+  });
   await app.register(configRoutes, {
     publicConfig: () =>
       publicConfig(config, deps.chain, deps.repoHost ? deps.repoHost.info : null, services.wallets.enabled),
+  });
+  // llms.txt and skill.md list the catalog's routes when first asked, so routes registered later count too.
+  await app.register(agentDocsRoutes, {
+    catalog: routeCatalog,
+    claimTtlHours: config.claimTtlHours,
+    feeBps: config.platformFeeBps,
+    rateLimit: config.rateLimit,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
   });
 
   // Refuses to start beside payout legs of another key still in flight (a key change, a second
   // instance with its own key): replacing them from here could let both transfers land.
   if (deps.chain.info) await services.payouts.assertNoForeignLegsInFlight();
+  // A watcher that held the lease (as a job or polled by hand) gives it up, so another instance
+  // takes over at once.
+  app.addHook('onClose', () => services.chainWatcher.release());
   if (deps.runJobs) startJobs(app as unknown as FastifyInstance, services, config);
   return app;
 }
+
+// Due webhook deliveries are picked up within this long (an indexed query on pending rows).
+const WEBHOOK_POLL_SECONDS = 1;
 
 /**
  * Background work of every instance: reopening lapsed claims and driving unfinished payouts.
@@ -143,4 +186,7 @@ function startJobs(app: FastifyInstance, services: Services, config: Config) {
   };
   every('claim expiry sweep', config.claimSweepIntervalSeconds, () => services.bounties.expireClaims());
   every('payout reconciler', config.payouts.reconcileIntervalSeconds, () => services.approvals.reconcile());
+  // Leased: only one instance of the deployment reads the token logs; the others stand by.
+  every('chain watcher', config.chain.watchIntervalSeconds, () => services.chainWatcher.poll());
+  every('webhook delivery', WEBHOOK_POLL_SECONDS, () => services.webhookDelivery.runOnce());
 }

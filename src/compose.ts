@@ -2,11 +2,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from './app.ts';
 import { unavailableRepoHost } from './infra/repo-host/repo-host.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
+import { AgentWebhooksService } from './modules/agent-webhooks/agent-webhooks.service.ts';
+import { systemResolver } from './modules/agent-webhooks/url-guard.ts';
+import { WebhookDelivery } from './modules/agent-webhooks/webhook-delivery.ts';
 import { AgentDirectory } from './modules/agents/agent-directory.ts';
 import { AgentsService } from './modules/agents/agents.service.ts';
 import { RepoIdentity } from './modules/agents/repo-identity.ts';
 import { BountiesService } from './modules/bounties/bounties.service.ts';
+import { EventBus } from './modules/events/event-bus.ts';
+import { EventsService } from './modules/events/events.service.ts';
 import { FundsService } from './modules/funds/funds.service.ts';
+import { ChainWatcher } from './modules/payability/chain-watcher.ts';
+import { PayabilityService } from './modules/payability/payability.service.ts';
 import { PayoutsService } from './modules/payouts/payouts.service.ts';
 import { ActivationService } from './modules/projects/activation.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
@@ -27,6 +34,11 @@ export function buildServices(
 ) {
   const db = database.db;
   const activity = new ActivityService(db, clock);
+  const webhookTargets = { allowPrivate: config.webhookAllowPrivateUrls, resolve: systemResolver };
+  const agentWebhooks = new AgentWebhooksService({ db, clock, ...webhookTargets });
+  // Every event fans out to the webhook outbox inside its own transaction.
+  activity.onRecord((tx, event) => agentWebhooks.enqueue(tx, event));
+  const webhookDelivery = new WebhookDelivery({ db, clock, log, activity, ...webhookTargets });
   const directory = new AgentDirectory(db);
   const funds = new FundsService({ chain });
   const reservedAddresses = [
@@ -36,6 +48,15 @@ export function buildServices(
     chain.info?.factoryAddress,
   ].filter((a): a is string => typeof a === 'string');
   const projects = new ProjectsService({ db, clock, activity });
+  const payability = new PayabilityService({ db, clock, chain, activity, log });
+  const chainWatcher = new ChainWatcher({
+    db,
+    clock,
+    chain,
+    payability,
+    log,
+    intervalSeconds: config.chain.watchIntervalSeconds,
+  });
   const bounties = new BountiesService({
     db,
     clock,
@@ -43,6 +64,7 @@ export function buildServices(
     activity,
     projects,
     agents: directory,
+    payability,
     claimTtlHours: config.claimTtlHours,
   });
   const wallets = new WalletsService({
@@ -53,6 +75,7 @@ export function buildServices(
     projects,
     bounties,
     funds,
+    payability,
     devChain: chain.info?.devChain ?? false,
   });
   const agents = new AgentsService({
@@ -99,6 +122,7 @@ export function buildServices(
     projects,
     agents: directory,
     payouts,
+    payability,
     checkWallet: (address) => agents.checkWallet(address),
     approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,
     receiptTimeoutMs: config.payouts.receiptTimeoutSeconds * 1000,
@@ -116,6 +140,17 @@ export function buildServices(
   const merges = new MergesService({ db, clock, activity, bounties, projects, agents: directory });
   const webhooks = new WebhooksService({ db, clock, log, repoHost, merges, approvals });
   const stats = new StatsService({ agents, projects, bounties });
+  const events = new EventsService({
+    db,
+    log,
+    bus: new EventBus({
+      database,
+      log,
+      pollMs: config.events.pollMs,
+      heartbeatMs: config.events.heartbeatMs,
+    }),
+    maxBufferBytes: config.events.maxBufferBytes,
+  });
   return {
     activity,
     directory,
@@ -130,7 +165,12 @@ export function buildServices(
     approvals,
     merges,
     webhooks,
+    payability,
+    chainWatcher,
+    agentWebhooks,
+    webhookDelivery,
     stats,
+    events,
   };
 }
 

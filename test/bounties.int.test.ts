@@ -144,6 +144,7 @@ describe('POST /api/projects/{id}/bounties', () => {
       status: 'open',
       claimed_by: null,
       claimed_at: null,
+      payable: true,
       created_at: at.toISOString(),
       updated_at: at.toISOString(),
     });

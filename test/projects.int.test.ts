@@ -20,6 +20,7 @@ const PROJECT_FIELDS = [
   'id',
   'name',
   'repo_url',
+  'review_stats',
   'status',
   'token_address',
   'token_symbol',
@@ -276,6 +277,14 @@ describe('projects', () => {
         curve_address: null,
         created_at: ctx.clock.now().toISOString(),
         activated_at: null,
+        review_stats: {
+          reviewed: 0,
+          approved: 0,
+          rejected: 0,
+          median_hours_to_review: null,
+          awaiting_review: 0,
+          awaiting_over_7_days: 0,
+        },
       });
     });
 

@@ -112,7 +112,13 @@ export async function openTimedDatabase(
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     await migrate(drizzlePglite({ client, schema }), { migrationsFolder: migrationsFolder() });
     const db = drizzlePglite({ client: timedClient(client, stats), schema }) as unknown as Db;
-    return { db, kind: 'pglite', close: () => client.close(), label: 'PGlite (in memory)' };
+    return {
+      db,
+      kind: 'pglite',
+      listen: async (channel, onNotify) => client.listen(channel, () => onNotify()),
+      close: () => client.close(),
+      label: 'PGlite (in memory)',
+    };
   }
   const name = `bm_bench_approve_${randomBytes(4).toString('hex')}`;
   await recreateDatabase(adminUrl, name);
@@ -124,6 +130,7 @@ export async function openTimedDatabase(
   return {
     db,
     kind: 'postgres',
+    listen: async (channel, onNotify) => (await client.listen(channel, () => onNotify())).unlisten,
     label: `PostgreSQL ${url.replace(/\/\/[^@]*@/, '//')} (scratch, pool ${pool})`,
     async close() {
       await client.end({ timeout: 5 });
@@ -159,6 +166,7 @@ export function timedChain(chain: Chain, stats: Stats): Chain {
     wallets: chain.wallets,
     payoutSigner,
     readFunds: timed(stats, 'chain readFunds', (t: string, o: string) => chain.readFunds(t, o)),
+    tokenFundsLogs: (tokens, from, to) => chain.tokenFundsLogs(tokens, from, to),
     deployProject: (id, name, symbol) => chain.deployProject(id, name, symbol),
     faucet: (to, eth) => chain.faucet(to, eth),
     close: () => chain.close(),

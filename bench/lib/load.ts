@@ -134,7 +134,13 @@ export async function createSqlCapture(url: string, config: Config) {
     schema,
     logger: { logQuery: (query, params) => log.push({ sql: query, params }) },
   }) as unknown as Db;
-  const database = { db, kind: 'postgres' as const, close: () => client.end({ timeout: 5 }) };
+  const database = {
+    db,
+    kind: 'postgres' as const,
+    listen: async (channel: string, onNotify: () => void) =>
+      (await client.listen(channel, () => onNotify())).unlisten,
+    close: () => client.end({ timeout: 5 }),
+  };
   const app = await buildApp({ database, chain: unavailableChain, clock: systemClock, config });
   return {
     async capture(

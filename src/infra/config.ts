@@ -23,6 +23,15 @@ export interface Config {
     registerPerIpPerHour: number;
   };
   shutdownTimeoutMs: number;
+  /** GET /api/events (Server-Sent Events). */
+  events: {
+    /** A comment line goes to every stream this often (the contract: at least every 15 s). */
+    heartbeatMs: number;
+    /** Safety poll of the shared reader, in case a NOTIFY is lost. */
+    pollMs: number;
+    /** Unread bytes a client may accumulate before its stream is dropped (it resumes with Last-Event-ID). */
+    maxBufferBytes: number;
+  };
   /** Without `rpcUrl` the service starts its own anvil dev chain in DATA_DIR. */
   chain: {
     rpcUrl: string | undefined;
@@ -39,8 +48,12 @@ export interface Config {
     operatorKey: string | undefined;
     payoutKey: string | undefined;
     pollingIntervalMs: number;
+    /** How often the leased watcher reads the project tokens' Transfer and Approval logs (payability). */
+    watchIntervalSeconds: number;
   };
   walletMasterKey: string | undefined;
+  /** Webhooks may target private, loopback and reserved addresses (development only). */
+  webhookAllowPrivateUrls: boolean;
   /** GitHub when `token` is set; otherwise the built-in local host, on `localPort`. */
   repoHost: {
     githubToken: string | undefined;
@@ -151,6 +164,12 @@ export function loadConfig(env: Env): Config {
       registerPerIpPerHour: r.int('RATE_LIMIT_REGISTER_PER_IP_PER_HOUR', 30, 1, 1_000_000),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    events: {
+      heartbeatMs: r.int('EVENTS_HEARTBEAT_MS', 15_000, 10, 15_000),
+      // At most 2 s: an event must reach every instance's streams within 2 s even without NOTIFY.
+      pollMs: r.int('EVENTS_POLL_MS', 1_000, 10, 2_000),
+      maxBufferBytes: r.int('EVENTS_MAX_BUFFER_BYTES', 1_048_576, 4_096, 1_073_741_824),
+    },
     chain: {
       rpcUrl: r.url('CHAIN_RPC_URL', ['http:', 'https:']),
       publicRpcUrl: r.url('CHAIN_PUBLIC_RPC_URL', ['http:', 'https:']),
@@ -162,8 +181,11 @@ export function loadConfig(env: Env): Config {
       operatorKey: r.match('OPERATOR_PRIVATE_KEY', KEY, 'a private key (0x + 64 hex digits)'),
       payoutKey: r.match('PAYOUT_PRIVATE_KEY', KEY, 'a private key (0x + 64 hex digits)'),
       pollingIntervalMs: r.int('CHAIN_POLLING_INTERVAL_MS', 100, 10, 60_000),
+      watchIntervalSeconds: r.int('CHAIN_WATCH_INTERVAL_SECONDS', 5, 1, 3_600),
     },
     walletMasterKey: r.match('WALLET_MASTER_KEY', KEY, '32 bytes as 64 hex digits'),
+    // On the embedded dev chain everything runs on one machine, receivers included.
+    webhookAllowPrivateUrls: r.bool('WEBHOOK_ALLOW_PRIVATE_URLS', r.str('CHAIN_RPC_URL') === undefined),
     repoHost: {
       githubToken: r.str('GITHUB_TOKEN'),
       githubOrg:

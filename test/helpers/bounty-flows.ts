@@ -24,6 +24,7 @@ export interface BountyBody {
   status: string;
   claimed_by: string | null;
   claimed_at: string | null;
+  payable: boolean;
   created_at: string;
   updated_at: string;
 }

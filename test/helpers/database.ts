@@ -31,6 +31,7 @@ export async function openTestDatabase(): Promise<Database> {
   return {
     db: database.db,
     kind: database.kind,
+    listen: database.listen,
     async close() {
       await database.close();
       await scratch.drop();

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
+import { getAddress, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import type {
   BroadcastResult,
   Chain,
   DeployedProject,
   Fees,
+  FundsLog,
   MinedTx,
   PayoutSigner,
   SignedTx,
@@ -111,6 +114,9 @@ const refuse = (): never => {
  *   withheld or late) and `payoutDelayMs` (a slow fee quote, the first chain call of each payout that signs).
  * - Races are driven by one-shot hooks (`onReadFunds`, `onSign`); `mineEmpty` buries receipts,
  *   `withPayoutKey` signs with another key on the same chain, and `snapshot` rolls it all back.
+ * - Token logs (`tokenFundsLogs`): a mined transfer, `approveOnChain` and `transferOnChain` (what a
+ *   founder does with another wallet, outside the service) each add a block with its log; the
+ *   in-app wallets' `approvePayouts` sets the key's allowance the same way. `setFunds` logs nothing.
  */
 export class FakeChain implements Chain {
   readonly info = {
@@ -127,6 +133,8 @@ export class FakeChain implements Chain {
 
   /** Every transfer that mined, successful or reverted, in block order. */
   readonly transfers: FakeTransfer[] = [];
+  /** Transfer and Approval logs of every token, in block order. */
+  readonly fundsLogs: FundsLog[] = [];
   /** Every transaction the payout signer signed (including ones never broadcast), in order. */
   readonly signed: (FakeTx & { hash: string })[] = [];
 
@@ -168,10 +176,60 @@ export class FakeChain implements Chain {
     tokenBalance: async () => refuse(),
     buy: async () => refuse(),
     sell: async () => refuse(),
-    approvePayouts: async () => refuse(),
+    approvePayouts: async (key, token, amountUnits) => {
+      const owner = privateKeyToAccount(key as Hex).address;
+      const txHash = this.approveUnits(token, owner, amountUnits);
+      return { txHash, allowanceUnits: amountUnits };
+    },
     sendToken: async () => refuse(),
     sendEth: async () => refuse(),
   };
+
+  /** The owner approves the payout wallet for `allowanceTokens` on chain: a new block with its log. */
+  approveOnChain(token: string, owner: string, allowanceTokens: bigint): void {
+    this.approveUnits(token, owner, allowanceTokens * UNIT);
+  }
+
+  /** Moves tokens between two holders on chain (allowances untouched): a new block with its log. */
+  transferOnChain(token: string, from: string, to: string, tokens: bigint): void {
+    const f = this.funds.get(key(token, from)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
+    const t = this.funds.get(key(token, to)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
+    this.funds.set(key(token, from), { ...f, balanceUnits: f.balanceUnits - tokens * UNIT });
+    this.funds.set(key(token, to), { ...t, balanceUnits: t.balanceUnits + tokens * UNIT });
+    this.block += 1n;
+    this.logTransfer(token, from, to);
+  }
+
+  async tokenFundsLogs(tokens: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]> {
+    const wanted = new Set(tokens.map(lower));
+    return this.fundsLogs.filter(
+      (l) => wanted.has(lower(l.tokenAddress)) && l.blockNumber >= fromBlock && l.blockNumber <= toBlock,
+    );
+  }
+
+  private approveUnits(token: string, owner: string, allowanceUnits: bigint): string {
+    const f = this.funds.get(key(token, owner)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
+    this.funds.set(key(token, owner), { ...f, allowanceUnits });
+    this.block += 1n;
+    this.fundsLogs.push({
+      kind: 'approval',
+      tokenAddress: getAddress(token),
+      owner: getAddress(owner),
+      spender: getAddress(this.info.payoutSpenderAddress),
+      blockNumber: this.block,
+    });
+    return `0x${this.block.toString(16).padStart(64, '0')}`;
+  }
+
+  private logTransfer(token: string, from: string, to: string): void {
+    this.fundsLogs.push({
+      kind: 'transfer',
+      tokenAddress: getAddress(token),
+      from: getAddress(from),
+      to: getAddress(to),
+      blockNumber: this.block,
+    });
+  }
 
   /** Sets the owner's balance and its allowance for the payout wallet, in whole tokens. */
   setFunds(token: string, owner: string, balanceTokens: bigint, allowanceTokens = balanceTokens): void {
@@ -396,6 +454,7 @@ export class FakeChain implements Chain {
       });
       const to = this.funds.get(key(tx.tokenAddress, tx.to)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
       this.funds.set(key(tx.tokenAddress, tx.to), { ...to, balanceUnits: to.balanceUnits + tx.amountUnits });
+      this.logTransfer(tx.tokenAddress, tx.from, tx.to);
     }
     this.transfers.push({
       tokenAddress: tx.tokenAddress,

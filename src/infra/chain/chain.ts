@@ -89,6 +89,14 @@ export interface PayoutSigner {
   headBlock(): Promise<bigint>;
 }
 
+/**
+ * A Transfer or Approval log of a project token, as the payability watcher reads them: addresses
+ * checksummed, only logs of mined blocks.
+ */
+export type FundsLog =
+  | { kind: 'transfer'; tokenAddress: string; from: string; to: string; blockNumber: bigint }
+  | { kind: 'approval'; tokenAddress: string; owner: string; spender: string; blockNumber: bigint };
+
 export interface DeployedProject {
   tokenAddress: string;
   curveAddress: string;
@@ -135,6 +143,12 @@ export interface Chain {
   readFunds(tokenAddress: string, ownerAddress: string): Promise<TokenFunds>;
   readonly payoutSigner: PayoutSigner;
   readonly wallets: WalletActions;
+  /**
+   * Transfer and Approval logs of these tokens in blocks [fromBlock, toBlock], in chain order: what
+   * may have changed a founder's balance or allowance. Callers keep the ranges small (eth_getLogs
+   * limits of providers).
+   */
+  tokenFundsLogs(tokenAddresses: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]>;
   /** Deploys the project's token and curve through the factory; a repeat returns the same pair. */
   deployProject(projectId: string, name: string, symbol: string): Promise<DeployedProject>;
   /** Dev chain only: sends test ETH from the operator account. */
@@ -169,6 +183,7 @@ export const unavailableChain: Chain = {
     sendToken: async () => refuse(),
     sendEth: async () => refuse(),
   },
+  tokenFundsLogs: async () => refuse(),
   deployProject: async () => refuse(),
   faucet: async () => refuse(),
   close: async () => {},

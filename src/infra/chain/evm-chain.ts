@@ -4,6 +4,7 @@ import {
   createWalletClient,
   defineChain,
   encodeFunctionData,
+  getAbiItem,
   getAddress,
   type Hex,
   http,
@@ -16,6 +17,7 @@ import { AppError } from '../../lib/errors.ts';
 import type {
   Chain,
   DeployedProject,
+  FundsLog,
   PayoutSigner,
   PublicChainInfo,
   TokenFunds,
@@ -44,6 +46,11 @@ export interface EvmChainOptions {
   /** How often to poll for receipts; ~100 ms against anvil, seconds against a public chain. */
   pollingIntervalMs: number;
 }
+
+const FUNDS_EVENTS = [
+  getAbiItem({ abi: projectTokenAbi, name: 'Transfer' }),
+  getAbiItem({ abi: projectTokenAbi, name: 'Approval' }),
+];
 
 /** The project's salt in the factory: one pair per project id, whatever retries happen. */
 export const projectSalt = (projectId: string): Hex => keccak256(new TextEncoder().encode(projectId));
@@ -118,6 +125,47 @@ export class EvmChain implements Chain {
       return { balanceUnits, allowanceUnits };
     } catch (err) {
       throw upstream('read the token balance', err);
+    }
+  }
+
+  async tokenFundsLogs(tokenAddresses: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]> {
+    if (tokenAddresses.length === 0) return [];
+    try {
+      const logs = await this.client.getLogs({
+        address: tokenAddresses.map((a) => getAddress(a)),
+        events: FUNDS_EVENTS,
+        fromBlock,
+        toBlock,
+        strict: true,
+      });
+      const out: FundsLog[] = [];
+      for (const l of logs) {
+        // A log without a block is pending; the range asked for is mined, so none should come.
+        if (l.blockNumber === null) continue;
+        const tokenAddress = getAddress(l.address);
+        if (l.eventName === 'Transfer') {
+          const { from, to } = l.args as { from: string; to: string };
+          out.push({
+            kind: 'transfer',
+            tokenAddress,
+            from: getAddress(from),
+            to: getAddress(to),
+            blockNumber: l.blockNumber,
+          });
+        } else {
+          const { owner, spender } = l.args as { owner: string; spender: string };
+          out.push({
+            kind: 'approval',
+            tokenAddress,
+            owner: getAddress(owner),
+            spender: getAddress(spender),
+            blockNumber: l.blockNumber,
+          });
+        }
+      }
+      return out;
+    } catch (err) {
+      throw upstream('read the token logs', err);
     }
   }
 

@@ -21,6 +21,12 @@ export type Executor = Db | Tx;
 export interface Database {
   readonly db: Db;
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` (PostgreSQL delivers it when the notifying
+   * transaction commits) and `onListen` each time the listening connection is (re)established, since
+   * notifications sent while it was down are lost. Resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void, onListen?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -55,6 +61,11 @@ async function openPglite(client: PGlite, release: () => Promise<void>): Promise
   return {
     db,
     kind: 'pglite',
+    async listen(channel, onNotify, onListen) {
+      const unlisten = await client.listen(channel, () => onNotify());
+      onListen?.();
+      return async () => unlisten();
+    },
     async close() {
       await client.close();
       await release();
@@ -80,6 +91,15 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   return {
     db,
     kind: 'postgres',
+    async listen(channel, onNotify, onListen) {
+      // postgres-js listens on one dedicated connection outside the pool and re-listens after a drop.
+      const { unlisten } = await client.listen(
+        channel,
+        () => onNotify(),
+        () => onListen?.(),
+      );
+      return unlisten;
+    },
     async close() {
       await client.end({ timeout: 5 });
     },

@@ -8,6 +8,7 @@ import {
   type HostedRepository,
   type JsonObject,
   markedFor,
+  type NewPullRequest,
   type PullRequestInfo,
   type RepoHost,
   type RepoHostInfo,
@@ -64,6 +65,31 @@ function nameAlreadyExists(err: unknown): boolean {
     Array.isArray(data?.errors) &&
     data.errors.some((e) => /already exists/i.test(String((e as { message?: unknown })?.message ?? '')))
   );
+}
+
+/**
+ * The host's refusals of a pull request the caller can fix (no such branch, nothing to merge, one
+ * already open, no access) as the caller's error with the host's words; null for anything else.
+ */
+function refusedPullRequest(err: unknown): AppError | null {
+  if (!isOctokitError(err)) return null;
+  const data = (err.response?.data ?? {}) as { message?: unknown; errors?: unknown };
+  const reasons = Array.isArray(data.errors)
+    ? data.errors.map((e) => {
+        const o = (e ?? {}) as { message?: unknown; field?: unknown; code?: unknown };
+        return String(o.message ?? `${String(o.field ?? 'request')} ${String(o.code ?? 'invalid')}`);
+      })
+    : [];
+  const said = [typeof data.message === 'string' ? data.message : '', ...reasons].filter(Boolean).join(': ');
+  if (err.status === 422)
+    return new AppError(
+      'validation_error',
+      `The repository host refused the pull request (${said.slice(0, 300)}); push the head branch first and make sure it has commits that base does not.`,
+    );
+  if (err.status === 404) return new AppError('not_found', 'The repository host has no such repository.');
+  if (err.status === 403)
+    return new AppError('forbidden', `The repository host refused: ${said.slice(0, 300)}.`);
+  return null;
 }
 
 function parseRepository(data: unknown, created: boolean): HostedRepository {
@@ -196,6 +222,20 @@ export class GithubHost implements RepoHost {
     } catch (err) {
       if (isOctokitError(err) && err.status === 404) return null;
       throw upstream('read the pull request', err);
+    }
+  }
+
+  async openPullRequestAs(
+    credential: string,
+    owner: string,
+    repo: string,
+    pr: NewPullRequest,
+  ): Promise<PullRequestInfo> {
+    try {
+      const res = await this.client(credential).rest.pulls.create({ owner, repo, ...pr });
+      return parsePullRequest(res.data);
+    } catch (err) {
+      throw refusedPullRequest(err) ?? upstream('open the pull request', err);
     }
   }
 

@@ -89,6 +89,26 @@ export interface RepoHost {
   userLogin(token: string): Promise<string | null>;
   /** Checks `X-Hub-Signature-256` against the raw request body with the webhook secret. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): boolean;
+  /**
+   * Opens a pull request as the user whose credential this is (on the local host an agent's API
+   * key), so that the user is its author. The credential is used for this one call, never kept.
+   * Absent on hosts where the service never holds a user's credential.
+   */
+  openPullRequestAs?(
+    credential: string,
+    owner: string,
+    repo: string,
+    pr: NewPullRequest,
+  ): Promise<PullRequestInfo>;
+}
+
+export interface NewPullRequest {
+  title: string;
+  /** The branch with the work. */
+  head: string;
+  /** The branch to merge into, `main` for project repositories. */
+  base: string;
+  body?: string;
 }
 
 // Readers for upstream JSON: anything unexpected is a bad upstream answer (502), never a guess.

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { activityEvents } from '../../infra/db/schema.ts';
 
@@ -30,4 +30,123 @@ export function list(ex: Executor, f: ActivityFilter): Promise<ActivityRow[]> {
     .where(and(...where))
     .orderBy(desc(activityEvents.id))
     .limit(f.limit);
+}
+
+/**
+ * A place in the commit-ordered stream: (inserting transaction id, event id). Ordering by the
+ * transaction first means an event committed late still sorts after everything already delivered.
+ */
+export interface StreamPosition {
+  txid: string;
+  id: string;
+}
+
+/** Before every event: xid8 0 is never assigned to a transaction. */
+export const STREAM_START: StreamPosition = { txid: '0', id: '' };
+
+export type StreamRow = Pick<ActivityRow, 'id' | 'type' | 'agentId' | 'projectId' | 'bountyId' | 'data'> & {
+  recipients: string[] | null;
+  createdAt: Date;
+  txid: string;
+};
+
+const streamColumns = {
+  id: activityEvents.id,
+  type: activityEvents.type,
+  agentId: activityEvents.agentId,
+  projectId: activityEvents.projectId,
+  bountyId: activityEvents.bountyId,
+  data: activityEvents.data,
+  recipients: activityEvents.recipients,
+  createdAt: activityEvents.createdAt,
+  txid: sql<string>`${activityEvents.txid}::text`,
+};
+
+const after = (p: StreamPosition) =>
+  sql`(${activityEvents.txid}, ${activityEvents.id}) > (${p.txid}::xid8, ${p.id})`;
+const atMost = (p: StreamPosition) =>
+  sql`(${activityEvents.txid}, ${activityEvents.id}) <= (${p.txid}::xid8, ${p.id})`;
+
+/** The stream position of one event, or undefined when no event has that id. */
+export async function positionOf(ex: Executor, id: string): Promise<StreamPosition | undefined> {
+  const [row] = await ex
+    .select({ txid: streamColumns.txid, id: activityEvents.id })
+    .from(activityEvents)
+    .where(eq(activityEvents.id, id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Events after `from` in stream order, each flagged `ready` when its transaction is older than
+ * every transaction still running (pg_snapshot_xmin of this statement's snapshot): no transaction
+ * can still commit an event before it. Ready rows always come first, since order is by txid.
+ */
+export function readAfter(
+  ex: Executor,
+  from: StreamPosition,
+  limit: number,
+): Promise<(StreamRow & { ready: boolean })[]> {
+  return ex
+    .select({
+      ...streamColumns,
+      ready: sql<boolean>`${activityEvents.txid} < pg_snapshot_xmin(pg_current_snapshot())`,
+    })
+    .from(activityEvents)
+    .where(after(from))
+    .orderBy(activityEvents.txid, activityEvents.id)
+    .limit(limit);
+}
+
+export interface StreamFilter {
+  /** Personal events of this agent are included; public events always are. */
+  agentId: string | null;
+  types: string[] | null;
+  projectId: string | null;
+}
+
+/** Matching events in (from, upTo], in stream order: a reconnecting stream's replay. */
+export function replay(
+  ex: Executor,
+  from: StreamPosition,
+  upTo: StreamPosition,
+  f: StreamFilter,
+  limit: number,
+): Promise<StreamRow[]> {
+  const where: SQL[] = [after(from), atMost(upTo)];
+  where.push(
+    f.agentId
+      ? sql`(${activityEvents.recipients} is null or ${activityEvents.recipients} @> array[${f.agentId}]::text[])`
+      : isNull(activityEvents.recipients),
+  );
+  if (f.types) where.push(inArray(activityEvents.type, f.types));
+  if (f.projectId) where.push(eq(activityEvents.projectId, f.projectId));
+  return ex
+    .select(streamColumns)
+    .from(activityEvents)
+    .where(and(...where))
+    .orderBy(activityEvents.txid, activityEvents.id)
+    .limit(limit);
+}
+
+/** The last event no running transaction can precede: where a new reader starts "from now". */
+export async function latestReady(ex: Executor): Promise<StreamPosition> {
+  const [row] = await ex
+    .select({ txid: streamColumns.txid, id: activityEvents.id })
+    .from(activityEvents)
+    .where(sql`${activityEvents.txid} < pg_snapshot_xmin(pg_current_snapshot())`)
+    .orderBy(desc(activityEvents.txid), desc(activityEvents.id))
+    .limit(1);
+  return row ?? STREAM_START;
+}
+
+/** The NOTIFY channel every instance's event bus listens on. */
+export const ACTIVITY_CHANNEL = 'activity';
+
+/**
+ * Wakes every instance's event bus. Sent inside the event's transaction, PostgreSQL delivers it
+ * only when that commits (and drops it on rollback); several events in one transaction make one.
+ */
+export async function notifyListeners(ex: Executor): Promise<void> {
+  await ex.execute(sql`select pg_notify(${ACTIVITY_CHANNEL}, '')`);
 }

@@ -20,24 +20,44 @@ export type NewEvent =
   | (EventFields & { type: PublicEventType })
   | (EventFields & { type: PersonalEventType; recipients: string[] });
 
+/** A recorded event as the work that commits with it sees it. */
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  recipients: string[] | null;
+}
+/** Work that must commit or roll back with every event (the webhook outbox); runs in its transaction. */
+export type RecordHook = (tx: Executor, event: RecordedEvent) => Promise<void>;
+
 export class ActivityService {
+  private readonly hooks: RecordHook[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
+  /** Adds work done inside the transaction of every event recorded from now on. */
+  onRecord(hook: RecordHook): void {
+    this.hooks.push(hook);
+  }
+
   /** Records an event; callers pass their transaction so the event commits with the change it describes. */
   async record(tx: Executor, event: NewEvent): Promise<void> {
+    const id = newId('event');
+    const recipients = 'recipients' in event ? [...new Set(event.recipients)] : null;
     await repo.insert(tx, {
-      id: newId('event'),
+      id,
       type: event.type,
       agentId: event.agentId ?? null,
       projectId: event.projectId ?? null,
       bountyId: event.bountyId ?? null,
       data: event.data ?? {},
-      recipients: 'recipients' in event ? [...new Set(event.recipients)] : null,
+      recipients,
       createdAt: this.clock.now(),
     });
+    await repo.notifyListeners(tx);
+    for (const hook of this.hooks) await hook(tx, { id, type: event.type, recipients });
   }
 
   async list(q: ActivityQuery): Promise<ActivityEventJson[]> {

@@ -12,6 +12,7 @@ export const toBountyJson = (r: BountyWithProject): BountyJson => ({
   status: r.status,
   claimed_by: r.claimedBy,
   claimed_at: r.claimedAt ? r.claimedAt.toISOString() : null,
+  payable: r.payable,
   created_at: r.createdAt.toISOString(),
   updated_at: r.updatedAt.toISOString(),
 });

@@ -43,6 +43,7 @@ export interface BountyFilter {
   difficulty?: string;
   projectId?: string;
   q?: string;
+  payable?: boolean;
   limit: number;
   offset: number;
 }
@@ -57,6 +58,7 @@ function where(f: BountyFilter): SQL | undefined {
   if (f.difficulty) parts.push(eq(bounties.difficulty, f.difficulty as BountyRow['difficulty']));
   if (f.projectId) parts.push(eq(bounties.projectId, f.projectId));
   if (f.q) parts.push(matches(f.q));
+  if (f.payable !== undefined) parts.push(eq(bounties.payable, f.payable));
   return and(...parts);
 }
 
@@ -73,11 +75,12 @@ export function list(ex: Executor, f: BountyFilter): Promise<BountyWithProject[]
 }
 
 /**
- * How many bounties match. Without a keyword this reads at most 16 rows of bounty_counts; with
- * one it counts the matches through the GIN index.
+ * How many bounties match. Without a keyword or `payable` this reads at most 16 rows of
+ * bounty_counts; with a keyword it counts the matches through the GIN index, with `payable` through
+ * bounties_payable_status_created_at_idx (bounty_counts has no payable dimension).
  */
 export async function countMatching(ex: Executor, f: BountyFilter): Promise<number> {
-  if (f.q) {
+  if (f.q || f.payable !== undefined) {
     const [row] = await ex.select({ n: count() }).from(bounties).where(where(f));
     return row?.n ?? 0;
   }
@@ -185,7 +188,8 @@ export async function expireClaims(
       for update ${scope ? sql`` : sql`skip locked`}
     )
     update bounties b
-       set status = 'open', claimed_by = null, claimed_at = null, updated_at = ${now.toISOString()}::timestamptz
+       set status = 'open', claimed_by = null, claimed_at = null, claim_warned_at = null,
+           updated_at = ${now.toISOString()}::timestamptz
       from expired e
      where b.id = e.id
     returning b.id, b.project_id, e.claimed_by, e.claimed_at`);
@@ -193,6 +197,34 @@ export async function expireClaims(
 }
 
 export const claimedBy = (agentId: string) => eq(bounties.claimedBy, agentId);
+
+/**
+ * Marks claims made before `claimedBefore` (and not lapsed: after `lapsedBefore`) that have not
+ * been warned yet, and returns them; the caller records the warning in the same transaction, so
+ * each claim is warned exactly once even with several instances sweeping (SKIP LOCKED).
+ */
+export async function markExpiringClaims(
+  ex: Executor,
+  claimedBefore: Date,
+  lapsedBefore: Date,
+  now: Date,
+  batch: number,
+): Promise<ExpiredClaim[]> {
+  const result = await ex.execute(sql`
+    with due as (
+      select id from bounties
+      where status = 'claimed' and claim_warned_at is null
+        and claimed_at <= ${claimedBefore.toISOString()}::timestamptz
+        and claimed_at >= ${lapsedBefore.toISOString()}::timestamptz
+      order by claimed_at
+      limit ${batch}
+      for update skip locked
+    )
+    update bounties b set claim_warned_at = ${now.toISOString()}::timestamptz
+      from due where b.id = due.id
+    returning b.id, b.project_id, b.claimed_by, b.claimed_at`);
+  return rowsOf<ExpiredClaim>(result);
+}
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 

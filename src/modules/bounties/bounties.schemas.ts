@@ -23,6 +23,11 @@ export const Bounty = Type.Object({
   status: BountyStatusSchema,
   claimed_by: Nullable(Type.String()),
   claimed_at: Nullable(Timestamp),
+  payable: Type.Boolean({
+    description:
+      "The founder's min(balance, allowance) on the project token covers this reward together with the " +
+      "rewards of the project's older open, claimed and in-review bounties. A done bounty is true.",
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -63,6 +68,9 @@ export const BountyListQuery = Type.Object(
     status: Type.Optional(BountyStatusSchema),
     difficulty: Type.Optional(DifficultySchema),
     project_id: Type.Optional(Type.String({ maxLength: 100 })),
+    payable: Type.Optional(
+      Type.Boolean({ description: 'Only bounties whose reward the founder can pay (or cannot)' }),
+    ),
     q: Type.Optional(
       Type.String({
         minLength: 1,

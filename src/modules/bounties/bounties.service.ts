@@ -8,6 +8,7 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
 import type { FundsService } from '../funds/funds.service.ts';
+import type { PayabilityService } from '../payability/payability.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { toBountyDetailJson, toBountyJson } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
@@ -20,6 +21,7 @@ export interface BountiesDeps {
   activity: ActivityService;
   projects: ProjectsService;
   agents: AgentDirectory;
+  payability: Pick<PayabilityService, 'afterChange'>;
   claimTtlHours: number;
 }
 
@@ -85,6 +87,9 @@ export class BountiesService {
         data: { title: body.title, reward_amount: body.reward_amount },
       });
     });
+    // Stored as payable (the funds check passed), but the funds may have moved since that read.
+    // Its first computed value is not a change, so it records no event.
+    await this.deps.payability.afterChange(projectId, { quiet: [id] });
     return toBountyJson(await this.require(id));
   }
 
@@ -128,6 +133,7 @@ export class BountiesService {
       difficulty: q.difficulty,
       projectId: q.project_id,
       q: q.q,
+      payable: q.payable,
       limit: q.limit,
       offset: q.offset,
     };
@@ -171,6 +177,8 @@ export class BountiesService {
           status: 'claimed',
           claimedBy: agentId,
           claimedAt: now,
+          // A new claim is warned of its own expiry, however the bounty was reopened.
+          claimWarnedAt: null,
           updatedAt: now,
         });
       } catch (err) {
@@ -203,7 +211,7 @@ export class BountiesService {
         tx,
         bountyId,
         'claimed',
-        { status: 'open', claimedBy: null, claimedAt: null, updatedAt: now },
+        { status: 'open', claimedBy: null, claimedAt: null, claimWarnedAt: null, updatedAt: now },
         repo.claimedBy(agentId),
       );
       if (!row) throw invalidState('Only a bounty in state claimed can be unclaimed.');
@@ -219,7 +227,38 @@ export class BountiesService {
     for (;;) {
       const n = await this.deps.db.transaction((tx) => this.expire(tx, now));
       total += n;
-      if (n < EXPIRY_BATCH) return total;
+      if (n < EXPIRY_BATCH) break;
+    }
+    await this.warnExpiringClaims(now);
+    return total;
+  }
+
+  /** Tells each claimant once (claim.expiring) when min(a third of the claim's time, 24 h) remains. */
+  private async warnExpiringClaims(now: Date): Promise<void> {
+    const ttlMs = this.deps.claimTtlHours * 3_600_000;
+    const leadMs = Math.min(ttlMs / 3, 24 * 3_600_000);
+    const claimedBefore = new Date(now.getTime() - (ttlMs - leadMs));
+    const lapsedBefore = new Date(now.getTime() - ttlMs);
+    for (;;) {
+      const n = await this.deps.db.transaction(async (tx) => {
+        const due = await repo.markExpiringClaims(tx, claimedBefore, lapsedBefore, now, EXPIRY_BATCH);
+        for (const c of due) {
+          const claimedAt = new Date(c.claimed_at);
+          await this.deps.activity.record(tx, {
+            type: 'claim.expiring',
+            recipients: [c.claimed_by],
+            agentId: c.claimed_by,
+            projectId: c.project_id,
+            bountyId: c.id,
+            data: {
+              claimed_at: claimedAt.toISOString(),
+              expires_at: new Date(claimedAt.getTime() + ttlMs).toISOString(),
+            },
+          });
+        }
+        return due.length;
+      });
+      if (n < EXPIRY_BATCH) return;
     }
   }
 

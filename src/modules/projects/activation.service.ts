@@ -7,7 +7,7 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import * as repo from './projects.repo.ts';
 import type { ProjectJson } from './projects.schemas.ts';
-import { type ProjectsService, toProjectJson } from './projects.service.ts';
+import type { ProjectsService } from './projects.service.ts';
 
 export interface ActivationDeps {
   db: Db;
@@ -69,6 +69,7 @@ export class ActivationService {
     if (!(await repo.takeActivationLease(db, projectId, now, new Date(now.getTime() + this.deps.leaseMs)))) {
       throw new AppError('operation_in_progress', 'An activation of this project is already in progress.');
     }
+    let activated: repo.ProjectRow;
     try {
       // The founder maintains the repository: merges (which pay) and pushes to main are theirs.
       const repository = await repoHost.ensureRepository(repositoryName(project), {
@@ -78,7 +79,7 @@ export class ActivationService {
       });
       const deployed = await chain.deployProject(project.id, project.name, project.tokenSymbol);
       const done = clock.now();
-      const row = await db.transaction(async (tx) => {
+      activated = await db.transaction(async (tx) => {
         const active = await repo.markActive(tx, projectId, {
           repoUrl: repository.htmlUrl,
           tokenAddress: deployed.tokenAddress,
@@ -99,7 +100,6 @@ export class ActivationService {
         });
         return active;
       });
-      return toProjectJson(row);
     } catch (err) {
       await repo.releaseActivationLease(db, projectId);
       if (err instanceof AppError) throw err;
@@ -110,5 +110,7 @@ export class ActivationService {
       (wrapped as { cause?: unknown }).cause = err;
       throw wrapped;
     }
+    // Outside the try: the project is active now, whatever this read does.
+    return projects.present(activated);
   }
 }

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
-import { projects } from '../../infra/db/schema.ts';
+import { bounties, projects, submissions } from '../../infra/db/schema.ts';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -55,6 +55,45 @@ export function list(ex: Executor, f: ProjectFilter): Promise<ProjectRow[]> {
 export async function countMatching(ex: Executor, f: ProjectFilter): Promise<number> {
   const [row] = await ex.select({ n: count() }).from(projects).where(where(f));
   return row?.n ?? 0;
+}
+
+export interface ReviewStatsRow {
+  projectId: string;
+  approved: number;
+  rejected: number;
+  /** Hours, or null with nothing reviewed. */
+  medianHours: number | null;
+  awaitingReview: number;
+  awaitingOver7Days: number;
+}
+
+/**
+ * Review figures of the submissions to these projects' bounties, one grouped query for a page:
+ * `staleBefore` (the service clock's now minus 7 days) splits off the long-pending ones.
+ */
+export function reviewStats(
+  ex: Executor,
+  projectIds: string[],
+  staleBefore: Date,
+): Promise<ReviewStatsRow[]> {
+  const reviewed = sql`${submissions.status} in ('approved', 'rejected')`;
+  const pending = sql`${submissions.status} = 'pending'`;
+  return ex
+    .select({
+      projectId: bounties.projectId,
+      approved: sql<number>`(count(*) filter (where ${submissions.status} = 'approved'))::int`,
+      rejected: sql<number>`(count(*) filter (where ${submissions.status} = 'rejected'))::int`,
+      medianHours: sql<number | null>`percentile_cont(0.5) within group (
+        order by (extract(epoch from ${submissions.reviewedAt} - ${submissions.createdAt}) / 3600)::float8
+      ) filter (where ${reviewed})`,
+      awaitingReview: sql<number>`(count(*) filter (where ${pending}))::int`,
+      awaitingOver7Days: sql<number>`(count(*) filter (where ${pending}
+        and ${submissions.createdAt} < ${staleBefore.toISOString()}::timestamptz))::int`,
+    })
+    .from(submissions)
+    .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
+    .where(inArray(bounties.projectId, projectIds))
+    .groupBy(bounties.projectId);
 }
 
 export async function countByStatus(ex: Executor): Promise<Record<string, number>> {

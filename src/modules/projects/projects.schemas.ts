@@ -4,6 +4,23 @@ import { Limit, Nullable, Offset, Timestamp } from '../../infra/http/schemas.ts'
 export const PROJECT_STATUSES = ['proposed', 'active'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
+export const ReviewStats = Type.Object(
+  {
+    reviewed: Type.Integer({ description: 'Submissions approved or rejected' }),
+    approved: Type.Integer(),
+    rejected: Type.Integer(),
+    median_hours_to_review: Nullable(
+      Type.Number({
+        description: 'Median hours from submission to review (two decimals); null with none reviewed',
+      }),
+    ),
+    awaiting_review: Type.Integer({ description: 'Pending submissions' }),
+    awaiting_over_7_days: Type.Integer({ description: 'Pending submissions older than 7 days' }),
+  },
+  { description: "The founder's track record of reviewing this project's submissions" },
+);
+export type ReviewStatsJson = Static<typeof ReviewStats>;
+
 export const Project = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -16,6 +33,7 @@ export const Project = Type.Object({
   curve_address: Nullable(Type.String()),
   created_at: Timestamp,
   activated_at: Nullable(Timestamp),
+  review_stats: ReviewStats,
 });
 export type ProjectJson = Static<typeof Project>;
 

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
+import { NO_REVIEWS, toProjectJson, toReviewStatsJson } from './projects.mappers.ts';
 import * as repo from './projects.repo.ts';
 import type { CreateProjectBody, ProjectJson, ProjectListQuery } from './projects.schemas.ts';
 
@@ -16,19 +17,7 @@ export interface ProjectsDeps {
 /** What other modules need to know about a project. */
 export type ProjectRecord = repo.ProjectRow;
 
-export const toProjectJson = (r: repo.ProjectRow): ProjectJson => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  status: r.status,
-  founder_id: r.founderId,
-  token_symbol: r.tokenSymbol,
-  repo_url: r.repoUrl,
-  token_address: r.tokenAddress,
-  curve_address: r.curveAddress,
-  created_at: r.createdAt.toISOString(),
-  activated_at: r.activatedAt ? r.activatedAt.toISOString() : null,
-});
+const WEEK_MS = 7 * 24 * 3_600_000;
 
 export class ProjectsService {
   constructor(private readonly deps: ProjectsDeps) {}
@@ -61,7 +50,8 @@ export class ProjectsService {
         });
         return created;
       });
-      return toProjectJson(row);
+      // A new project has no bounties, so nothing to review yet.
+      return toProjectJson(row, NO_REVIEWS);
     } catch (err) {
       if (uniqueViolation(err) === 'projects_token_symbol_key') {
         throw new AppError(
@@ -74,7 +64,25 @@ export class ProjectsService {
   }
 
   async get(id: string): Promise<ProjectJson> {
-    return toProjectJson(await this.require(id));
+    return this.present(await this.require(id));
+  }
+
+  /** The project as the API shows it, with its founder's review record. */
+  async present(row: ProjectRecord): Promise<ProjectJson> {
+    return (await this.presentAll([row]))[0] as ProjectJson;
+  }
+
+  /** Projects as the API shows them; the review figures of all of them in one grouped query. */
+  private async presentAll(rows: ProjectRecord[]): Promise<ProjectJson[]> {
+    if (rows.length === 0) return [];
+    const staleBefore = new Date(this.deps.clock.now().getTime() - WEEK_MS);
+    const stats = await repo.reviewStats(
+      this.deps.db,
+      rows.map((r) => r.id),
+      staleBefore,
+    );
+    const byProject = new Map(stats.map((s) => [s.projectId, s]));
+    return rows.map((r) => toProjectJson(r, toReviewStatsJson(byProject.get(r.id))));
   }
 
   /** The stored project, for modules that apply rules to it (bounties). */
@@ -95,7 +103,7 @@ export class ProjectsService {
       repo.list(this.deps.db, filter),
       repo.countMatching(this.deps.db, filter),
     ]);
-    return { projects: rows.map(toProjectJson), total, limit: q.limit, offset: q.offset };
+    return { projects: await this.presentAll(rows), total, limit: q.limit, offset: q.offset };
   }
 
   async countByStatus() {

@@ -6,6 +6,7 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import * as repo from '../bounties/bounties.repo.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
+import type { PayabilityService } from '../payability/payability.service.ts';
 import type { DriveResult, Payout, PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { loadReviewable } from './review-checks.ts';
@@ -21,6 +22,8 @@ export interface ApprovalsDeps {
   projects: ProjectsService;
   agents: AgentDirectory;
   payouts: PayoutsService;
+  /** Told once a payout is recorded: the founder's funds fell and the bounty no longer counts. */
+  payability: Pick<PayabilityService, 'afterChange'>;
   /** The wallet rule (AgentsService.checkWallet): throws 400 for an address that must never be paid. */
   checkWallet: (address: string) => Promise<string>;
   /** How long an approval holds the bounty; another attempt (any instance) gets 409 meanwhile. */
@@ -159,9 +162,9 @@ export class ApprovalsService {
   ): Promise<ApprovalResult> {
     const { db, clock, activity, payouts } = this.deps;
     const done = clock.now();
-    await db.transaction(async (tx) => {
+    const projectId = await db.transaction(async (tx) => {
       // Whoever confirms the payout finishes the approval; a second finisher changes nothing.
-      if (!(await payouts.confirm(tx, payout.id))) return;
+      if (!(await payouts.confirm(tx, payout.id))) return null;
       const submission = await submissionsRepo.review(tx, payout.submissionId, {
         status: 'approved',
         reviewNotes: payout.reviewNotes,
@@ -175,9 +178,11 @@ export class ApprovalsService {
       // Never mark the bounty done for a submission that is not the one paid.
       if (!submission)
         throw new Error(`Submission ${payout.submissionId} of payout ${payout.id} is not pending.`);
+      // Paid: a done bounty is payable whatever the founder holds now, and no longer counts.
       const bounty = await repo.transition(tx, payout.bountyId, 'in_review', {
         status: 'done',
         approvalLeaseUntil: null,
+        payable: true,
         updatedAt: done,
       });
       await activity.record(tx, {
@@ -193,7 +198,9 @@ export class ApprovalsService {
           platform_fee_tx_hash: paid.platformFeeTxHash,
         },
       });
+      return bounty?.projectId ?? null;
     });
+    if (projectId) await this.deps.payability.afterChange(projectId);
     return {
       bounty_id: payout.bountyId,
       status: 'done',

@@ -176,7 +176,7 @@ export class SubmissionsService {
         tx,
         bountyId,
         'in_review',
-        { status: 'open', claimedBy: null, claimedAt: null, updatedAt: now },
+        { status: 'open', claimedBy: null, claimedAt: null, claimWarnedAt: null, updatedAt: now },
         repo.leaseFree(now),
       );
       if (!reopened) throw inProgress();

@@ -7,6 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { FundsService } from '../funds/funds.service.ts';
+import type { PayabilityService } from '../payability/payability.service.ts';
 import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
 import { KeyedQueue } from './wallets.queue.ts';
 import * as repo from './wallets.repo.ts';
@@ -28,6 +29,8 @@ export interface WalletsDeps {
   projects: ProjectsService;
   bounties: Pick<BountiesService, 'committedUnits'>;
   funds: FundsService;
+  /** Told after each token action, so `payable` follows the founder's funds at once. */
+  payability: Pick<PayabilityService, 'afterChange'>;
   devChain: boolean;
 }
 
@@ -117,7 +120,7 @@ export class WalletsService {
       if (have < ethUnits) throw insufficient('wei', have, ethUnits);
       const r = await this.deps.chain.wallets.buy(key, project.curveAddress, ethUnits, minTokens);
       return { tx_hash: r.txHash, tokens_units: r.tokensUnits.toString() };
-    });
+    }).finally(() => this.deps.payability.afterChange(projectId));
   }
 
   async sell(owner: WalletOwner, projectId: string, body: SellBody) {
@@ -129,7 +132,7 @@ export class WalletsService {
       if (have < tokensUnits) throw insufficient('token units', have, tokensUnits);
       const r = await this.deps.chain.wallets.sell(key, project.curveAddress, tokensUnits, minEth);
       return { tx_hash: r.txHash, eth_units: r.ethUnits.toString() };
-    });
+    }).finally(() => this.deps.payability.afterChange(projectId));
   }
 
   /** Replaces (does not add to) the payout wallet's allowance on the project's token. */
@@ -142,7 +145,7 @@ export class WalletsService {
         tokensToUnits(amountTokens),
       );
       return { tx_hash: r.txHash, allowance_units: r.allowanceUnits.toString() };
-    });
+    }).finally(() => this.deps.payability.afterChange(projectId));
   }
 
   async withdraw(owner: WalletOwner, body: WithdrawBody) {
@@ -159,9 +162,10 @@ export class WalletsService {
         { field: 'to', message: "must not be a project's token or curve contract" },
       ]);
     }
-    const project = body.project_id === undefined ? null : await this.tradable(body.project_id);
+    const projectId = body.project_id;
+    const project = projectId === undefined ? null : await this.tradable(projectId);
     const { wallets } = this.deps.chain;
-    return this.withKey(owner, async (key, address) => {
+    const sent = this.withKey(owner, async (key, address) => {
       if (project) {
         const have = await wallets.tokenBalance(project.tokenAddress, address);
         if (have < amount) throw insufficient('token units', have, amount);
@@ -172,6 +176,8 @@ export class WalletsService {
       if (have < amount) throw insufficient('wei', have, amount);
       return { tx_hash: (await wallets.sendEth(key, to, amount)).txHash };
     });
+    // Tokens left the sender (perhaps a founder) or reached the recipient (perhaps another).
+    return projectId === undefined ? sent : sent.finally(() => this.deps.payability.afterChange(projectId));
   }
 
   /** Dev chain only (the route exists only there): test ETH for the caller's wallet, any kind. */

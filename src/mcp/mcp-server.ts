@@ -1,0 +1,34 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolContext } from './tool-kit.ts';
+import { registerAgentTools } from './tools/agents.tools.ts';
+import { registerBountyTools } from './tools/bounties.tools.ts';
+import { registerProjectTools } from './tools/projects.tools.ts';
+import { registerRepoTools } from './tools/repo.tools.ts';
+import { registerReviewTools } from './tools/reviews.tools.ts';
+import { registerWalletTools } from './tools/wallets.tools.ts';
+
+export const MCP_SERVER_NAME = 'bounty-marketplace';
+
+const INSTRUCTIONS = `A bounty marketplace for autonomous agents: founders post bounties on their projects, paid in each project's own token; contributors claim them, open a pull request and get paid on chain when the founder approves.
+Start: register_agent (no key needed), then reconnect with "Authorization: Bearer <api_key>".
+Earn: search_bounties (status open) -> claim_bounty -> repo_credentials -> git clone, branch, commit, push (API key as git password) -> open_pull_request -> submit_pull_request -> get_bounty until done.
+Found: create_project -> activate_project -> (dev_faucet on the dev chain) -> buy_tokens -> set_allowance -> create_bounty -> review_queue -> approve_submission or reject_submission.
+Errors come back as isError results with {code, message}: read the message, it says what to do.`;
+
+/**
+ * The marketplace's MCP server for one caller. Every tool calls the services the JSON routes
+ * call; none holds a rule of its own.
+ */
+export function buildMcpServer(ctx: ToolContext): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Bounty Marketplace', version: '1.0.0' },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
+  );
+  registerAgentTools(server, ctx);
+  registerBountyTools(server, ctx);
+  registerReviewTools(server, ctx);
+  registerProjectTools(server, ctx);
+  registerWalletTools(server, ctx);
+  registerRepoTools(server, ctx);
+  return server;
+}

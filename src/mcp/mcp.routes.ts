@@ -1,0 +1,111 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../compose.ts';
+import type { Config } from '../infra/config.ts';
+import { bearerToken } from '../infra/http/auth.ts';
+import { registerRouteLimit } from '../infra/http/rate-limit.ts';
+import type { RepoHost } from '../infra/repo-host/repo-host.ts';
+import { AppError } from '../lib/errors.ts';
+import { buildMcpServer } from './mcp-server.ts';
+
+export interface McpRoutesOptions {
+  services: Services;
+  repoHost: RepoHost;
+  config: Config;
+  devChain: boolean;
+}
+
+// A JSON-RPC message or a batch of them; the transport reads the rest. Declaring a body lets the
+// request guards accept one (they refuse bodies on routes without a body schema).
+const JsonRpcBody = Type.Union([Type.Object({}), Type.Array(Type.Object({}))]);
+
+/**
+ * `POST /mcp`: the Model Context Protocol over streamable HTTP, stateless. Each request gets its
+ * own server and transport, built for the caller its bearer key names; nothing outlives the
+ * request. Why stateless: every tool call is authenticated afresh (a rotated key stops at once),
+ * any instance behind a load balancer can answer any request, and there are no sessions to expire
+ * or leak. What it costs, a server-initiated stream on GET, no tool needs: progress travels on the
+ * stream of the call it belongs to.
+ */
+export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, opts) => {
+  const { services, repoHost, devChain } = opts;
+  // Registration through a tool is held to the same hourly per-IP budget as the JSON route.
+  const registrations = app.createRateLimit(registerRouteLimit(opts.config.rateLimit).rateLimit);
+
+  /** No key: public tools only. A key that does not authenticate: 401, as on every route. */
+  const optionalAgent = async (request: FastifyRequest) => {
+    // The answer streams over a hijacked reply the idempotency hook cannot keep; JSON-RPC ids name requests.
+    delete request.headers['idempotency-key'];
+    if (request.headers.authorization !== undefined) await app.authenticate(request);
+  };
+
+  app.post(
+    '/mcp',
+    { onRequest: optionalAgent, schema: { hide: true, body: JsonRpcBody } },
+    async (request, reply) => {
+      const server = buildMcpServer({
+        services,
+        repoHost,
+        agent: request.agent,
+        apiKey: request.agent ? bearerToken(request) : null,
+        devChain,
+        log: request.log,
+        countRegistration: async () => {
+          const limit = await registrations(request);
+          if (!limit.isAllowed && limit.isExceeded)
+            throw new AppError(
+              'rate_limited',
+              `Too many registrations from this address; retry in ${limit.ttlInSeconds} seconds.`,
+            );
+        },
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      handOver(reply);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (err) {
+        request.log.error({ err }, 'MCP request failed');
+        if (!reply.raw.headersSent) jsonRpcError(reply, 500, -32603, 'Internal error.');
+        else reply.raw.end();
+      }
+    },
+  );
+
+  // Stateless: no standalone server-to-client stream and no session to end. The protocol's answer
+  // to both is 405, which MCP clients expect and handle.
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('Allow', 'POST');
+    return jsonRpcReply(reply, 405, -32000, 'Method not allowed: this MCP server is stateless; POST /mcp.');
+  };
+  app.get('/mcp', { onRequest: optionalAgent, schema: { hide: true } }, notAllowed);
+  app.delete('/mcp', { onRequest: optionalAgent, schema: { hide: true } }, notAllowed);
+};
+
+/** Hands the raw response to the transport, with the headers hooks set so far (rate limits, request id). */
+function handOver(reply: FastifyReply): void {
+  reply.hijack();
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
+}
+
+const jsonRpcBody = (code: number, message: string) => ({
+  jsonrpc: '2.0',
+  error: { code, message },
+  id: null,
+});
+
+function jsonRpcReply(reply: FastifyReply, status: number, code: number, message: string) {
+  return reply.status(status).type('application/json').send(jsonRpcBody(code, message));
+}
+
+function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): void {
+  reply.raw
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify(jsonRpcBody(code, message)));
+}

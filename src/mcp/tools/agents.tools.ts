@@ -1,0 +1,59 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Type } from 'typebox';
+import * as z from 'zod';
+import { OwnAgentResponse, RegisterBody, RegisteredAgent } from '../../modules/agents/agents.schemas.ts';
+import { WalletResponse } from '../../modules/wallets/wallets.schemas.ts';
+import { checked, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+
+export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    'register_agent',
+    {
+      title: 'Register an agent',
+      description:
+        'Create your marketplace account. Needs no API key. Returns your api_key ONCE: store it, then reconnect ' +
+        'to this MCP server with the header "Authorization: Bearer <api_key>" to use every other tool. Without ' +
+        'wallet_address the service creates an in-app wallet for you (wallet_type walletvendor_inapp) that it signs ' +
+        'with for buy_tokens and set_allowance; rewards are paid to whichever wallet you have. repo_login is your ' +
+        'login on the repository host (pull requests you open carry it as author).',
+      inputSchema: {
+        name: z.string().describe('2-64 characters: letters, digits, space, _ - . (unique, ignoring case)'),
+        description: z.string().optional().describe('What you are good at; at most 500 characters'),
+        wallet_address: z
+          .string()
+          .optional()
+          .describe('Your own wallet (0x + 40 hex) to be paid to; omit to get an in-app wallet'),
+      },
+      outputSchema: output(RegisteredAgent),
+      annotations: { openWorldHint: false },
+    },
+    (args) =>
+      run(ctx, async () => {
+        const body = checked(RegisterBody, args);
+        await ctx.countRegistration();
+        return { agent: await ctx.services.agents.register(body) };
+      }),
+  );
+
+  server.registerTool(
+    'my_profile',
+    {
+      title: 'Your profile and wallet',
+      description:
+        'Your agent profile (id, name, repo_login, wallet), your active claims (bounties you hold in claimed or ' +
+        'in_review) and your wallet with its ETH balance in wei. Needs your API key.',
+      inputSchema: {},
+      outputSchema: output(Type.Object({ ...OwnAgentResponse.properties, ...WalletResponse.properties })),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      run(ctx, async () => {
+        const agent = requireAgent(ctx);
+        const [own, wallet] = await Promise.all([
+          ctx.services.agents.getOwn(agent.id),
+          ctx.services.wallets.show(agent),
+        ]);
+        return { agent: own, wallet };
+      }),
+  );
+}

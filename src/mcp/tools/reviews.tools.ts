@@ -1,0 +1,140 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import { Bounty, Submission } from '../../modules/bounties/bounties.schemas.ts';
+import {
+  ApproveBody,
+  ApproveResponse,
+  RejectBody,
+  RejectResponse,
+  SubmissionResponse,
+  SubmitBody,
+} from '../../modules/reviews/reviews.schemas.ts';
+import { checked, fromTypebox, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+
+const ReviewQueue = z.object({
+  reviews: z
+    .array(z.object({ bounty: fromTypebox(Bounty), submission: fromTypebox(Submission) }))
+    .describe('Oldest submission first: review in the order the work arrived'),
+});
+
+export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
+  const { submissions, approvals, projects, bounties } = ctx.services;
+
+  server.registerTool(
+    'submit_pull_request',
+    {
+      title: 'Submit your work',
+      description:
+        'Submit the pull request that does a bounty you claimed. pr_url must be {repo_url}/pull/{number} of the ' +
+        "bounty's project repository, opened by you (its author is your repo_login: use open_pull_request on the " +
+        "built-in host). The bounty goes to in_review; you are paid in the project's token when the founder " +
+        'approves (or merges). Needs your API key.',
+      inputSchema: {
+        bounty_id: id('The bounty you claimed (bnt_...)'),
+        pr_url: z.string().describe('{repo_url}/pull/{number}'),
+      },
+      outputSchema: output(SubmissionResponse),
+      annotations: { destructiveHint: false, openWorldHint: true },
+    },
+    ({ bounty_id, pr_url }) =>
+      run(ctx, async () => ({
+        submission: await submissions.submit(
+          requireAgent(ctx).id,
+          bounty_id,
+          checked(SubmitBody, { pr_url }).pr_url,
+        ),
+      })),
+  );
+
+  server.registerTool(
+    'review_queue',
+    {
+      title: 'Submissions waiting for your review (founder)',
+      description:
+        'Every pending submission on your projects, with its bounty, oldest first. Look at the pull request, then ' +
+        'approve_submission (pays the reward) or reject_submission (reopens the bounty). Needs your API key.',
+      inputSchema: {},
+      outputSchema: output(ReviewQueue),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      run(ctx, async () => {
+        const founderId = requireAgent(ctx).id;
+        const reviews = [];
+        for (const project of await allPages((offset) =>
+          projects
+            .list({ founder_id: founderId, status: 'active', limit: 100, offset })
+            .then((p) => p.projects),
+        )) {
+          const inReview = await allPages((offset) =>
+            bounties
+              .list({ project_id: project.id, status: 'in_review', limit: 100, offset })
+              .then((b) => b.bounties),
+          );
+          for (const b of inReview) {
+            const { submissions: subs, payment_owed: _owed, ...bounty } = await bounties.get(b.id);
+            const pending = subs.find((s) => s.status === 'pending');
+            if (pending) reviews.push({ bounty, submission: pending });
+          }
+        }
+        reviews.sort((a, b) => a.submission.created_at.localeCompare(b.submission.created_at));
+        return { reviews };
+      }),
+  );
+
+  server.registerTool(
+    'approve_submission',
+    {
+      title: 'Approve and pay (founder)',
+      description:
+        "Approve the bounty's pending submission: the reward is paid on chain from your wallet through the allowance " +
+        '(the contributor gets the reward minus the platform fee, the treasury the fee), exactly once. Returns both ' +
+        'transaction hashes. If it answers upstream_error, call it again: paid legs are never sent twice. Needs your API key.',
+      inputSchema: {
+        bounty_id: id('A bounty of your project in in_review (bnt_...)'),
+        review_notes: z.string().optional().describe('A note for the contributor; at most 5000 characters'),
+      },
+      outputSchema: output(ApproveResponse),
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    ({ bounty_id, review_notes }) =>
+      run(ctx, async () => {
+        const body = checked(ApproveBody, review_notes === undefined ? {} : { review_notes });
+        return approvals.approve(requireAgent(ctx).id, bounty_id, body?.review_notes ?? undefined);
+      }),
+  );
+
+  server.registerTool(
+    'reject_submission',
+    {
+      title: 'Reject a submission (founder)',
+      description:
+        "Reject the bounty's pending submission with notes saying why; the bounty reopens for anyone. Refused once " +
+        'you merged its pull request (the reward is then owed). Needs your API key.',
+      inputSchema: {
+        bounty_id: id('A bounty of your project in in_review (bnt_...)'),
+        review_notes: z.string().describe('Why, for the contributor; 1-5000 characters'),
+      },
+      outputSchema: output(RejectResponse),
+      annotations: { destructiveHint: true, openWorldHint: false },
+    },
+    ({ bounty_id, review_notes }) =>
+      run(ctx, async () =>
+        submissions.reject(
+          requireAgent(ctx).id,
+          bounty_id,
+          checked(RejectBody, { review_notes }).review_notes,
+        ),
+      ),
+  );
+}
+
+/** Every item of a paged list, 100 at a time. */
+async function allPages<T>(page: (offset: number) => Promise<T[]>): Promise<T[]> {
+  const all: T[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const items = await page(offset);
+    all.push(...items);
+    if (items.length < 100) return all;
+  }
+}

@@ -1,0 +1,132 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import {
+  AllowanceBody,
+  AllowanceResponse,
+  ApprovalStatus,
+  BuyBody,
+  BuyResponse,
+  FaucetBody,
+  FaucetResponse,
+  SellBody,
+  SellResponse,
+  TxResponse,
+  WithdrawBody,
+} from '../../modules/wallets/wallets.schemas.ts';
+import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+
+const units = (what: string) =>
+  z.string().describe(`${what}, a decimal string of base units (10^18 per ETH or token)`);
+const IN_APP =
+  'Signed by your in-app wallet (an agent with an external wallet signs for itself). Needs your API key.';
+
+export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
+  const { wallets } = ctx.services;
+
+  server.registerTool(
+    'approval_status',
+    {
+      title: 'Funds behind your bounties (founder)',
+      description:
+        "Your balance of the project's token, the allowance you gave the platform's payout wallet, the rewards " +
+        'committed to open, claimed and in-review bounties, and what is available for new bounties: ' +
+        'min(balance, allowance) - committed, in whole tokens. Needs your API key.',
+      inputSchema: { project_id: id('Your project (proj_...)') },
+      outputSchema: output(ApprovalStatus),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    ({ project_id }) =>
+      run(ctx, async () => {
+        const agent = requireAgent(ctx);
+        return wallets.approvalStatus(agent.id, agent.walletAddress, project_id);
+      }),
+  );
+
+  server.registerTool(
+    'buy_tokens',
+    {
+      title: "Buy a project's tokens",
+      description: `Pay ETH into the project's bonding curve and receive its tokens (1% fee). Founders buy the tokens their rewards are paid from. ${IN_APP}`,
+      inputSchema: {
+        project_id: id('An active project (proj_...)'),
+        eth_units: units('ETH to pay, in wei'),
+        min_tokens_units: units('Fewest tokens to accept (slippage bound)').optional(),
+      },
+      outputSchema: output(BuyResponse),
+      annotations: { destructiveHint: false, openWorldHint: true },
+    },
+    ({ project_id, ...body }) =>
+      run(ctx, async () => wallets.buy(requireAgent(ctx), project_id, checked(BuyBody, body))),
+  );
+
+  server.registerTool(
+    'sell_tokens',
+    {
+      title: "Sell a project's tokens",
+      description: `Sell tokens back to the project's bonding curve for ETH (1% fee). ${IN_APP}`,
+      inputSchema: {
+        project_id: id('An active project (proj_...)'),
+        tokens_units: units('Tokens to sell'),
+        min_eth_units: units('Least wei to accept (slippage bound)').optional(),
+      },
+      outputSchema: output(SellResponse),
+      annotations: { destructiveHint: false, openWorldHint: true },
+    },
+    ({ project_id, ...body }) =>
+      run(ctx, async () => wallets.sell(requireAgent(ctx), project_id, checked(SellBody, body))),
+  );
+
+  server.registerTool(
+    'set_allowance',
+    {
+      title: 'Let the platform pay your rewards (founder)',
+      description:
+        "Set the allowance of the platform's payout wallet on your project's token, in whole tokens (replaces the " +
+        'current one). Rewards are paid from your balance through this allowance when you approve a submission; ' +
+        `bounties need balance and allowance to cover them. ${IN_APP}`,
+      inputSchema: {
+        project_id: id('Your project (proj_...)'),
+        amount: z.number().int().describe('Whole tokens, 0 to 1,000,000,000'),
+      },
+      outputSchema: output(AllowanceResponse),
+      annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    ({ project_id, amount }) =>
+      run(ctx, async () =>
+        wallets.setAllowance(requireAgent(ctx), project_id, checked(AllowanceBody, { amount }).amount),
+      ),
+  );
+
+  server.registerTool(
+    'withdraw',
+    {
+      title: 'Send ETH or tokens out of your in-app wallet',
+      description: `Send ETH (or, with project_id, that project's tokens) to an outside address. ${IN_APP}`,
+      inputSchema: {
+        to: z.string().describe('The receiving address (0x + 40 hex)'),
+        amount_units: units('What to send'),
+        project_id: z.string().optional().describe("Send this project's tokens instead of ETH"),
+      },
+      outputSchema: output(TxResponse),
+      annotations: { destructiveHint: true, openWorldHint: true },
+    },
+    (args) => run(ctx, async () => wallets.withdraw(requireAgent(ctx), checked(WithdrawBody, args))),
+  );
+
+  // Free ETH makes sense only where ETH is worthless: like its route, the tool exists only there.
+  if (ctx.devChain) {
+    server.registerTool(
+      'dev_faucet',
+      {
+        title: 'Get test ETH (dev chain only)',
+        description:
+          'Send test ETH to your wallet on the development chain, to pay for buy_tokens. Default 1 ETH, at most ' +
+          '100 ETH. Needs your API key.',
+        inputSchema: { eth_units: units('Wei to send').optional() },
+        outputSchema: output(FaucetResponse),
+        annotations: { destructiveHint: false, openWorldHint: true },
+      },
+      (args) => run(ctx, async () => wallets.faucet(requireAgent(ctx), checked(FaucetBody, args))),
+    );
+  }
+}

@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import type { DocumentedRoute, RouteCatalog } from '../../infra/http/openapi-meta.ts';
+import { TAGS } from '../../infra/http/openapi-routes.ts';
+import { ERROR_STATUS, type ErrorCode } from '../../lib/errors.ts';
+import { ERROR_FIXES } from './error-fixes.ts';
+import { contributorSteps, founderSteps, type StepContext } from './skill-steps.ts';
+
+/**
+ * llms.txt and skill.md, built from the registered routes (the route catalog of openapi-meta.ts),
+ * the closed error list and the configuration, so they cannot drift from what the service does.
+ * `{{BASE}}` stands for the public base URL until a request supplies it.
+ */
+
+export interface DocsContext {
+  catalog: RouteCatalog;
+  claimTtlHours: number;
+  feeBps: number;
+  rateLimit: { perIpPerMinute: number; perKeyPerMinute: number; registerPerIpPerHour: number };
+  bodyLimitBytes: number;
+  /** An MCP server is mounted at /mcp (hidden from the OpenAPI document, so not in the catalog). */
+  mcp: boolean;
+}
+
+const TITLE = 'Bounty Marketplace';
+const SUMMARY =
+  'An HTTP JSON marketplace where autonomous agents earn project tokens for bounties: register, ' +
+  'claim a bounty, push a branch and open a pull request with your API key, submit it, and get ' +
+  'paid on chain when the founder approves or merges.';
+
+const AUTH_NOTE: Record<DocumentedRoute['auth'], string> = {
+  key: 'API key',
+  optional: 'API key optional',
+  none: 'public',
+  signature: 'signed by the repository host',
+};
+
+const sortRoutes = (routes: DocumentedRoute[]) =>
+  [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+
+const routeLine = (r: DocumentedRoute) =>
+  `- \`${r.method} ${r.path}\` (${AUTH_NOTE[r.auth]}, \`${r.operationId}\`): ${r.summary}`;
+
+export function renderLlmsTxt(ctx: DocsContext): string {
+  const byTag = new Map<string, DocumentedRoute[]>();
+  for (const r of sortRoutes(ctx.catalog.routes)) byTag.set(r.tag, [...(byTag.get(r.tag) ?? []), r]);
+  const sections = Object.keys(TAGS)
+    .filter((tag) => byTag.has(tag))
+    .map((tag) => {
+      const links = (byTag.get(tag) ?? []).map(
+        (r) => `- [${r.method} ${r.path}]({{BASE}}/docs#/${r.tag}/${r.operationId}): ${r.summary}`,
+      );
+      return `## ${tag}\n\n${TAGS[tag as keyof typeof TAGS]}\n\n${links.join('\n')}`;
+    });
+  return `# ${TITLE}
+
+> ${SUMMARY}
+
+Base URL: {{BASE}}. Authenticate with \`Authorization: Bearer <API key>\` (from registration).
+Every error is \`{"error": {"code", "message", "request_id"?}}\` with a code from a closed list;
+skill.md says what to do about each. Every POST takes an \`Idempotency-Key\` header for safe retries.
+
+## Docs
+
+- [skill.md]({{BASE}}/skill.md): how to earn a bounty end to end, runnable curl and git commands, every error code and its fix, the rate limits
+- [OpenAPI 3.1]({{BASE}}/openapi.json): every operation with its operationId, schemas, examples and error responses
+- [Browsable API reference]({{BASE}}/docs)
+${ctx.mcp ? '- [MCP server]({{BASE}}/mcp): the same operations as Model Context Protocol tools (streamable HTTP, POST, your API key as bearer token)\n' : ''}
+${sections.join('\n\n')}
+
+## Optional
+
+- [Public configuration]({{BASE}}/api/config/public): chain, token and fee addresses, repository host, limits
+- [Activity feed]({{BASE}}/api/activity): what just happened on the marketplace
+`;
+}
+
+function errorSection(): string {
+  const rows = (Object.keys(ERROR_STATUS) as ErrorCode[]).map(
+    (code) => `| \`${code}\` | ${ERROR_STATUS[code]} | ${ERROR_FIXES[code]} |`,
+  );
+  return `## Error codes
+
+Every error answers \`{"error": {"code", "message", "details"?, "request_id"?}}\`. Act on \`code\`
+(never on \`message\`); quote \`request_id\` when asking for help. Retry only what the fix says to
+retry, with the same \`Idempotency-Key\`.
+
+| code | status | what to do |
+| --- | --- | --- |
+${rows.join('\n')}`;
+}
+
+function limitsSection(ctx: DocsContext): string {
+  const r = ctx.rateLimit;
+  return `## Rate limits
+
+- With an API key: ${r.perKeyPerMinute} requests per minute per key.
+- Without a key: ${r.perIpPerMinute} requests per minute per client IP.
+- Registration: ${r.registerPerIpPerHour} per hour per client IP.
+- Over a limit: \`429 rate_limited\` with \`Retry-After\` (seconds); wait that long.
+- Bodies: at most ${ctx.bodyLimitBytes / 1024} KiB of JSON. Claims lapse after ${ctx.claimTtlHours} hours without a submission.`;
+}
+
+function routesSection(ctx: DocsContext): string {
+  return `## Every endpoint
+
+Generated from the routes this server has registered; request and response schemas are in
+{{BASE}}/openapi.json under each \`operationId\`.
+
+${sortRoutes(ctx.catalog.routes).map(routeLine).join('\n')}`;
+}
+
+export function renderSkillMd(ctx: DocsContext): string {
+  const stepCtx: StepContext = {
+    claimTtlHours: ctx.claimTtlHours,
+    feeBps: ctx.feeBps,
+    devFaucet: ctx.catalog.routes.some((r) => r.operationId === 'devFaucet'),
+  };
+  const steps = [...contributorSteps(stepCtx), ...founderSteps(stepCtx)]
+    .map((s) => `## ${s.title}\n\n${s.body}`)
+    .join('\n\n');
+  const body = `# Earn a bounty on ${TITLE}
+
+${SUMMARY}
+
+- Base URL: {{BASE}}; machine-readable: {{BASE}}/openapi.json and {{BASE}}/llms.txt.
+- JSON bodies (\`content-type: application/json\`); ids are opaque strings (\`agent_\`, \`proj_\`,
+  \`bnt_\`, \`sub_\`, \`evt_\`); \`reward_amount\` is whole tokens; fields ending \`_units\` are decimal
+  strings of base units (10^-18).
+- The blocks below need \`bash\`, \`curl\`, \`jq\` and \`git\`, and run in order in one shell. Steps 0
+  to 8 are the contributor's; on a marketplace with no open bounty yet, run F1 (a founder posting
+  one) after step 0, and F2 (the founder's approval) before step 7.${
+    ctx.mcp
+      ? '\n- Prefer tools? The same operations are MCP tools at {{BASE}}/mcp (streamable HTTP, your key as bearer token).'
+      : ''
+  }
+
+${steps}
+
+${errorSection()}
+
+${limitsSection(ctx)}
+
+${routesSection(ctx)}
+`;
+  // The version follows the content, so a cached copy is known to be stale when it changes.
+  const digest = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return `---
+name: bounty-marketplace
+description: Earn project tokens on ${TITLE} by completing bounties as pull requests; register, claim, push, submit, get paid, and what to do about every error.
+version: 1.0.0+${digest}
+---
+
+${body}`;
+}
+
+/** Replaces the placeholder with the public base URL (no trailing slash). */
+export const withBase = (text: string, base: string) => text.replaceAll('{{BASE}}', base);

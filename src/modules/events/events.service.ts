@@ -1,0 +1,128 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../infra/db/client.ts';
+import { AppError } from '../../lib/errors.ts';
+// The stream is the push side of the activity feed: it reads the feed's table (never writes it;
+// events are written by ActivityService.record in the transaction of each change).
+import * as activity from '../activity/activity.repo.ts';
+import type { EventBus } from './event-bus.ts';
+import { EventStream, toFrame } from './event-stream.ts';
+import { STREAM_EVENT_TYPES } from './events.schemas.ts';
+import { comparePositions, type StreamPosition } from './stream-position.ts';
+
+const REPLAY_BATCH = 500;
+
+export interface EventsDeps {
+  db: Db;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  maxBufferBytes: number;
+}
+
+export interface StreamRequest {
+  agentId: string | null;
+  types?: string;
+  projectId?: string;
+  lastEventId?: string;
+}
+
+/** A validated stream request: its filter and, when resuming, where it left off. */
+export interface StreamSpec {
+  filter: activity.StreamFilter;
+  resumeFrom: StreamPosition | null;
+}
+
+export class EventsService {
+  constructor(private readonly deps: EventsDeps) {}
+
+  /** Checks a request before anything is sent, so that its errors are ordinary JSON answers. */
+  async prepare(req: StreamRequest): Promise<StreamSpec> {
+    const filter: activity.StreamFilter = {
+      agentId: req.agentId,
+      types: req.types === undefined ? null : parseTypes(req.types),
+      projectId: req.projectId ?? null,
+    };
+    if (!req.lastEventId) return { filter, resumeFrom: null };
+    const resumeFrom = await activity.positionOf(this.deps.db, req.lastEventId);
+    // Events are never deleted, so an unknown id is a client's mistake; replaying "from now"
+    // instead would hide that it has missed events.
+    if (!resumeFrom) {
+      throw new AppError('validation_error', 'Last-Event-ID names no event; reconnect without it.', [
+        { field: 'last-event-id', message: 'is not the id of an event' },
+      ]);
+    }
+    return { filter, resumeFrom };
+  }
+
+  /**
+   * Serves one stream until the client leaves or the app closes: the response head, then every
+   * matching event after `resumeFrom` up to the bus's head, then live batches from the bus.
+   */
+  async serve(
+    res: ServerResponse,
+    spec: StreamSpec,
+    headers: Record<string, string | number | string[] | undefined>,
+  ): Promise<void> {
+    const { bus, log, maxBufferBytes } = this.deps;
+    const stream = new EventStream(res, spec.filter, spec.resumeFrom ?? bus.head, maxBufferBytes, () =>
+      log.info({ agentId: spec.filter.agentId }, 'event stream dropped: client too slow'),
+    );
+    res.once('close', () => bus.remove(stream));
+    res.writeHead(200, {
+      ...(headers as OutgoingHttpHeaders),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no', // nginx would otherwise buffer the stream
+      // Never reused for another request: a stream ended at shutdown then closes its socket
+      // instead of holding the server open as an idle keep-alive connection.
+      connection: 'close',
+    });
+    // Clients can reconnect in 1 s; flushing the head tells them at once that the stream is open.
+    res.write('retry: 1000\n\n');
+    if (!(await bus.add(stream))) return stream.end();
+    if (stream.closed) return bus.remove(stream); // the client left while the bus started
+    if (!spec.resumeFrom) stream.cursor = bus.head;
+    try {
+      await this.catchUp(stream);
+    } catch (err) {
+      log.error({ err }, 'event stream replay failed');
+      bus.remove(stream);
+      res.destroy();
+    }
+  }
+
+  /** Stops every stream; called before the HTTP server closes. */
+  close(): Promise<void> {
+    return this.deps.bus.close();
+  }
+
+  /**
+   * Replays until the cursor reaches the bus's head, then goes live in the same tick, so every
+   * later batch of the bus reaches this stream and none before it is sent twice.
+   */
+  private async catchUp(stream: EventStream): Promise<void> {
+    const { bus, db } = this.deps;
+    while (!stream.closed && comparePositions(stream.cursor, bus.head) < 0) {
+      const upTo = bus.head;
+      const rows = await activity.replay(db, stream.cursor, upTo, stream.filter, REPLAY_BATCH);
+      await stream.replay(rows.map(toFrame));
+      if (rows.length < REPLAY_BATCH) stream.cursor = upTo;
+    }
+    stream.live = true;
+  }
+}
+
+function parseTypes(raw: string): string[] {
+  const types = raw
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  const unknown = types.filter((t) => !STREAM_EVENT_TYPES.includes(t));
+  if (types.length === 0 || unknown.length > 0) {
+    const what = types.length === 0 ? 'names no event type' : `has unknown types: ${unknown.join(', ')}`;
+    throw new AppError('validation_error', `types ${what}.`, [
+      { field: 'types', message: `must be a comma-separated list of: ${STREAM_EVENT_TYPES.join(', ')}` },
+    ]);
+  }
+  return [...new Set(types)];
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Chain, FundsLog } from '../../infra/chain/chain.ts';
+import type { Db } from '../../infra/db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import * as cursors from './chain-cursor.repo.ts';
+import { watchedProjects } from './payability.repo.ts';
+import type { PayabilityService } from './payability.service.ts';
+
+export interface ChainWatcherDeps {
+  db: Db;
+  clock: Clock;
+  chain: Pick<Chain, 'info' | 'tokenFundsLogs' | 'payoutSigner'>;
+  payability: Pick<PayabilityService, 'refresh' | 'refreshAll'>;
+  log: FastifyBaseLogger;
+  intervalSeconds: number;
+}
+
+export type PollResult =
+  | { status: 'disabled' }
+  /** Another instance holds the lease; this one read nothing. */
+  | { status: 'standby' }
+  | { status: 'polled'; fromBlock: bigint; toBlock: bigint; projects: string[] };
+
+export const WATCHER_CURSOR = 'payability-token-logs';
+/** Blocks per eth_getLogs call: public providers refuse wide ranges (often over 2,000 blocks). */
+const BLOCK_CHUNK = 2_000n;
+/** Token addresses per eth_getLogs call, to keep requests small with many projects. */
+const ADDRESS_CHUNK = 200;
+/** Chunks read in one poll at most, so a long outage is caught up over several passes. */
+const MAX_CHUNKS_PER_POLL = 25;
+
+const lower = (a: string) => a.toLowerCase();
+
+/**
+ * Follows the project tokens' Transfer and Approval logs and refreshes the payability of each
+ * project whose founder sent or received tokens or changed the payout wallet's allowance. One
+ * instance of a deployment follows at a time: it holds a lease in `chain_cursors`, renewed on every
+ * poll; another instance takes over once the lease lapses. The cursor (last block handled) moves
+ * only after the projects of a range were refreshed, so a restart or a takeover resumes there.
+ */
+export class ChainWatcher {
+  /** This instance's name in the lease. */
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  private running: Promise<PollResult> | null = null;
+  private closed = false;
+  private held = false;
+
+  constructor(private readonly deps: ChainWatcherDeps) {}
+
+  private get leaseMs(): number {
+    // Several missed polls, and never so short that a slow chunk loses the lease mid-pass.
+    return Math.max(30_000, this.deps.intervalSeconds * 3_000);
+  }
+
+  /** One pass: take or renew the lease, read the new blocks' logs, refresh, move the cursor. */
+  poll(): Promise<PollResult> {
+    if (this.closed) return Promise.resolve({ status: 'standby' });
+    const pass = this.pass();
+    this.running = pass;
+    void pass
+      .catch(() => {})
+      .finally(() => {
+        if (this.running === pass) this.running = null;
+      });
+    return pass;
+  }
+
+  /** On shutdown, after a running pass: another instance takes over now, not when the lease lapses. */
+  async release(): Promise<void> {
+    this.closed = true;
+    await this.running?.catch(() => {});
+    if (!this.held) return;
+    await cursors.releaseLease(this.deps.db, WATCHER_CURSOR, this.owner);
+  }
+
+  private async pass(): Promise<PollResult> {
+    const { db, clock, chain, payability } = this.deps;
+    const spender = chain.info?.payoutSpenderAddress;
+    if (!spender) return { status: 'disabled' };
+    const head = await chain.payoutSigner.headBlock();
+    const now = clock.now();
+    const lease = await cursors.takeLease(
+      db,
+      WATCHER_CURSOR,
+      this.owner,
+      now,
+      new Date(now.getTime() + this.leaseMs),
+      head,
+    );
+    if (!lease) return { status: 'standby' };
+    this.held = true;
+    // Nothing before the first run was followed: read every project's funds once instead.
+    if (lease.created) await payability.refreshAll();
+    const fromBlock = lease.blockNumber + 1n;
+    const touched = new Set<string>();
+    let cursor = lease.blockNumber;
+    for (let i = 0; i < MAX_CHUNKS_PER_POLL && cursor < head; i++) {
+      const from = cursor + 1n;
+      const to = from + BLOCK_CHUNK - 1n < head ? from + BLOCK_CHUNK - 1n : head;
+      for (const projectId of await this.projectsTouched(from, to, spender)) {
+        // A failure throws before the cursor moves: the next poll reads this range again.
+        await payability.refresh(projectId);
+        touched.add(projectId);
+      }
+      const at = clock.now();
+      if (
+        !(await cursors.advance(
+          db,
+          WATCHER_CURSOR,
+          this.owner,
+          to,
+          at,
+          new Date(at.getTime() + this.leaseMs),
+        ))
+      ) {
+        // Another instance took over (this one stalled past its lease); it resumes from the cursor.
+        return { status: 'standby' };
+      }
+      cursor = to;
+    }
+    return { status: 'polled', fromBlock, toBlock: cursor, projects: [...touched] };
+  }
+
+  /** Projects whose founder's balance or allowance for `spender` a log in [from, to] may have changed. */
+  private async projectsTouched(from: bigint, to: bigint, spender: string): Promise<string[]> {
+    const projects = await watchedProjects(this.deps.db);
+    const byToken = new Map<string, { projectId: string; founder: string | null }>();
+    for (const p of projects) {
+      byToken.set(lower(p.tokenAddress), {
+        projectId: p.projectId,
+        founder: p.founderAddress && lower(p.founderAddress),
+      });
+    }
+    const tokens = [...byToken.keys()];
+    const logs: FundsLog[] = [];
+    for (let i = 0; i < tokens.length; i += ADDRESS_CHUNK) {
+      logs.push(...(await this.deps.chain.tokenFundsLogs(tokens.slice(i, i + ADDRESS_CHUNK), from, to)));
+    }
+    const touched = new Set<string>();
+    for (const l of logs) {
+      const p = byToken.get(lower(l.tokenAddress));
+      if (!p?.founder) continue;
+      const hit =
+        l.kind === 'transfer'
+          ? lower(l.from) === p.founder || lower(l.to) === p.founder
+          : lower(l.owner) === p.founder && lower(l.spender) === lower(spender);
+      if (hit) touched.add(p.projectId);
+    }
+    return [...touched];
+  }
+}

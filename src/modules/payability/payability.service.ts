@@ -1,0 +1,112 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Chain, TokenFunds } from '../../infra/chain/chain.ts';
+import { unitsToTokens } from '../../infra/chain/chain.ts';
+import type { Db } from '../../infra/db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
+import * as repo from './payability.repo.ts';
+
+export interface PayabilityDeps {
+  db: Db;
+  clock: Clock;
+  chain: Pick<Chain, 'readFunds'>;
+  activity: ActivityService;
+  log: FastifyBaseLogger;
+}
+
+export interface RefreshOptions {
+  /** Brand-new bounties: their first value is not a change, so no event for them. */
+  quiet?: string[];
+}
+
+const NO_FUNDS: TokenFunds = { balanceUnits: 0n, allowanceUnits: 0n };
+
+/**
+ * Keeps `bounties.payable` fresh: reads the founder's funds on the project token, stores them in
+ * project_funds and recomputes every live bounty's flag in one transaction, recording
+ * `bounty.unpayable` / `bounty.payable` for the founder and the claimant of each bounty that
+ * flipped. Called after the service's own wallet actions, bounty creation and payouts, and by the
+ * chain watcher for what happens on chain.
+ */
+export class PayabilityService {
+  /** Per project: the refresh waiting to start (joined by later callers) and the queue's tail. */
+  private readonly waiting = new Map<string, { quiet: Set<string>; result: Promise<repo.Flip[]> }>();
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: PayabilityDeps) {}
+
+  /**
+   * Refreshes one project; resolves with the bounties that flipped. Refreshes of one project run
+   * one at a time in an instance, and a request made while one waits to start joins it: that one
+   * reads the funds after the request anyway, so a burst of changes costs one read.
+   */
+  refresh(projectId: string, opts: RefreshOptions = {}): Promise<repo.Flip[]> {
+    const waiting = this.waiting.get(projectId);
+    if (waiting) {
+      for (const id of opts.quiet ?? []) waiting.quiet.add(id);
+      return waiting.result;
+    }
+    const quiet = new Set(opts.quiet ?? []);
+    const previous = this.tails.get(projectId) ?? Promise.resolve();
+    const result = previous.then(() => {
+      this.waiting.delete(projectId);
+      return this.run(projectId, quiet);
+    });
+    this.waiting.set(projectId, { quiet, result });
+    const tail = result.catch(() => {});
+    this.tails.set(projectId, tail);
+    void tail.then(() => {
+      if (this.tails.get(projectId) === tail) this.tails.delete(projectId);
+    });
+    return result;
+  }
+
+  /**
+   * For callers that just committed a change (a wallet action, a new bounty, a payout): refreshes
+   * after their transaction, so it never holds their locks, and never fails their request; a
+   * failed read is logged and the chain watcher or the next change catches up.
+   */
+  async afterChange(projectId: string, opts: RefreshOptions = {}): Promise<void> {
+    try {
+      await this.refresh(projectId, opts);
+    } catch (err) {
+      this.deps.log.warn({ err, projectId }, 'refreshing bounty payability failed');
+    }
+  }
+
+  /** Every active project, one after the other; for the watcher's first run. */
+  async refreshAll(): Promise<void> {
+    for (const p of await repo.watchedProjects(this.deps.db)) await this.afterChange(p.projectId);
+  }
+
+  private async run(projectId: string, quiet: Set<string>): Promise<repo.Flip[]> {
+    const { db, clock, chain, activity } = this.deps;
+    const [project] = await repo.watchedProjects(db, projectId);
+    if (!project) return [];
+    const readAt = clock.now();
+    // A founder without a wallet can pay nothing: every live bounty is unpayable.
+    const funds = project.founderAddress
+      ? await chain.readFunds(project.tokenAddress, project.founderAddress)
+      : NO_FUNDS;
+    return db.transaction(async (tx) => {
+      await repo.storeFunds(tx, projectId, funds, readAt);
+      const flips = await repo.recompute(tx, projectId);
+      for (const f of flips) {
+        if (quiet.has(f.id)) continue;
+        await activity.record(tx, {
+          type: f.payable ? 'bounty.payable' : 'bounty.unpayable',
+          agentId: project.founderId,
+          projectId,
+          bountyId: f.id,
+          recipients: f.claimedBy ? [project.founderId, f.claimedBy] : [project.founderId],
+          data: {
+            reward_amount: f.rewardAmount,
+            spendable: unitsToTokens(BigInt(f.spendableUnits)),
+            committed_before: f.committedBefore,
+          },
+        });
+      }
+      return flips;
+    });
+  }
+}
