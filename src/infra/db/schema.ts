@@ -3,3 +3,4 @@
 export * from './tables/events.ts';
 export * from './tables/marketplace.ts';
 export * from './tables/money.ts';
+export * from './tables/web.ts';
