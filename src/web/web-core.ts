@@ -1,0 +1,70 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import view from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const VIEWS_DIR = join(here, 'views');
+const ASSETS_DIR = join(here, 'assets');
+// Vendored from the npm package, served from this origin: no CDN, and the CSP allows 'self' only.
+const HTMX_DIST = join(dirname(fileURLToPath(import.meta.resolve('htmx.org/package.json'))), 'dist');
+
+/** The signed-in browser session of a request, set by the session plugin (null when signed out). */
+export interface WebSession {
+  agentId: string;
+  agentName: string;
+  /** Every state-changing form of this session sends it back as `_csrf`. */
+  csrfToken: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    webSession: WebSession | null;
+  }
+}
+
+/**
+ * What every page needs, shared by the public pages and the console: the template engine (Eta,
+ * escaping every interpolation by default), form bodies, cookies, static assets under /assets
+ * (our CSS and scripts, and htmx from its npm package), and security headers with a content
+ * security policy that allows scripts and styles from this origin only.
+ */
+export const webCore = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('webSession', null);
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(helmet, {
+    // The JSON API and the Swagger page keep their own headers; pages get the strict policy.
+    global: false,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+      },
+    },
+  });
+  await app.register(view, {
+    engine: { eta: new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true }) },
+    templates: VIEWS_DIR,
+  });
+  await app.register(fastifyStatic, { root: ASSETS_DIR, prefix: '/assets/', decorateReply: false });
+  await app.register(fastifyStatic, {
+    root: HTMX_DIST,
+    prefix: '/assets/vendor/htmx/',
+    decorateReply: false,
+    allowedPath: (path) => path === '/htmx.min.js',
+  });
+});
