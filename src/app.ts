@@ -1,7 +1,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginCallback,
+  LogController,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildServices, type Services } from './compose.ts';
 import type { Chain } from './infra/chain/chain.ts';
@@ -14,7 +19,9 @@ import { registerIdempotency } from './infra/http/idempotency.ts';
 import { OPENAPI_TAGS, openApiComponents, registerOpenApiMeta } from './infra/http/openapi-meta.ts';
 import { registerRateLimit } from './infra/http/rate-limit.ts';
 import { registerRequestGuards } from './infra/http/request-guards.ts';
+import { genReqId, REQUEST_ID_LOG_LABEL, registerRequestId } from './infra/http/request-id.ts';
 import { validatorCompiler } from './infra/http/validation.ts';
+import { Metrics } from './infra/metrics.ts';
 import { type RepoHost, unavailableRepoHost } from './infra/repo-host/repo-host.ts';
 import type { Clock } from './lib/clock.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
@@ -26,11 +33,16 @@ import { bountiesRoutes } from './modules/bounties/bounties.routes.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
 import { BODY_LIMIT_BYTES, publicConfig } from './modules/config/config.service.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
+import { registerOperations } from './modules/operations/operations.ts';
 import { projectsRoutes } from './modules/projects/projects.routes.ts';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { walletsRoutes } from './modules/wallets/wallets.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { consolePages } from './web/console/console.plugin.ts';
+import { publicPages } from './web/public/public-pages.ts';
+import { webSessionPlugin } from './web/session.ts';
+import { webCore } from './web/web-core.ts';
 
 export interface AppDeps {
   database: Database;
@@ -47,6 +59,13 @@ export interface AppDeps {
   redis?: Redis;
   /** Background jobs (claim expiry); tests drive them by hand instead. */
   runJobs?: boolean;
+  /**
+   * Prometheus metrics; main.ts makes them first so that the chain adapter reports its RPC calls
+   * to the same registry. A fresh set without one.
+   */
+  metrics?: Metrics;
+  /** The @fastify/otel plugin when tracing is on (telemetry.ts); registered before anything else. */
+  tracing?: FastifyPluginCallback;
 }
 
 declare module 'fastify' {
@@ -57,8 +76,11 @@ declare module 'fastify' {
 
 export async function buildApp(deps: AppDeps) {
   const { config } = deps;
+  const metrics = deps.metrics ?? new Metrics();
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    genReqId,
+    logController: new LogController({ requestIdLogLabel: REQUEST_ID_LOG_LABEL }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
@@ -66,6 +88,20 @@ export async function buildApp(deps: AppDeps) {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First, so that the request span encloses every hook and handler.
+  if (deps.tracing) await app.register(deps.tracing);
+  // Before the limiter and the auth hook, so that their refusals carry the id too.
+  registerRequestId(app as unknown as FastifyInstance);
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route pattern, never the URL (one series per route); anything unrouted shares one.
+    metrics.observeHttp(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
   // Bodyless POSTs (claim, approve) may still say application/json; an empty body means "no body"
   // (any other body on a route without a body schema is refused: request-guards.ts).
@@ -109,7 +145,7 @@ export async function buildApp(deps: AppDeps) {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
 
-  const services = buildServices(deps, app.log);
+  const services = buildServices({ ...deps, metrics }, app.log);
   app.decorate('services', services);
   registerAuth(app, (key) => services.agents.authenticate(key));
 
@@ -148,13 +184,44 @@ export async function buildApp(deps: AppDeps) {
     bodyLimitBytes: BODY_LIMIT_BYTES,
   });
 
+  // The web: shared page machinery (templates, assets, CSP) once, then each side's pages.
+  await app.register(webCore);
+  // Before any page: its onRequest hook puts the signed-in agent on request.webSession.
+  await app.register(webSessionPlugin, { db: deps.database.db, clock: deps.clock });
+  await app.register(publicPages, {
+    services,
+    chain: deps.chain,
+    clock: deps.clock,
+    explorerUrl: deps.chain.info?.explorerUrl ?? config.chain.explorerUrl ?? null,
+  });
+
+  // Sign-in's console: every form calls the services the JSON routes call.
+  await app.register(consolePages, {
+    services,
+    repoHost: deps.repoHost ?? unavailableRepoHost,
+    db: deps.database.db,
+    config,
+    devChain: deps.chain.info?.devChain ?? false,
+    explorerUrl: deps.chain.info?.explorerUrl ?? config.chain.explorerUrl ?? null,
+    clock: deps.clock,
+  });
+
+  // Probes and metrics: /livez, /readyz, /metrics.
+  await registerOperations(app as unknown as FastifyInstance, {
+    metrics,
+    db: deps.database.db,
+    clock: deps.clock,
+    chain: deps.chain,
+    repoHost: deps.repoHost ?? unavailableRepoHost,
+  });
+
   // Refuses to start beside payout legs of another key still in flight (a key change, a second
   // instance with its own key): replacing them from here could let both transfers land.
   if (deps.chain.info) await services.payouts.assertNoForeignLegsInFlight();
   // A watcher that held the lease (as a job or polled by hand) gives it up, so another instance
   // takes over at once.
   app.addHook('onClose', () => services.chainWatcher.release());
-  if (deps.runJobs) startJobs(app as unknown as FastifyInstance, services, config);
+  if (deps.runJobs) startJobs(app as unknown as FastifyInstance, services, config, metrics);
   return app;
 }
 
@@ -165,12 +232,14 @@ const WEBHOOK_POLL_SECONDS = 1;
  * Background work of every instance: reopening lapsed claims and driving unfinished payouts.
  * Each job runs one pass at a time; closing the app waits for a running pass to end.
  */
-function startJobs(app: FastifyInstance, services: Services, config: Config) {
+function startJobs(app: FastifyInstance, services: Services, config: Config, metrics: Metrics) {
   const every = (name: string, seconds: number, pass: () => Promise<unknown>) => {
     let running: Promise<unknown> | null = null;
+    const job = name.replaceAll(' ', '_');
     const tick = () => {
       if (running) return;
-      running = pass()
+      running = metrics
+        .timeJob(job, pass)
         .catch((err: unknown) => app.log.error({ err }, `${name} failed`))
         .finally(() => {
           running = null;

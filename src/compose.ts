@@ -29,7 +29,7 @@ const ACTIVATION_LEASE_MS = 5 * 60_000;
 
 /** The composition root's half that builds every service from the parts it is given. */
 export function buildServices(
-  { database, chain, clock, config, repoHost = unavailableRepoHost, vault = null }: AppDeps,
+  { database, chain, clock, config, repoHost = unavailableRepoHost, vault = null, metrics }: AppDeps,
   log: FastifyBaseLogger,
 ) {
   const db = database.db;
@@ -38,7 +38,14 @@ export function buildServices(
   const agentWebhooks = new AgentWebhooksService({ db, clock, ...webhookTargets });
   // Every event fans out to the webhook outbox inside its own transaction.
   activity.onRecord((tx, event) => agentWebhooks.enqueue(tx, event));
-  const webhookDelivery = new WebhookDelivery({ db, clock, log, activity, ...webhookTargets });
+  const webhookDelivery = new WebhookDelivery({
+    db,
+    clock,
+    log,
+    activity,
+    ...webhookTargets,
+    onFailure: metrics && (() => metrics.webhookDeliveryFailed()),
+  });
   const directory = new AgentDirectory(db);
   const funds = new FundsService({ chain });
   const reservedAddresses = [

@@ -7,7 +7,9 @@ import { type Config, ConfigError, loadConfig } from './infra/config.ts';
 import { openDatabase } from './infra/db/client.ts';
 import { DirLockedError } from './infra/db/dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
+import { Metrics } from './infra/metrics.ts';
 import { connectRepoHost } from './infra/repo-host/connect.ts';
+import { startTracing } from './infra/telemetry.ts';
 import { systemClock } from './lib/clock.ts';
 
 function configOrExit(): Config {
@@ -24,6 +26,8 @@ function configOrExit(): Config {
 
 async function main() {
   const config = configOrExit();
+  // Before anything that could make a traced call; nothing of OpenTelemetry loads without it.
+  const tracing = config.otelEndpoint ? await startTracing({ endpoint: config.otelEndpoint }) : null;
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
     database = await openDatabase(
@@ -42,13 +46,17 @@ async function main() {
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
   const logger = createLogger(config);
-  const { chain, devChain, masterKey } = await connectChain(config, logger).catch((err: unknown) => {
-    if (err instanceof DevChainInUseError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  });
+  // Made before the chain so that its adapter reports RPC calls to the app's registry.
+  const metrics = new Metrics();
+  const { chain, devChain, masterKey } = await connectChain(config, logger, metrics.observeRpc).catch(
+    (err: unknown) => {
+      if (err instanceof DevChainInUseError) {
+        console.error(err.message);
+        process.exit(1);
+      }
+      throw err;
+    },
+  );
   const { repoHost, local } = await connectRepoHost(config, logger);
   const app = await buildApp({
     database,
@@ -60,6 +68,8 @@ async function main() {
     redis,
     vault: masterKey ? new WalletVault(masterKey) : null,
     runJobs: true,
+    metrics,
+    ...(tracing ? { tracing: tracing.plugin } : {}),
   });
   // The local host knows agents only through the service: an API key -> the agent's repo_login.
   local?.setAuthenticator((key) => app.services.agents.repoLoginForKey(key));
@@ -68,6 +78,7 @@ async function main() {
       database: database.kind,
       dataDir: database.kind === 'pglite' ? config.dataDir : undefined,
       rateLimits: redis ? 'redis' : 'memory',
+      tracing: config.otelEndpoint ? 'otlp' : 'off',
     },
     'storage ready',
   );
@@ -91,6 +102,8 @@ async function main() {
       await app.close();
       clearInterval(closeIdle);
       app.log.info('http server closed');
+      // The spans of the last requests are still buffered.
+      await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'trace export failed'));
       await chain.close();
       await local?.stop();
       await devChain?.stop();

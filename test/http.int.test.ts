@@ -17,7 +17,8 @@ import { apiRoutes, buildRedisApp, randomIp } from './helpers/http-suite.ts';
 function expectEnvelope(res: LightMyRequestResponse, status: number, code: string) {
   const err = expectError(res, status, code);
   expect(Object.keys(res.json())).toEqual(['error']);
-  for (const key of Object.keys(err)) expect(['code', 'message', 'details']).toContain(key);
+  for (const key of Object.keys(err)) expect(['code', 'message', 'details', 'request_id']).toContain(key);
+  expect((err as { request_id?: string }).request_id).toBe(res.headers['x-request-id']);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   return err;
 }
@@ -37,7 +38,8 @@ describe('http', () => {
   describe('unknown routes', () => {
     it.each<[InjectOptions['method'], string]>([
       ['GET', '/api/nothing-here'],
-      ['GET', '/'],
+      // `/` is the web board now; an unknown top-level path is still a JSON 404.
+      ['GET', '/nothing-here'],
       ['POST', '/api/agents/nope'],
       ['DELETE', '/api/projects'],
       ['PUT', '/api/agents/me/wallet'],

@@ -167,6 +167,7 @@ export function timedChain(chain: Chain, stats: Stats): Chain {
     payoutSigner,
     readFunds: timed(stats, 'chain readFunds', (t: string, o: string) => chain.readFunds(t, o)),
     tokenFundsLogs: (tokens, from, to) => chain.tokenFundsLogs(tokens, from, to),
+    readCurve: (curve, token) => chain.readCurve(curve, token),
     deployProject: (id, name, symbol) => chain.deployProject(id, name, symbol),
     faucet: (to, eth) => chain.faucet(to, eth),
     close: () => chain.close(),

@@ -11,6 +11,10 @@ export interface Config {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** LOG_FORMAT; unset: human-readable on a terminal, JSON lines otherwise (see logger.ts). */
+  logFormat: 'json' | 'pretty' | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: traces go to `{endpoint}/v1/traces` (OTLP/HTTP); none when unset. */
+  otelEndpoint: string | undefined;
   trustProxy: boolean;
   platformFeeBps: number;
   payoutsEnabled: boolean;
@@ -152,6 +156,11 @@ export function loadConfig(env: Env): Config {
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 200),
     logLevel: r.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    logFormat:
+      r.str('LOG_FORMAT') === undefined
+        ? undefined
+        : r.oneOf('LOG_FORMAT', 'json', ['json', 'pretty'] as const),
+    otelEndpoint: r.url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
     trustProxy: r.bool('TRUST_PROXY', false),
     platformFeeBps: r.int('PLATFORM_FEE_BPS', 500, 0, 10_000),
     payoutsEnabled: r.bool('PAYOUTS_ENABLED', true),

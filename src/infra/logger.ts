@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import pinoPretty from 'pino-pretty';
 import type { Config } from './config.ts';
 
 /**
@@ -42,8 +43,27 @@ function serializeRequest(req: FastifyRequest) {
   };
 }
 
-/** The process logger (pino, JSON lines to stdout unless a destination is given); credentials never reach it. */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+/**
+ * Human-readable lines for a person at a terminal; JSON lines for anything that collects logs
+ * (a pipe, a file, a container runtime). LOG_FORMAT overrides the guess.
+ */
+export function wantsPretty(format: Config['logFormat'], isTty = process.stdout.isTTY === true): boolean {
+  return format === undefined ? isTty : format === 'pretty';
+}
+
+/**
+ * The process logger (pino, to stdout unless a destination is given, as JSON lines or pretty, see
+ * wantsPretty); credentials never reach it, in either format: redaction runs before formatting.
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>,
+  destination?: DestinationStream,
+): Logger {
+  // Synchronous, like pino's default stdout: the lines logged just before process.exit() get out.
+  const pretty =
+    !destination && wantsPretty(config.logFormat)
+      ? pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+      : undefined;
   return pino(
     {
       level: config.logLevel,
@@ -53,6 +73,6 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
       },
       serializers: { req: serializeRequest },
     },
-    destination,
+    destination ?? pretty,
   );
 }

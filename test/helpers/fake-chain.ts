@@ -4,6 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type {
   BroadcastResult,
   Chain,
+  CurveState,
   DeployedProject,
   Fees,
   FundsLog,
@@ -239,6 +240,19 @@ export class FakeChain implements Chain {
   /** Sets the owner's balance and allowance in base units, for checks that must not round. */
   setFundsUnits(token: string, owner: string, balanceUnits: bigint, allowanceUnits = balanceUnits): void {
     this.funds.set(key(token, owner), { balanceUnits, allowanceUnits });
+  }
+
+  /** Curves by lowercase address; reading one no test set fails as an unreachable node would. */
+  private readonly curves = new Map<string, CurveState>();
+
+  setCurve(curveAddress: string, state: CurveState): void {
+    this.curves.set(lower(curveAddress), state);
+  }
+
+  async readCurve(curveAddress: string): Promise<CurveState> {
+    const state = this.curves.get(lower(curveAddress));
+    if (!state) throw new AppError('upstream_error', 'The chain could not read the bonding curve.');
+    return { ...state };
   }
 
   async readFunds(token: string, owner: string): Promise<TokenFunds> {

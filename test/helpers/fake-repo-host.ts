@@ -30,6 +30,14 @@ export class FakeRepoHost implements RepoHost {
     this.info = { kind: opts.kind ?? 'local', apiUrl: 'http://127.0.0.1:9/api/v3', org: 'bounty-org' };
   }
 
+  /** Answers unless a test makes it fail (readiness). */
+  async ping(): Promise<void> {
+    if (this.down) throw this.down;
+  }
+
+  /** When set, `ping` throws it: the host is down. */
+  down: Error | null = null;
+
   /** The same rule as GithubHost: an existing repository is adopted only with the project's mark. */
   async ensureRepository(name: string, opts: EnsureRepositoryOptions): Promise<HostedRepository> {
     if (this.failNextRepository) {

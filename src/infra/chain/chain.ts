@@ -97,6 +97,16 @@ export type FundsLog =
   | { kind: 'transfer'; tokenAddress: string; from: string; to: string; blockNumber: bigint }
   | { kind: 'approval'; tokenAddress: string; owner: string; spender: string; blockNumber: bigint };
 
+/**
+ * A linear bonding curve as the contract defines it: price per whole token at supply x (base
+ * units) is a + b * x / 1e18 wei; with the token's supply, every quote follows exactly.
+ */
+export interface CurveState {
+  a: bigint;
+  b: bigint;
+  supplyUnits: bigint;
+}
+
 export interface DeployedProject {
   tokenAddress: string;
   curveAddress: string;
@@ -149,6 +159,8 @@ export interface Chain {
    * limits of providers).
    */
   tokenFundsLogs(tokenAddresses: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]>;
+  /** The curve's parameters and its token's total supply, read in one round trip. */
+  readCurve(curveAddress: string, tokenAddress: string): Promise<CurveState>;
   /** Deploys the project's token and curve through the factory; a repeat returns the same pair. */
   deployProject(projectId: string, name: string, symbol: string): Promise<DeployedProject>;
   /** Dev chain only: sends test ETH from the operator account. */
@@ -184,6 +196,7 @@ export const unavailableChain: Chain = {
     sendEth: async () => refuse(),
   },
   tokenFundsLogs: async () => refuse(),
+  readCurve: async () => refuse(),
   deployProject: async () => refuse(),
   faucet: async () => refuse(),
   close: async () => {},

@@ -4,6 +4,7 @@ import { devSecret } from '../dev-secrets.ts';
 import type { Chain } from './chain.ts';
 import { type DevChain, startDevChain } from './dev-chain.ts';
 import { EvmChain } from './evm-chain.ts';
+import type { RpcObserver } from './observed-transport.ts';
 
 const withPrefix = (key: string) => (key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`;
 
@@ -11,6 +12,7 @@ const withPrefix = (key: string) => (key.startsWith('0x') ? key : `0x${key}`) as
 export async function connectChain(
   config: Config,
   log: FastifyBaseLogger,
+  observeRpc?: RpcObserver,
 ): Promise<{ chain: Chain; devChain: DevChain | null; masterKey: string | undefined }> {
   const c = config.chain;
   if (c.rpcUrl) {
@@ -26,6 +28,7 @@ export async function connectChain(
       payoutKey: withPrefix(c.payoutKey as string),
       devChain: false,
       pollingIntervalMs: c.pollingIntervalMs,
+      ...(observeRpc ? { observeRpc } : {}),
     });
     if (!config.walletMasterKey) log.warn('WALLET_MASTER_KEY is not set: in-app wallets are unavailable');
     return { chain, devChain: null, masterKey: config.walletMasterKey };
@@ -33,5 +36,9 @@ export async function connectChain(
   const devChain = await startDevChain(config.dataDir, log);
   const masterKey =
     config.walletMasterKey ?? devSecret(config.dataDir, 'wallet-master.key', 'WALLET_MASTER_KEY', log);
-  return { chain: new EvmChain(devChain.options), devChain, masterKey };
+  return {
+    chain: new EvmChain({ ...devChain.options, ...(observeRpc ? { observeRpc } : {}) }),
+    devChain,
+    masterKey,
+  };
 }

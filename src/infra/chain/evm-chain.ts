@@ -16,6 +16,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../lib/errors.ts';
 import type {
   Chain,
+  CurveState,
   DeployedProject,
   FundsLog,
   PayoutSigner,
@@ -30,6 +31,7 @@ import { projectTokenAbi } from './contracts/ProjectToken.ts';
 import { upstream } from './evm-errors.ts';
 import { evmPayoutSigner } from './evm-payout-signer.ts';
 import { evmWalletActions } from './evm-wallet-actions.ts';
+import { observedTransport, type RpcObserver } from './observed-transport.ts';
 
 export interface EvmChainOptions {
   rpcUrl: string;
@@ -45,6 +47,8 @@ export interface EvmChainOptions {
   devChain: boolean;
   /** How often to poll for receipts; ~100 ms against anvil, seconds against a public chain. */
   pollingIntervalMs: number;
+  /** Told of every JSON-RPC call (method, seconds, whether it answered): the metrics. */
+  observeRpc?: RpcObserver;
 }
 
 const FUNDS_EVENTS = [
@@ -79,7 +83,10 @@ export class EvmChain implements Chain {
     // batch: concurrent calls (balance + allowance) travel in one HTTP request.
     this.client = createPublicClient({
       chain: this.viemChain,
-      transport: http(opts.rpcUrl, { batch: true, retryCount: 1, timeout: 15_000 }),
+      transport: observedTransport(
+        http(opts.rpcUrl, { batch: true, retryCount: 1, timeout: 15_000 }),
+        opts.observeRpc,
+      ),
       pollingInterval: opts.pollingIntervalMs,
     });
     this.operator = privateKeyToAccount(opts.operatorKey);
@@ -125,6 +132,25 @@ export class EvmChain implements Chain {
       return { balanceUnits, allowanceUnits };
     } catch (err) {
       throw upstream('read the token balance', err);
+    }
+  }
+
+  async readCurve(curveAddress: string, tokenAddress: string): Promise<CurveState> {
+    const curve = getAddress(curveAddress);
+    try {
+      // Batched by the transport: the three reads travel in one HTTP request.
+      const [a, b, supplyUnits] = await Promise.all([
+        this.client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'a' }),
+        this.client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'b' }),
+        this.client.readContract({
+          address: getAddress(tokenAddress),
+          abi: projectTokenAbi,
+          functionName: 'totalSupply',
+        }),
+      ]);
+      return { a, b, supplyUnits };
+    } catch (err) {
+      throw upstream('read the bonding curve', err);
     }
   }
 
@@ -228,7 +254,11 @@ export class EvmChain implements Chain {
    * the node has accepted it; in-app wallets are serialized per wallet by their callers.
    */
   private async send(account: Account, tx: { to: Hex; data?: Hex; value?: bigint }): Promise<Hex> {
-    const wallet = createWalletClient({ account, chain: this.viemChain, transport: http(this.opts.rpcUrl) });
+    const wallet = createWalletClient({
+      account,
+      chain: this.viemChain,
+      transport: observedTransport(http(this.opts.rpcUrl), this.opts.observeRpc),
+    });
     const sendNow = () => wallet.sendTransaction({ account, chain: this.viemChain, ...tx });
     if (account.address !== this.operator.address) return sendNow();
     const sent = this.operatorSends.then(sendNow);

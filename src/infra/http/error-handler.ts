@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../../lib/errors.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 import { toDetails } from './validation.ts';
 
 const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
@@ -49,16 +50,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const appErr = toAppError(err);
     if (appErr.status >= 500) request.log.error({ err }, 'request failed');
     if (appErr.code === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer');
-    const body: { error: { code: string; message: string; details?: unknown } } = {
-      error: { code: appErr.code, message: appErr.message },
+    const error = {
+      code: appErr.code,
+      message: appErr.message,
+      ...(appErr.details ? { details: appErr.details } : {}),
+      // The X-Request-Id, for a caller quoting it to support.
+      request_id: request.id,
     };
-    if (appErr.details) body.error.details = appErr.details;
-    return reply.status(appErr.status).send(body);
+    return reply.status(appErr.status).send({ error });
   });
 
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({
-      error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` },
+      error: {
+        code: 'not_found',
+        message: `No route ${request.method} ${request.url.split('?')[0]}.`,
+        request_id: request.id,
+      },
     });
   });
 }
@@ -73,5 +81,7 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   const error = badPath
     ? { code: 'not_found', message: 'No resource exists at that path.' }
     : { code: 'internal_error', message: 'Something went wrong on our side; it has been logged.' };
-  reply.status(badPath ? 404 : 500).send({ error });
+  // No hook runs for these, so the id header is set here (request-id.ts sets it for the rest).
+  reply.header(REQUEST_ID_HEADER, request.id);
+  reply.status(badPath ? 404 : 500).send({ error: { ...error, request_id: request.id } });
 }

@@ -15,6 +15,7 @@ import {
   readHttpUrl,
   readObject,
   readOptionalBoolean,
+  readOptionalCount,
   readPositiveInt,
   readString,
 } from './repo-host.ts';
@@ -123,7 +124,23 @@ function parsePullRequest(data: unknown): PullRequestInfo {
     title: readString(pr, 'title', what),
     authorLogin: readString(readObject(pr.user, what), 'login', what),
     mergedByLogin: mergedBy ? readString(mergedBy, 'login', what) : null,
+    ...optionalCounts(pr, what),
   };
+}
+
+/** The diff stats, only those the host sent (lists of pull requests leave them out). */
+function optionalCounts(
+  pr: JsonObject,
+  what: string,
+): Pick<PullRequestInfo, 'additions' | 'deletions' | 'changedFiles'> {
+  const out: Pick<PullRequestInfo, 'additions' | 'deletions' | 'changedFiles'> = {};
+  const additions = readOptionalCount(pr, 'additions', what);
+  const deletions = readOptionalCount(pr, 'deletions', what);
+  const changedFiles = readOptionalCount(pr, 'changed_files', what);
+  if (additions !== undefined) out.additions = additions;
+  if (deletions !== undefined) out.deletions = deletions;
+  if (changedFiles !== undefined) out.changedFiles = changedFiles;
+  return out;
 }
 
 /** The repository host adapter: Octokit against GitHub's REST API or anything speaking its subset. */
@@ -155,6 +172,20 @@ export class GithubHost implements RepoHost {
         error: (message: string) => log?.error({ repoHost: this.info.apiUrl }, message),
       },
     });
+  }
+
+  /**
+   * `GET /rate_limit`: GitHub does not count it against the rate limit. Any HTTP answer counts as
+   * answering (the built-in local host has no such route and says 404); only no answer, a timeout
+   * or a 5xx fails.
+   */
+  async ping(): Promise<void> {
+    try {
+      await this.octokit.request('GET /rate_limit');
+    } catch (err) {
+      if (isOctokitError(err) && err.status < 500) return;
+      throw upstream('answer', err);
+    }
   }
 
   async ensureRepository(name: string, opts: EnsureRepositoryOptions): Promise<HostedRepository> {

@@ -57,6 +57,10 @@ export interface PullRequestInfo {
   authorLogin: string;
   /** Who merged it (`merged_by.login`); null while not merged or when the host does not say. */
   mergedByLogin: string | null;
+  /** The diff's size, as GitHub's single pull request answer has it; absent when the host omits it. */
+  additions?: number;
+  deletions?: number;
+  changedFiles?: number;
 }
 
 /** What the marketplace reads from a `pull_request` webhook delivery. */
@@ -75,6 +79,8 @@ export interface PullRequestEvent {
  */
 export interface RepoHost {
   readonly info: RepoHostInfo;
+  /** Resolves when the host answers at all (readiness); costs no rate limit where the host has one. */
+  ping(): Promise<void>;
   /**
    * Creates `{org}/{name}` with a README commit on `main` and grants the founder; a repeat finds
    * the repository it created (`created: false`) and grants again. Someone else's: 409.
@@ -134,6 +140,14 @@ export function readPositiveInt(o: JsonObject, key: string, what: string): numbe
   return v;
 }
 
+/** A count the host may leave out (the diff stats of a pull request): absent or null -> undefined. */
+export function readOptionalCount(o: JsonObject, key: string, what: string): number | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw badUpstream(what);
+  return v;
+}
+
 /** GitHub sends `merged: null` on some pull request payloads; absent or null reads as false. */
 export function readOptionalBoolean(o: JsonObject, key: string, what: string): boolean {
   const v = o[key];
@@ -178,6 +192,7 @@ const refuse = (): never => {
 /** For apps built without a repository host (benchmarks, chain-only tests): refuses, never guesses. */
 export const unavailableRepoHost: RepoHost = {
   info: { kind: 'local', apiUrl: '', org: '' },
+  ping: async () => refuse(),
   ensureRepository: async () => refuse(),
   getPullRequest: async () => refuse(),
   userLogin: async () => refuse(),

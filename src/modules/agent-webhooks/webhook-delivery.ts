@@ -27,6 +27,8 @@ export interface WebhookDeliveryDeps {
   activity: ActivityService;
   allowPrivate: boolean;
   resolve: Resolver;
+  /** Told of each failed attempt (the metrics' failure counter). */
+  onFailure?: () => void;
 }
 
 type Claimed = repo.ClaimedDelivery;
@@ -115,6 +117,7 @@ export class WebhookDelivery {
   ): Promise<void> {
     const { db, clock, activity, log } = this.deps;
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    if (!ok) this.deps.onFailure?.();
     const attempt = c.attempts + 1;
     const last = !ok && attempt >= MAX_ATTEMPTS;
     const now = clock.now();

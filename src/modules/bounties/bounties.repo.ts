@@ -245,3 +245,24 @@ export async function sumApprovedFeeUnits(ex: Executor): Promise<bigint> {
     .where(eq(submissions.status, 'approved'));
   return BigInt(row?.total ?? '0');
 }
+
+/**
+ * What an agent was paid, per project: approved submissions, the contributor's part
+ * (reward_units - fee_units) summed, with the project's name and token symbol.
+ */
+export function earningsOf(ex: Executor, agentId: string) {
+  return ex
+    .select({
+      projectId: projects.id,
+      projectName: projects.name,
+      tokenSymbol: projects.tokenSymbol,
+      earnedUnits: sql<string>`coalesce(sum(${submissions.rewardUnits} - ${submissions.feeUnits}), 0)::text`,
+      completed: count(),
+    })
+    .from(submissions)
+    .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
+    .innerJoin(projects, eq(projects.id, bounties.projectId))
+    .where(and(eq(submissions.agentId, agentId), eq(submissions.status, 'approved')))
+    .groupBy(projects.id, projects.name, projects.tokenSymbol)
+    .orderBy(projects.name);
+}

@@ -150,6 +150,18 @@ export class BountiesService {
     return toBountyDetailJson(bounty, subs);
   }
 
+  /** The agent's pay per project (contributor part, after fees) and completed bounties there. */
+  async earningsOf(agentId: string) {
+    const rows = await repo.earningsOf(this.deps.db, agentId);
+    return rows.map((r) => ({
+      project_id: r.projectId,
+      project_name: r.projectName,
+      token_symbol: r.tokenSymbol,
+      earned_units: r.earnedUnits,
+      completed: Number(r.completed),
+    }));
+  }
+
   async activeClaimsOf(agentId: string): Promise<ActiveClaimJson[]> {
     const rows = await repo.activeClaimsOf(this.deps.db, agentId);
     return rows.map((r) => ({

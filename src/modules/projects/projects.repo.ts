@@ -14,6 +14,10 @@ export async function findById(ex: Executor, id: string): Promise<ProjectRow | u
   return row;
 }
 
+export function findByIds(ex: Executor, ids: string[]): Promise<ProjectRow[]> {
+  return ex.select().from(projects).where(inArray(projects.id, ids));
+}
+
 /**
  * True when the address, in any letter case, is a project's token or curve contract. Few rows
  * have contracts and this runs only on wallet changes and payouts, so no expression index.

@@ -67,6 +67,16 @@ export class ProjectsService {
     return this.present(await this.require(id));
   }
 
+  /**
+   * Several projects as the API shows them, in one read and one grouped review-stats query (the
+   * board shows a page of bounties from many projects); unknown ids are left out.
+   */
+  async getMany(ids: string[]): Promise<ProjectJson[]> {
+    const valid = [...new Set(ids)].filter((id) => isId('project', id));
+    if (valid.length === 0) return [];
+    return this.presentAll(await repo.findByIds(this.deps.db, valid));
+  }
+
   /** The project as the API shows it, with its founder's review record. */
   async present(row: ProjectRecord): Promise<ProjectJson> {
     return (await this.presentAll([row]))[0] as ProjectJson;

@@ -1,0 +1,151 @@
+/**
+ * The board page (`GET /`, server-rendered HTML) next to `GET /api/bounties` for the same filters
+ * and the same rows, in one run on real PostgreSQL. The page does what the API does (the same
+ * service call) plus each listed project's review record, the curve read (cached per project for
+ * a few seconds, as in production) and the template; the ratio shows what that costs.
+ *
+ *   npx tsx bench/board.ts [--rows 100000] [--duration 10] [--connections 20] [--pool 10]
+ *                          [--warmup 2] [--db bm_bench_board] [--keep]
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { buildApp } from '../src/app.ts';
+import { type Chain, tokensToUnits, unavailableChain } from '../src/infra/chain/chain.ts';
+import { loadConfig } from '../src/infra/config.ts';
+import { type Database, openDatabase } from '../src/infra/db/client.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { type Measurement, machineBusy, runAutocannon } from './lib/load.ts';
+import { databaseUrl, dropDatabase, KEYWORD, PROJECTS, recreateDatabase, seed } from './lib/seed.ts';
+
+const { values: opts } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+    pool: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    db: { type: 'string', default: 'bm_bench_board' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const int = (name: string, raw: string, min: number) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number >= ${min}`);
+  return n;
+};
+const rows = int('rows', opts.rows, 1);
+const duration = int('duration', opts.duration, 1);
+const connections = int('connections', opts.connections, 1);
+const pool = int('pool', opts.pool, 1);
+const warmup = int('warmup', opts.warmup, 0);
+if (!/^[a-z_][a-z0-9_]*$/.test(opts.db)) throw new Error('--db must be a plain lower-case identifier');
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const url = databaseUrl(adminUrl, opts.db);
+
+// The board's default is open bounties; the API's is every status, so each pair names it.
+const scenarios = [
+  { name: 'open (board default)', page: '/', api: '/api/bounties?status=open' },
+  { name: 'open+hard', page: '/?difficulty=hard', api: '/api/bounties?status=open&difficulty=hard' },
+  { name: `q=${KEYWORD}, any status`, page: `/?q=${KEYWORD}&status=any`, api: `/api/bounties?q=${KEYWORD}` },
+];
+
+/**
+ * A chain whose curve read takes as long as a nearby RPC node (5 ms): the page's cache, not the
+ * node, should decide its speed. Nothing else is called.
+ */
+const curveChain: Chain = {
+  ...unavailableChain,
+  readCurve: async () => {
+    await new Promise((r) => setTimeout(r, 5));
+    return { a: 10n ** 12n, b: 1000n, supplyUnits: tokensToUnits(1_000_000) };
+  },
+};
+
+const log = (msg: string) => console.log(msg);
+
+async function main() {
+  log(
+    `board bench: ${rows.toLocaleString('en')} bounties over ${PROJECTS} projects, ${duration}s per run ` +
+      `(+${warmup}s warm-up), ${connections} connections, DB pool ${pool}`,
+  );
+  log(
+    `machine: ${availableParallelism()} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  const sql = postgres(url, { max: 2, onnotice: () => {} });
+  let database: Database | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    await recreateDatabase(adminUrl, opts.db);
+    database = await openDatabase({ kind: 'postgres', url, poolSize: pool });
+    await seed(sql, rows, () => {});
+    // The seed leaves curves out; the page reads one per listed project.
+    await sql.unsafe(`update projects set curve_address = token_address`);
+    const config = loadConfig({
+      DATABASE_URL: url,
+      DATABASE_POOL_SIZE: String(pool),
+      RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'silent',
+    });
+    app = await buildApp({ database, chain: curveChain, clock: systemClock, config });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+
+    const idle = machineBusy();
+    await new Promise((r) => setTimeout(r, 1000));
+    log(`machine ${idle().toFixed(0)}% busy before measuring`);
+
+    const results: { name: string; page: Measurement; api: Measurement; rows: number }[] = [];
+    for (const s of scenarios) {
+      const apiBody = (await (await fetch(base + s.api)).json()) as { bounties: { id: string }[] };
+      const html = await (await fetch(base + s.page)).text();
+      // Same rows: every bounty the API lists is on the page, and the page lists no other.
+      const onPage = [...html.matchAll(/data-bounty-id="([^"]+)"/g)].map((m) => m[1]);
+      const same = apiBody.bounties.map((b) => b.id).join() === onPage.join();
+      if (!same) throw new Error(`${s.name}: the page and the API list different bounties`);
+      if (warmup > 0) await runAutocannon(base + s.api, connections, warmup);
+      const api = await runAutocannon(base + s.api, connections, duration);
+      if (warmup > 0) await runAutocannon(base + s.page, connections, warmup);
+      const page = await runAutocannon(base + s.page, connections, duration);
+      log(
+        `== ${s.name}: ${onPage.length} rows; API ${api.rps.toFixed(0)} req/s p99 ${api.p99} ms; ` +
+          `page ${page.rps.toFixed(0)} req/s p99 ${page.p99} ms`,
+      );
+      results.push({ name: s.name, page, api, rows: onPage.length });
+    }
+    log('');
+    const header = ['scenario', 'rows', 'API req/s', 'API p99 ms', 'page req/s', 'page p99 ms', 'page/API'];
+    const body = results.map((r) => [
+      r.name,
+      String(r.rows),
+      r.api.rps.toFixed(0),
+      r.api.p99.toFixed(1),
+      r.page.rps.toFixed(0),
+      r.page.p99.toFixed(1),
+      (r.api.rps > 0 ? r.page.rps / r.api.rps : 0).toFixed(2),
+    ]);
+    const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
+    const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+    log(line(header));
+    log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+    for (const b of body) log(line(b));
+    for (const r of results.filter((x) => x.page.failed > 0 || x.api.failed > 0))
+      log(`WARNING ${r.name}: ${r.page.failed} failed page requests, ${r.api.failed} failed API requests`);
+  } finally {
+    await app?.close();
+    await database?.close();
+    await sql.end({ timeout: 5 });
+    if (opts.keep) log(`kept database ${opts.db} (--keep)`);
+    else await dropDatabase(adminUrl, opts.db);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

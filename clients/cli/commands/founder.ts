@@ -1,0 +1,257 @@
+import { Option } from 'commander';
+import { type BountyClient, ok } from '../../typescript/index.ts';
+import { type Cli, intArg } from '../context.ts';
+import { fields, formatUnits, line, printJson, table, withSpinner } from '../output.ts';
+import { CliError } from '../settings.ts';
+import { ethOption } from './amounts.ts';
+
+/** A founder's commands: a project and its token, funds for payouts, bounties, reviews. */
+export function registerFounderCommands(cli: Cli): void {
+  const { program } = cli;
+  const client = () => cli.client({ requireKey: true });
+  const project = program.command('project').description('Create and activate projects');
+
+  project
+    .command('create')
+    .description('Propose a project; you are its founder')
+    .requiredOption('--name <name>', 'the project name')
+    .requiredOption('--symbol <symbol>', 'its token symbol (2-11 uppercase letters or digits)')
+    .option('--description <text>', 'what it is about')
+    .action(async (opts: { name: string; symbol: string; description?: string }) => {
+      const body = {
+        name: opts.name,
+        token_symbol: opts.symbol,
+        ...(opts.description ? { description: opts.description } : {}),
+      };
+      const data = await ok(client().POST('/api/projects', { body }));
+      if (cli.json()) return printJson(data);
+      line(
+        `Created ${data.project.id} (${data.project.status}). Next: bounty project activate ${data.project.id}`,
+      );
+    });
+
+  project
+    .command('activate <id>')
+    .description('Create the repository and deploy the token and curve (takes a while)')
+    .action(async (id: string) => {
+      const data = await withSpinner('Activating: repository, token and bonding curve…', () =>
+        ok(client().POST('/api/projects/{id}/activate', { params: { path: { id } } })),
+      );
+      if (cli.json()) return printJson(data);
+      const p = data.project;
+      fields([
+        ['project', `${p.name} (${p.id})`],
+        ['status', p.status],
+        ['repository', p.repo_url],
+        ['token', `${p.token_symbol} ${p.token_address}`],
+        ['curve', p.curve_address],
+      ]);
+    });
+
+  project
+    .command('show <id>')
+    .description('One project')
+    .action(async (id: string) => {
+      const data = await ok(cli.client().GET('/api/projects/{id}', { params: { path: { id } } }));
+      if (cli.json()) return printJson(data);
+      const p = data.project;
+      fields([
+        ['project', `${p.name} (${p.id})`],
+        ['status', p.status],
+        ['founder', p.founder_id],
+        ['repository', p.repo_url],
+        ['token', `${p.token_symbol} ${p.token_address ?? ''}`],
+      ]);
+    });
+
+  program
+    .command('buy <project>')
+    .description("Buy the project's tokens on its bonding curve with your in-app wallet")
+    .addOption(
+      ethOption(
+        '--eth <amount>',
+        'ETH to pay: a decimal (0.5) or base units with "wei"',
+      ).makeOptionMandatory(),
+    )
+    .action(async (projectId: string, opts: { eth: string }) => {
+      const data = await withSpinner('Buying…', () =>
+        ok(
+          client().POST('/api/projects/{id}/buy', {
+            params: { path: { id: projectId } },
+            body: { eth_units: opts.eth },
+          }),
+        ),
+      );
+      if (cli.json()) return printJson(data);
+      line(
+        `Bought ${formatUnits(data.tokens_units)} tokens for ${formatUnits(opts.eth)} ETH (tx ${data.tx_hash}).`,
+      );
+    });
+
+  program
+    .command('allowance')
+    .description('Let the platform pay rewards from up to <amount> whole tokens of yours')
+    .argument('<project>', 'project id')
+    .argument('<amount>', 'whole tokens (replaces the current allowance)', intArg(0, 1_000_000_000))
+    .action(async (projectId: string, amount: number) => {
+      const data = await withSpinner('Setting the allowance…', () =>
+        ok(
+          client().POST('/api/projects/{id}/allowance', {
+            params: { path: { id: projectId } },
+            body: { amount },
+          }),
+        ),
+      );
+      if (cli.json()) return printJson(data);
+      line(`Allowance set to ${formatUnits(data.allowance_units)} tokens (tx ${data.tx_hash}).`);
+    });
+
+  program
+    .command('faucet')
+    .description('Dev chain only: test ETH for your wallet')
+    .addOption(ethOption('--eth <amount>', 'how much (default 1 ETH)'))
+    .action(async (opts: { eth?: string }) => {
+      const body = opts.eth ? { eth_units: opts.eth } : {};
+      const data = await withSpinner('Asking the faucet…', () =>
+        ok(client().POST('/api/dev/faucet', { body })),
+      );
+      if (cli.json()) return printJson(data);
+      line(`Sent ${formatUnits(data.eth_units)} ETH to ${data.address} (tx ${data.tx_hash}).`);
+    });
+
+  program
+    .command('post <project>')
+    .description('Post a bounty on an active project of yours')
+    .requiredOption('--title <title>', 'short title')
+    .requiredOption('--description <text>', 'what done looks like')
+    .requiredOption('--reward <tokens>', 'reward in whole tokens', intArg(1, 1_000_000_000))
+    .addOption(new Option('--difficulty <level>').choices(['easy', 'medium', 'hard', 'extreme'] as const))
+    .action(
+      async (
+        projectId: string,
+        opts: {
+          title: string;
+          description: string;
+          reward: number;
+          difficulty?: 'easy' | 'medium' | 'hard' | 'extreme';
+        },
+      ) => {
+        const data = await ok(
+          client().POST('/api/projects/{id}/bounties', {
+            params: { path: { id: projectId } },
+            body: {
+              title: opts.title,
+              description: opts.description,
+              reward_amount: opts.reward,
+              ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
+            },
+          }),
+        );
+        if (cli.json()) return printJson(data);
+        line(`Posted ${data.bounty.id}: ${data.bounty.title} (${data.bounty.reward_amount} tokens).`);
+      },
+    );
+
+  program
+    .command('reviews')
+    .description('Your bounties in review, with their pending submissions')
+    .action(async () => {
+      const reviews = await pendingReviews(client());
+      if (cli.json()) return printJson({ reviews });
+      table(
+        ['BOUNTY', 'REWARD', 'PROJECT', 'SUBMISSION', 'BY', 'SUBMITTED', 'PR'],
+        reviews.map(({ bounty: b, submission: s }) => [
+          b.id,
+          b.reward_amount,
+          b.project_name,
+          s.id,
+          s.agent_id,
+          s.created_at,
+          s.pr_url,
+        ]),
+        '(nothing to review)',
+      );
+    });
+
+  program
+    .command('approve <bounty>')
+    .description('Approve the pending submission: the contributor is paid on chain')
+    .option('--notes <text>', 'review notes')
+    .action(async (id: string, opts: { notes?: string }) => {
+      const data = await withSpinner('Approving and paying on chain…', () =>
+        ok(
+          client().POST('/api/bounties/{id}/approve', {
+            params: { path: { id } },
+            body: opts.notes ? { review_notes: opts.notes } : {},
+          }),
+        ),
+      );
+      if (cli.json()) return printJson(data);
+      fields([
+        ['approved', `${data.submission_id} (bounty ${data.bounty_id} is ${data.status})`],
+        ['contributor tx', data.contributor_tx_hash],
+        ['fee tx', data.platform_fee_tx_hash],
+      ]);
+    });
+
+  program
+    .command('reject <bounty>')
+    .description('Reject the pending submission; the bounty opens again for anyone')
+    .requiredOption('--notes <text>', 'why, for the contributor')
+    .action(async (id: string, opts: { notes: string }) => {
+      if (!opts.notes.trim()) throw new CliError('usage', '--notes must say why.', 2);
+      const data = await ok(
+        client().POST('/api/bounties/{id}/reject', {
+          params: { path: { id } },
+          body: { review_notes: opts.notes },
+        }),
+      );
+      if (cli.json()) return printJson(data);
+      line(`Rejected ${data.submission_id}; ${data.bounty_id} is ${data.status} again.`);
+    });
+}
+
+/**
+ * The review queue: the founder's projects, their bounties in review, and each one's pending
+ * submission. Pages through everything (at most 100 per call) so nothing is left out.
+ */
+async function pendingReviews(client: BountyClient) {
+  const me = await ok(client.GET('/api/agents/me'));
+  const projects = await all((limit, offset) =>
+    ok(client.GET('/api/projects', { params: { query: { founder_id: me.agent.id, limit, offset } } })).then(
+      (d) => ({ items: d.projects, total: (d as { total?: number }).total }),
+    ),
+  );
+  const inReview = (
+    await Promise.all(
+      projects.map((p) =>
+        all((limit, offset) =>
+          ok(
+            client.GET('/api/bounties', {
+              params: { query: { project_id: p.id, status: 'in_review', limit, offset } },
+            }),
+          ).then((d) => ({ items: d.bounties, total: d.total })),
+        ),
+      ),
+    )
+  ).flat();
+  const detailed = await Promise.all(
+    inReview.map((b) => ok(client.GET('/api/bounties/{id}', { params: { path: { id: b.id } } }))),
+  );
+  return detailed.flatMap(({ bounty }) =>
+    bounty.submissions
+      .filter((s) => s.status === 'pending')
+      .map((submission) => ({ bounty: { ...bounty, submissions: undefined }, submission })),
+  );
+}
+
+async function all<T>(
+  page: (limit: number, offset: number) => Promise<{ items: T[]; total?: number | undefined }>,
+) {
+  const out: T[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const { items, total } = await page(100, offset);
+    out.push(...items);
+    if (items.length < 100 || (total !== undefined && out.length >= total)) return out;
+  }
+}

@@ -1,0 +1,191 @@
+import { Option } from 'commander';
+import { type ActivityEvent, ok, type paths } from '../../typescript/index.ts';
+import { boolArg, type Cli, intArg } from '../context.ts';
+import { dim, fields, line, printJson, table, warn } from '../output.ts';
+
+type ActivityType = NonNullable<paths['/api/activity']['get']['parameters']['query']>['type'];
+
+const STATUSES = ['open', 'claimed', 'in_review', 'done'] as const;
+const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'] as const;
+
+interface ListFlags {
+  status?: (typeof STATUSES)[number];
+  difficulty?: (typeof DIFFICULTIES)[number];
+  project?: string;
+  q?: string;
+  payable?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+/** A contributor's commands: find work, claim it, submit the pull request, follow the feed. */
+export function registerWorkCommands(cli: Cli): void {
+  const { program } = cli;
+
+  program
+    .command('bounties')
+    .description('List bounties, newest first')
+    .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
+    .addOption(new Option('--difficulty <level>', 'only this difficulty').choices(DIFFICULTIES))
+    .option('--project <id>', 'only this project')
+    .option('--q <words>', 'words that must all appear in the title or description')
+    .option('--payable [bool]', 'only bounties the founder can pay (false: only those it cannot)', boolArg)
+    .option('--limit <n>', 'at most this many (1-100, default 20)', intArg(1, 100))
+    .option('--offset <n>', 'skip this many', intArg(0, 1_000_000))
+    .action(async (opts: ListFlags) => {
+      const query = {
+        ...(opts.status ? { status: opts.status } : {}),
+        ...(opts.difficulty ? { difficulty: opts.difficulty } : {}),
+        ...(opts.project ? { project_id: opts.project } : {}),
+        ...(opts.q ? { q: opts.q } : {}),
+        ...(opts.payable !== undefined ? { payable: opts.payable } : {}),
+        ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+        ...(opts.offset !== undefined ? { offset: opts.offset } : {}),
+      };
+      const data = await ok(cli.client().GET('/api/bounties', { params: { query } }));
+      if (cli.json()) return printJson(data);
+      table(
+        ['ID', 'STATUS', 'REWARD', 'DIFFICULTY', 'PAYABLE', 'PROJECT', 'TITLE'],
+        data.bounties.map((b) => [
+          b.id,
+          b.status,
+          b.reward_amount,
+          b.difficulty,
+          b.payable ? 'yes' : 'no',
+          b.project_name,
+          b.title,
+        ]),
+        '(no bounties match)',
+      );
+      line(dim(`${data.bounties.length} shown, ${data.offset} skipped, ${data.total} in all`));
+    });
+
+  program
+    .command('bounty <id>')
+    .description('One bounty with its submissions')
+    .action(async (id: string) => {
+      const data = await ok(cli.client().GET('/api/bounties/{id}', { params: { path: { id } } }));
+      if (cli.json()) return printJson(data);
+      const b = data.bounty;
+      fields([
+        ['bounty', `${b.title} (${b.id})`],
+        ['project', `${b.project_name} (${b.project_id})`],
+        ['status', b.status],
+        ['reward', `${b.reward_amount} tokens`],
+        ['difficulty', b.difficulty],
+        ['payable', b.payable ? 'yes' : 'no'],
+        ['claimed by', b.claimed_by],
+      ]);
+      line();
+      line(b.description);
+      line();
+      table(
+        ['SUBMISSION', 'STATUS', 'AGENT', 'PR', 'CONTRIBUTOR TX', 'FEE TX'],
+        b.submissions.map((s) => [
+          s.id,
+          s.status,
+          s.agent_id,
+          s.pr_url,
+          s.contributor_tx_hash,
+          s.platform_fee_tx_hash,
+        ]),
+        '(no submissions)',
+      );
+    });
+
+  program
+    .command('claim <id>')
+    .description('Claim an open bounty (one active claim per project)')
+    .action(async (id: string) => {
+      const client = cli.client({ requireKey: true });
+      const data = await ok(client.POST('/api/bounties/{id}/claim', { params: { path: { id } } }));
+      if (cli.json()) return printJson(data);
+      for (const w of (data as { warnings?: string[] }).warnings ?? []) warn(w);
+      line(`Claimed ${data.bounty.id}: ${data.bounty.title}`);
+    });
+
+  program
+    .command('unclaim <id>')
+    .description('Give a claimed bounty back')
+    .action(async (id: string) => {
+      const client = cli.client({ requireKey: true });
+      const data = await ok(client.POST('/api/bounties/{id}/unclaim', { params: { path: { id } } }));
+      if (cli.json()) return printJson(data);
+      line(`Unclaimed ${id}; it is ${data.bounty.status} again.`);
+    });
+
+  program
+    .command('submit <id> <pr_url>')
+    .description('Submit your pull request (`{repo_url}/pull/{n}`) for a bounty you claimed')
+    .action(async (id: string, prUrl: string) => {
+      const client = cli.client({ requireKey: true });
+      const data = await ok(
+        client.POST('/api/bounties/{id}/submit', { params: { path: { id } }, body: { pr_url: prUrl } }),
+      );
+      if (cli.json()) return printJson(data);
+      line(`Submitted ${data.submission.id}; the founder reviews it now.`);
+    });
+
+  program
+    .command('activity')
+    .description('Recent events, newest first (the ids work with `watch --since`)')
+    .option('--type <type>', 'only this event type')
+    .option('--project <id>', 'only this project')
+    .option('--agent <id>', 'only this agent')
+    .option('--before <event_id>', 'only events older than this one')
+    .option('--limit <n>', 'at most this many (1-100, default 20)', intArg(1, 100))
+    .action(
+      async (opts: { type?: string; project?: string; agent?: string; before?: string; limit?: number }) => {
+        const query = {
+          // The service checks the type against its list (400 naming the field); no copy of it here.
+          ...(opts.type ? { type: opts.type as ActivityType } : {}),
+          ...(opts.project ? { project_id: opts.project } : {}),
+          ...(opts.agent ? { agent_id: opts.agent } : {}),
+          ...(opts.before ? { before: opts.before } : {}),
+          ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+        };
+        const data = await ok(cli.client().GET('/api/activity', { params: { query } }));
+        if (cli.json()) return printJson(data);
+        for (const e of data.activity) line(describeEvent(e));
+        if (data.activity.length === 0) line(dim('(no events)'));
+      },
+    );
+
+  program
+    .command('watch')
+    .description('Follow live events (with a key: your personal ones too); Ctrl-C stops')
+    .option('--types <list>', 'comma-separated event types, e.g. bounty.created,bounty.claimed')
+    .option('--project <id>', 'only this project')
+    .option('--since <event_id>', 'first replay every event after this one')
+    .action(async (opts: { types?: string; project?: string; since?: string }) => {
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const events = cli.client().followEvents({
+        ...(opts.types
+          ? {
+              types: opts.types
+                .split(',')
+                .map((t) => t.trim())
+                .filter(Boolean),
+            }
+          : {}),
+        ...(opts.project ? { projectId: opts.project } : {}),
+        ...(opts.since ? { lastEventId: opts.since } : {}),
+        signal: controller.signal,
+      });
+      if (!cli.json()) process.stderr.write(dim(`watching ${cli.settings().apiUrl}/api/events …\n`));
+      for await (const event of events) {
+        // One JSON document per line: `bounty watch --json | jq -c` works as events arrive.
+        if (cli.json()) process.stdout.write(`${JSON.stringify(event)}\n`);
+        else line(describeEvent(event));
+      }
+    });
+}
+
+function describeEvent(e: ActivityEvent): string {
+  const where = [e.project_id, e.bounty_id].filter(Boolean).join(' ');
+  const data = e.data && Object.keys(e.data).length > 0 ? ` ${dim(JSON.stringify(e.data))}` : '';
+  return `${e.created_at}  ${e.type.padEnd(20)} ${where}${data}`;
+}

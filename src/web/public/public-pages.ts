@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../compose.ts';
+import type { Chain } from '../../infra/chain/chain.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError } from '../../lib/errors.ts';
+import {
+  boardUrl,
+  difficultyOptions,
+  loadBoard,
+  parseBoardQuery,
+  payableOptions,
+  statusOptions,
+} from './board.ts';
+import { CurveQuotes } from './curve-quotes.ts';
+import { loadAgent, loadBounty, loadProject } from './detail-pages.ts';
+
+export interface PublicPagesOptions {
+  services: Services;
+  chain: Pick<Chain, 'readCurve'>;
+  clock: Clock;
+  explorerUrl: string | null;
+  /** Seconds a curve read is reused by every page (the board asks once per project per TTL). */
+  curveCacheSeconds?: number;
+}
+
+// `helmet: {}` opts a route into the strict CSP and security headers (web-core registers helmet
+// with global: false so that the JSON API keeps its own headers).
+const PAGE = { helmet: {}, schema: { hide: true } } as const;
+
+/** The public side of the web: the live board and the bounty, project and agent pages. */
+export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions) {
+  const { services, clock } = opts;
+  const curves = new CurveQuotes({
+    chain: opts.chain,
+    clock,
+    ttlMs: (opts.curveCacheSeconds ?? 5) * 1000,
+  });
+  const base = (request: FastifyRequest) => ({ session: request.webSession });
+
+  app.get('/', PAGE, async (request, reply) => {
+    const raw = request.query as Record<string, unknown>;
+    const fragment = raw.fragment === 'list';
+    const parsed = parseBoardQuery(raw);
+    const board = parsed.ok ? await loadBoard(services, curves, parsed.query, clock.now()) : null;
+    const data = {
+      ...base(request),
+      title: 'Bounty board',
+      section: 'board',
+      form: parsed.form,
+      problems: parsed.ok ? [] : parsed.problems,
+      board,
+      // The list re-fetches itself from this URL on live events: the same filters, list only.
+      fragmentUrl: boardUrl(parsed.form, { fragment: 'list' }),
+      pageUrl: (offset: number) => boardUrl(parsed.form, { offset: String(offset) }),
+      clearProjectUrl: boardUrl(parsed.form, { project_id: '', offset: '' }),
+      statusOptions,
+      difficultyOptions,
+      payableOptions,
+      liveQuery: parsed.ok && parsed.query.project_id ? `?project_id=${parsed.query.project_id}` : '',
+    };
+    reply.status(parsed.ok ? 200 : 400).header('cache-control', 'no-store');
+    // Vary: the same URL answers a page or, for the live refresh, only the list.
+    return reply.view(fragment ? 'partials/board-list.eta' : 'public/board.eta', data);
+  });
+
+  app.get<{ Params: { id: string } }>('/bounties/:id', PAGE, async (request, reply) => {
+    const data = await orNotFound(() =>
+      loadBounty(services, curves, request.params.id, clock.now(), opts.explorerUrl),
+    );
+    if (!data) return notFoundPage(request, reply, 'bounty');
+    return reply.view('public/bounty.eta', { ...base(request), title: data.bounty.title, ...data });
+  });
+
+  app.get<{ Params: { id: string } }>('/projects/:id', PAGE, async (request, reply) => {
+    const data = await orNotFound(() =>
+      loadProject(services, curves, request.params.id, clock.now(), opts.explorerUrl),
+    );
+    if (!data) return notFoundPage(request, reply, 'project');
+    return reply.view('public/project.eta', { ...base(request), title: data.project.name, ...data });
+  });
+
+  app.get<{ Params: { id: string } }>('/agents/:id', PAGE, async (request, reply) => {
+    const data = await orNotFound(() => loadAgent(services, request.params.id, clock.now()));
+    if (!data) return notFoundPage(request, reply, 'agent');
+    return reply.view('public/agent.eta', { ...base(request), title: data.agent.name, ...data });
+  });
+}
+
+/** The loader's result, or null when the service says the id is unknown or malformed. */
+async function orNotFound<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_found') return null;
+    throw err;
+  }
+}
+
+function notFoundPage(request: FastifyRequest, reply: FastifyReply, what: string) {
+  return reply
+    .status(404)
+    .view('public/not-found.eta', { session: request.webSession, title: 'Not found', what });
+}

@@ -1,0 +1,159 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../infra/db/client.ts';
+import { agents } from '../infra/db/tables/marketplace.ts';
+import { webSessions } from '../infra/db/tables/web.ts';
+import { isWellFormedApiKey } from '../lib/api-key.ts';
+import type { Clock } from '../lib/clock.ts';
+import { csrfRefused, sameOrigin, verifyCsrf } from './csrf.ts';
+import type { WebSession } from './web-core.ts';
+
+export const SESSION_COOKIE = 'bm_session';
+/** A session lasts this long from sign-in; signing in again starts a new one. */
+export const SESSION_TTL_MS = 7 * 24 * 3600_000;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const randomToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * Server-side sessions in `web_sessions`. The cookie holds a random token and the table only its
+ * SHA-256, so a database leak opens no session; the API key that signed in is never kept.
+ */
+export class SessionStore {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A new session for the agent: always a fresh token (no fixation), with its own CSRF token. */
+  async create(agentId: string): Promise<{ token: string; expiresAt: Date }> {
+    const now = this.clock.now();
+    const token = randomToken();
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    // Expired rows are swept on the way in: sign-ins are rare, and the index makes this cheap.
+    await this.db.delete(webSessions).where(lt(webSessions.expiresAt, now));
+    await this.db.insert(webSessions).values({
+      tokenHash: hashToken(token),
+      agentId,
+      csrfToken: randomToken(),
+      createdAt: now,
+      expiresAt,
+    });
+    return { token, expiresAt };
+  }
+
+  /** The live session behind a cookie token, or null (unknown or expired). */
+  async find(token: string): Promise<WebSession | null> {
+    const [row] = await this.db
+      .select({ agentId: webSessions.agentId, agentName: agents.name, csrfToken: webSessions.csrfToken })
+      .from(webSessions)
+      .innerJoin(agents, eq(agents.id, webSessions.agentId))
+      .where(and(eq(webSessions.tokenHash, hashToken(token)), gt(webSessions.expiresAt, this.clock.now())))
+      .limit(1);
+    return row ?? null;
+  }
+
+  async remove(token: string): Promise<void> {
+    await this.db.delete(webSessions).where(eq(webSessions.tokenHash, hashToken(token)));
+  }
+
+  /** Ends every session of the agent but this one (after a key rotation from the console). */
+  async removeOthers(agentId: string, keepToken: string): Promise<void> {
+    await this.db
+      .delete(webSessions)
+      .where(and(eq(webSessions.agentId, agentId), ne(webSessions.tokenHash, hashToken(keepToken))));
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    webSessions: SessionStore;
+  }
+}
+
+/** Where a signed-in browser may be sent back to: a path on this site, never another origin. */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\'))
+    return '/console';
+  return next;
+}
+
+// JSON, MCP, assets and docs never read the session: no query for them even with the cookie sent.
+const NO_SESSION = /^\/(api|mcp|assets|docs|openapi\.json|healthz|livez|readyz|metrics)(\/|$|\?)/;
+
+const cookieOptions = (request: FastifyRequest) => ({
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  path: '/',
+  // Behind a TLS-terminating proxy `protocol` follows X-Forwarded-Proto when TRUST_PROXY is set.
+  secure: request.protocol === 'https',
+});
+
+// Any form field the pages post: text, or several values of a checkbox group.
+const FormBody = {
+  type: 'object',
+  additionalProperties: {
+    anyOf: [
+      { type: 'string', maxLength: 20_000 },
+      { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } },
+    ],
+  },
+} as const;
+export const formRoute = { schema: { body: FormBody, hide: true }, attachValidation: true, helmet: {} };
+
+/**
+ * Sign-in, sign-out and the hook that puts the signed-in agent on `request.webSession` for the
+ * pages. Registered after `webCore` (cookies, forms, views).
+ */
+export const webSessionPlugin = fp(
+  async (app: FastifyInstance, opts: { db: Db; clock: Clock }) => {
+    const store = new SessionStore(opts.db, opts.clock);
+    app.decorate('webSessions', store);
+
+    app.addHook('onRequest', async (request) => {
+      const token = request.cookies?.[SESSION_COOKIE];
+      if (!token || NO_SESSION.test(request.url)) return;
+      request.webSession = await store.find(token);
+    });
+
+    const signInPage = (reply: FastifyReply, status: number, data: { next: string; error?: string }) =>
+      reply
+        .status(status)
+        .header('cache-control', 'no-store')
+        .view('sign-in.eta', { title: 'Sign in', session: null, ...data });
+
+    app.get('/sign-in', { helmet: {}, schema: { hide: true } }, async (request, reply) => {
+      const next = safeNext((request.query as { next?: unknown }).next);
+      if (request.webSession) return reply.redirect(next, 303);
+      return signInPage(reply, 200, { next });
+    });
+
+    app.post('/sign-in', formRoute, async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const next = safeNext(body.next);
+      // Login CSRF: a foreign page must not sign the browser into someone else's account.
+      if (!sameOrigin(request)) return csrfRefused(reply);
+      const key = typeof body.api_key === 'string' ? body.api_key.trim() : '';
+      // The checksum turns away typos without a database round trip, as the API's auth does.
+      const agent = isWellFormedApiKey(key) ? await app.services.agents.authenticate(key) : null;
+      if (!agent)
+        return signInPage(reply, 401, { next, error: 'That API key is not valid. Check it and try again.' });
+      const { token, expiresAt } = await store.create(agent.id);
+      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), expires: expiresAt });
+      return reply.redirect(next, 303);
+    });
+
+    app.post('/sign-out', formRoute, async (request, reply) => {
+      const session = request.webSession;
+      if (!session) return reply.redirect('/', 303);
+      if (!verifyCsrf(request, session)) return csrfRefused(reply);
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await store.remove(token);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      return reply.redirect('/', 303);
+    });
+  },
+  { name: 'web-session' },
+);

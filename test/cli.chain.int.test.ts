@@ -1,0 +1,247 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
+import { loadConfig } from '../src/infra/config.ts';
+import type { Database } from '../src/infra/db/client.ts';
+import { GithubHost } from '../src/infra/repo-host/github-host.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { startTestChain, type TestChain, tokenBalance } from './helpers/chain.ts';
+import { BOUNTY_BIN, cliEnv, runBounty } from './helpers/cli.ts';
+import { openTestDatabase } from './helpers/database.ts';
+import { contributorGitEnv, withApiKey } from './helpers/git.ts';
+import { newVault, TOKEN } from './helpers/wallets.ts';
+
+/**
+ * The whole flow again, but only through `bounty` (spawned as a user runs it, `node
+ * bin/bounty.mjs`), plus git for the push and the host's REST API to open the pull request: a
+ * real app on anvil with the local repository host, everything over the wire.
+ */
+
+const run = promisify(execFile);
+const SECRET = 'cli-webhook-secret';
+const PLATFORM = 'cli-platform-token';
+
+let tc: TestChain;
+let tmp: string;
+let local: LocalRepoHost;
+let database: Database;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let base: string;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'cli-'));
+  [tc, local, database] = await Promise.all([
+    startTestChain(),
+    startLocalRepoHost({
+      dataDir: join(tmp, 'data'),
+      port: 0,
+      webhook: { url: null, secret: SECRET },
+      platformToken: PLATFORM,
+    }),
+    openTestDatabase(),
+  ]);
+  const repoHost = new GithubHost({
+    kind: 'local',
+    apiUrl: local.apiUrl,
+    org: local.org,
+    token: PLATFORM,
+    webhookSecret: SECRET,
+  });
+  app = await buildApp({
+    database,
+    chain: tc.chain,
+    clock: systemClock,
+    config: loadConfig({ PORT: '0', GITHUB_ORG: local.org }),
+    repoHost,
+    vault: newVault(),
+    runJobs: true,
+  });
+  local.setAuthenticator((key) => app.services.agents.repoLoginForKey(key));
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
+  local.setWebhookUrl(`${base}/api/webhooks/github`);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await local?.stop();
+  await database?.close();
+  await tc?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: the CLI's --json output, read field by field as a script would
+type Json = Record<string, any>;
+
+const bounty = (args: string[], opts: { key?: string } = {}) =>
+  runBounty(args, cliEnv(base, join(tmp, 'config'), opts.key));
+
+/** `bounty <args> --json`, which must succeed; returns the parsed JSON. */
+async function bountyJson(args: string[], key?: string): Promise<Json> {
+  const res = await bounty([...args, '--json'], key ? { key } : {});
+  expect(res.code, `bounty ${args.join(' ')}: ${res.stderr}`).toBe(0);
+  return JSON.parse(res.stdout) as Json;
+}
+
+/** Starts `bounty watch --json ...` and resolves with its first event line. */
+function watchFirst(args: string[], key: string): { child: ChildProcess; first: Promise<Json> } {
+  const child = spawn(process.execPath, [BOUNTY_BIN, 'watch', '--json', ...args], {
+    env: cliEnv(base, join(tmp, 'config'), key),
+  });
+  const first = new Promise<Json>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const nl = out.indexOf('\n');
+      if (nl !== -1) resolve(JSON.parse(out.slice(0, nl)) as Json);
+    });
+    child.once('exit', (code) => reject(new Error(`watch exited (${code}) before an event`)));
+  });
+  return { child, first };
+}
+
+describe('the bounty CLI, over the wire', () => {
+  it('founder and contributor go from registration to a paid bounty with only the CLI and git', async () => {
+    const suffix = `${process.pid}${Date.now().toString(36)}`.slice(-8);
+
+    // Two agents; the key is printed once.
+    const founder = (await bountyJson(['register', `cli-founder-${suffix}`])).agent;
+    const dev = (await bountyJson(['register', `cli-dev-${suffix}`])).agent;
+    const F = founder.api_key as string;
+    const D = dev.api_key as string;
+    expect(F).toMatch(/^bmk_/);
+
+    // Founder: test ETH, a project, its activation, tokens, an allowance, a bounty.
+    const faucet = await bountyJson(['faucet', '--eth', '5'], F);
+    expect(faucet.eth_units).toBe((5n * 10n ** 18n).toString());
+    const symbol = `C${suffix.toUpperCase().replace(/[^A-Z0-9]/g, '')}`.slice(0, 11);
+    const proposed = (
+      await bountyJson(['project', 'create', '--name', `CLI ${suffix}`, '--symbol', symbol], F)
+    ).project;
+    expect(proposed.status).toBe('proposed');
+    const project = (await bountyJson(['project', 'activate', proposed.id], F)).project;
+    expect(project.status).toBe('active');
+    const bought = await bountyJson(['buy', project.id, '--eth', '1'], F);
+    expect(BigInt(bought.tokens_units)).toBeGreaterThan(200n * TOKEN);
+    const allowance = await bountyJson(['allowance', project.id, '1000'], F);
+    expect(allowance.allowance_units).toBe((1000n * TOKEN).toString());
+    const posted = (
+      await bountyJson(
+        [
+          'post',
+          project.id,
+          '--title',
+          'Add a greeting',
+          '--description',
+          'hello.txt saying hello',
+          '--reward',
+          '100',
+          '--difficulty',
+          'easy',
+        ],
+        F,
+      )
+    ).bounty;
+    expect(posted).toMatchObject({ status: 'open', reward_amount: 100, difficulty: 'easy' });
+
+    // Contributor: finds it with filters, claims it.
+    const found = await bountyJson(
+      [
+        'bounties',
+        '--status',
+        'open',
+        '--project',
+        project.id,
+        '--difficulty',
+        'easy',
+        '--payable',
+        '--q',
+        'greeting',
+      ],
+      D,
+    );
+    expect(found.bounties.map((b: Json) => b.id)).toEqual([posted.id]);
+    const table = await bounty(['bounties', '--project', project.id], { key: D });
+    expect(table.stdout).toMatch(new RegExp(`${posted.id}\\s+open\\s+100\\s+easy\\s+yes`));
+    expect((await bountyJson(['claim', posted.id], D)).bounty).toMatchObject({
+      status: 'claimed',
+      claimed_by: dev.id,
+    });
+
+    // Errors carry their code and exit 1: the same bounty again, and a second one on the project.
+    const again = await bounty(['claim', posted.id], { key: D });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^error: invalid_state: /);
+    // A second bounty, seen live by `watch` resuming after the last event the founder knows.
+    const last = (await bountyJson(['activity', '--project', project.id, '--limit', '1'])).activity[0];
+    const watch = watchFirst(['--project', project.id, '--types', 'bounty.created', '--since', last.id], D);
+    const second = (
+      await bountyJson(
+        ['post', project.id, '--title', 'Second', '--description', 'Another', '--reward', '5'],
+        F,
+      )
+    ).bounty;
+    const event = await watch.first;
+    expect(event).toMatchObject({ type: 'bounty.created', bounty_id: second.id, project_id: project.id });
+    const exited = new Promise<number | null>((r) => watch.child.once('exit', r));
+    watch.child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const limit = await bounty(['claim', second.id], { key: D });
+    expect(limit.code).toBe(1);
+    expect(limit.stderr).toMatch(/^error: claim_limit: /);
+
+    // git for the work, the host's REST API for the pull request (as in the README).
+    const gitEnv = { ...contributorGitEnv(tmp, 'CLI Dev'), ...withApiKey(D) };
+    const work = join(tmp, 'work');
+    const git = (...args: string[]) => run('git', args, { cwd: work, env: gitEnv });
+    await run('git', ['clone', '--quiet', project.repo_url, work], { env: gitEnv });
+    await git('checkout', '--quiet', '-b', 'greeting');
+    writeFileSync(join(work, 'hello.txt'), 'hello\n');
+    await git('add', '-A');
+    await git('commit', '--quiet', '-m', 'Add a greeting');
+    await git('push', '--quiet', 'origin', 'greeting');
+    const repoName = (project.repo_url as string).split('/').pop();
+    const pr = await fetch(`${local.apiUrl}/repos/${local.org}/${repoName}/pulls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${D}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Add a greeting', head: 'greeting', base: 'main' }),
+    });
+    expect(pr.status).toBe(201);
+    const prUrl = ((await pr.json()) as Json).html_url as string;
+    const submission = (await bountyJson(['submit', posted.id, prUrl], D)).submission;
+    expect(submission).toMatchObject({ status: 'pending', pr_url: prUrl });
+
+    // Founder: the review queue shows it; approve pays.
+    const reviews = (await bountyJson(['reviews'], F)).reviews as Json[];
+    expect(reviews.map((r) => [r.bounty.id, r.submission.id])).toEqual([[posted.id, submission.id]]);
+    const queue = await bounty(['reviews'], { key: F });
+    expect(queue.stdout).toContain(prUrl);
+    const approved = await bountyJson(['approve', posted.id, '--notes', 'Nice.'], F);
+    expect(approved).toMatchObject({ bounty_id: posted.id, status: 'done', submission_id: submission.id });
+
+    const done = (await bountyJson(['bounty', posted.id])).bounty;
+    expect(done.status).toBe('done');
+    expect(done.submissions[0]).toMatchObject({
+      status: 'approved',
+      contributor_tx_hash: approved.contributor_tx_hash,
+      platform_fee_tx_hash: approved.platform_fee_tx_hash,
+    });
+    expect(approved.contributor_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    const receipt = await tc.pub.getTransactionReceipt({ hash: approved.contributor_tx_hash });
+    expect(receipt.status).toBe('success');
+    // 100 tokens less the 5% fee, on chain.
+    expect(await tokenBalance(tc, project.token_address, getAddress(dev.wallet_address))).toBe(95n * TOKEN);
+    expect((await bountyJson(['me'], D)).agent.active_claims).toEqual([]);
+
+    const nothing = await bounty(['reviews'], { key: F });
+    expect(nothing.stdout).toContain('(nothing to review)');
+    const missing = await bounty(['bounty', 'bnt_missing']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error: not_found: /);
+  }, 120_000);
+});

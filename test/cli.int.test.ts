@@ -1,0 +1,149 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestContext } from './helpers/app.ts';
+import { BOUNTY_BIN, cliEnv, runBounty } from './helpers/cli.ts';
+
+/**
+ * The CLI's own rules against a real app (no chain needed): exit codes, the stored login and its
+ * precedence, and `bounty mcp` serving the service's tools over stdio. The paid flow is in
+ * cli.chain.int.test.ts.
+ */
+
+let ctx: TestContext;
+let base: string;
+let tmp: string;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'cli-int-'));
+  ctx = await buildTestApp();
+  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await ctx?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+let dirs = 0;
+const freshConfig = () => join(tmp, `config-${++dirs}`);
+
+async function register(name: string) {
+  const res = await runBounty(['register', name, '--json'], cliEnv(base, freshConfig()));
+  expect(res.code, res.stderr).toBe(0);
+  return JSON.parse(res.stdout).agent as { id: string; name: string; api_key: string };
+}
+
+describe('bounty, exit codes', () => {
+  it('--help exits 0 and lists the commands; usage errors exit 2 before any request', async () => {
+    const env = cliEnv(base, freshConfig());
+    const help = await runBounty(['--help'], env);
+    expect(help.code).toBe(0);
+    for (const cmd of ['login', 'claim', 'approve', 'reviews', 'watch', 'project', 'mcp']) {
+      expect(help.stdout).toContain(`  ${cmd}`);
+    }
+    expect((await runBounty(['project', 'create', '--help'], env)).code).toBe(0);
+    for (const args of [
+      ['claim'],
+      ['no-such-command'],
+      ['bounties', '--limit', '500'],
+      ['bounties', '--status', 'sleeping'],
+      ['buy', 'proj_x', '--eth', 'lots'],
+      ['allowance', 'proj_x', '-3'],
+      ['post', 'proj_x', '--title', 'T'],
+    ]) {
+      const res = await runBounty(args, cliEnv(base, freshConfig(), 'bmk_unused'));
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toMatch(/^error: /);
+    }
+  });
+
+  it('the API error code and exit 1 on a refusal; a network failure is said so', async () => {
+    const noKey = await runBounty(['me'], cliEnv(base, freshConfig()));
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/^error: not_logged_in: /);
+    const missing = await runBounty(['bounty', 'bnt_missing'], cliEnv(base, freshConfig()));
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/^error: not_found: /);
+
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    await new Promise((r) => server.close(r));
+    const down = await runBounty(['bounties'], cliEnv(`http://127.0.0.1:${port}`, freshConfig()));
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/^error: network: cannot reach the service \(ECONNREFUSED\)/);
+  });
+});
+
+describe('bounty login', () => {
+  it('checks the key, stores it with mode 0600 for later commands; BOUNTY_API_KEY wins over it', async () => {
+    const agent = await register(`cli-login-${process.pid}`);
+    const configHome = freshConfig();
+    const bad = await runBounty(['login', '--key', 'bmk_wrong'], cliEnv(base, configHome));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: unauthorized: /);
+
+    const login = await runBounty(['login', '--key', agent.api_key], cliEnv(base, configHome));
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain(agent.id);
+    const file = join(configHome, 'bounty', 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ api_url: base, api_key: agent.api_key });
+
+    // No environment at all: the stored URL and key are used.
+    const env = cliEnv(base, configHome);
+    delete env.BOUNTY_API_URL;
+    const me = await runBounty(['me', '--json'], env);
+    expect(me.code, me.stderr).toBe(0);
+    expect(JSON.parse(me.stdout).agent.id).toBe(agent.id);
+    const overridden = await runBounty(['me'], { ...env, BOUNTY_API_KEY: 'bmk_env_wins' });
+    expect(overridden.stderr).toMatch(/^error: unauthorized: /);
+  });
+
+  it('reads the key from stdin when --key is absent, and widens no older file', async () => {
+    const agent = await register(`cli-stdin-${process.pid}`);
+    const configHome = freshConfig();
+    const file = join(configHome, 'bounty', 'config.json');
+    // An older file, readable by others: logging in must narrow it.
+    mkdirSync(join(configHome, 'bounty'), { recursive: true });
+    writeFileSync(file, '{}', { mode: 0o644 });
+    const res = await runBounty(['login'], cliEnv(base, configHome), `${agent.api_key}\n`);
+    expect(res.code, res.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).api_key).toBe(agent.api_key);
+  });
+});
+
+describe('bounty mcp', () => {
+  it("serves the service's MCP tools over stdio with the configured key", async () => {
+    const agent = await register(`cli-mcp-${process.pid}`);
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BOUNTY_BIN, 'mcp'],
+        env: {
+          PATH: process.env.PATH ?? '',
+          XDG_CONFIG_HOME: freshConfig(),
+          BOUNTY_API_URL: base,
+          BOUNTY_API_KEY: agent.api_key,
+        },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['search_bounties', 'claim_bounty', 'my_profile']));
+      const profile = await client.callTool({ name: 'my_profile', arguments: {} });
+      expect(profile.isError).toBeFalsy();
+      expect(JSON.stringify(profile.structuredContent)).toContain(agent.id);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The launcher `npx bounty` runs. */
+export const BOUNTY_BIN = join(import.meta.dirname, '../../bin/bounty.mjs');
+
+/**
+ * The environment a user's shell would give the CLI: the API URL, maybe a key, and a config
+ * directory of the test's own (never the machine's login, never a key the developer exported).
+ */
+export function cliEnv(apiUrl: string, configHome: string, key?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, BOUNTY_API_URL: apiUrl, XDG_CONFIG_HOME: configHome };
+  delete env.BOUNTY_API_KEY;
+  delete env.NO_COLOR;
+  if (key) env.BOUNTY_API_KEY = key;
+  return env;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `node bin/bounty.mjs <args>` (stdin: `input`, then closed); returns the exit code and both
+ * streams, whatever the code. Never synchronous: the service under test runs in this process.
+ */
+export async function runBounty(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
+  const pending = run(process.execPath, [BOUNTY_BIN, ...args], { env, timeout: 60_000 });
+  pending.child.stdin?.end(input);
+  try {
+    const { stdout, stderr } = await pending;
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}

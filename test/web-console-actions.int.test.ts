@@ -1,0 +1,339 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+import { FakeRepoHost } from './helpers/fake-repo-host.ts';
+import { newVault } from './helpers/wallets.ts';
+import {
+  type Browserless,
+  browserless,
+  errorsOf,
+  expectNoStore,
+  stubWalletChain,
+} from './helpers/web-forms.ts';
+
+/**
+ * Every console form does what its JSON route does, through the same service: checked by the
+ * state the services report afterwards, never by the page's word alone.
+ */
+
+let ctx: TestContext;
+let chain: ReturnType<typeof stubWalletChain>;
+let host: FakeRepoHost;
+let web: Browserless;
+let founder: TestAgent;
+let contributor: TestAgent;
+let founderSession: string;
+let contributorSession: string;
+let projectId: string;
+let repoUrl: string;
+
+const ETH = 10n ** 18n;
+
+beforeAll(async () => {
+  chain = stubWalletChain(new FakeChain());
+  host = new FakeRepoHost();
+  ctx = await buildTestApp({ chain, vault: newVault(), repoHost: host });
+  web = browserless(ctx.app);
+  founder = await registerAgent(ctx.app, { wallet_address: null });
+  contributor = await registerAgent(ctx.app);
+  founderSession = await web.signIn(founder.apiKey);
+  contributorSession = await web.signIn(contributor.apiKey);
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const founderWallet = async () =>
+  (await ctx.app.services.directory.require(founder.id)).walletAddress as string;
+const bountyStatus = async (id: string) => (await ctx.app.services.bounties.get(id)).status;
+
+describe('founder forms', () => {
+  it('creates a project; a bad symbol is shown on its field with 400 and nothing created', async () => {
+    const bad = await web.post(founderSession, '/console/projects', { name: 'Bad', token_symbol: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(
+      /id="create-project-token_symbol"[^>]*aria-describedby="[^"]*create-project-token_symbol-error"/,
+    );
+    expect(bad.body).toContain('value="Bad"');
+    expectNoStore(bad);
+    const { page } = await web.submit(founderSession, '/console/projects', {
+      name: 'Console Project',
+      token_symbol: 'cons',
+      description: 'Made in the console',
+    });
+    expect(page.body).toContain('Project “Console Project” created');
+    const { projects } = await ctx.app.services.projects.list({
+      founder_id: founder.id,
+      limit: 10,
+      offset: 0,
+    });
+    expect(projects.map((p) => [p.name, p.token_symbol, p.status])).toEqual([
+      ['Console Project', 'CONS', 'proposed'],
+    ]);
+    projectId = projects[0]?.id as string;
+    // The service's own rule, shown with its status: the symbol is taken.
+    const dup = await web.post(founderSession, '/console/projects', { name: 'Again', token_symbol: 'CONS' });
+    expect(dup.statusCode).toBe(409);
+    expect(errorsOf(dup.body).join(' ')).toMatch(/symbol/i);
+  });
+
+  it('activates with visible progress when the deployment takes a while', async () => {
+    let release: () => void = () => {};
+    chain.gate.next = new Promise<void>((r) => {
+      release = r;
+    });
+    const res = await web.post(founderSession, `/console/projects/${projectId}/activate`, {});
+    expect(res.statusCode).toBe(303);
+    const progressUrl = `/console/projects/${projectId}/activation`;
+    expect(res.headers.location).toBe(progressUrl);
+    const progress = await web.get(founderSession, progressUrl);
+    expect(progress.body).toContain(`hx-get="/console/projects/${projectId}/activation/status"`);
+    expect(progress.body).toContain('<noscript><meta http-equiv="refresh" content="2"></noscript>');
+    const list = await web.get(founderSession, '/console/projects');
+    expect(list.body).toContain('Activating…');
+    // A second activation meanwhile is the service's 409, shown on the form.
+    const again = await web.post(founderSession, `/console/projects/${projectId}/activate`, {});
+    expect(again.statusCode).toBe(409);
+    release();
+    await expect.poll(async () => (await ctx.app.services.projects.get(projectId)).status).toBe('active');
+    const status = await web.get(founderSession, `${progressUrl}/status`);
+    expect(status.headers['hx-redirect']).toBe('/console/projects');
+    const done = await web.get(founderSession, progressUrl);
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe('/console/projects');
+    repoUrl = (await ctx.app.services.projects.get(projectId)).repo_url as string;
+    expect(repoUrl).toContain('bounty-org');
+  });
+
+  it('faucet, buy and allowance go through the in-app wallet; the funds show on the page', async () => {
+    const address = await founderWallet();
+    await web.submit(founderSession, '/console/faucet', {});
+    expect(chain.calls.at(-1)).toMatchObject({ kind: 'faucet', from: address });
+    const bought = await web.submit(founderSession, `/console/projects/${projectId}/buy`, { eth: '0.5' });
+    expect(chain.calls.at(-1)).toMatchObject({
+      kind: 'buy',
+      from: address,
+      args: [expect.any(String), ETH / 2n],
+    });
+    expect(bought.page.body).toContain('Bought 500 tokens');
+    // The stub mints nothing on the ledger: the balance is the test's to set.
+    const token = (await ctx.app.services.projects.get(projectId)).token_address as string;
+    chain.setFunds(token, address, 1000n, 0n);
+    const set = await web.submit(founderSession, `/console/projects/${projectId}/allowance`, {
+      amount: '400',
+    });
+    expect(set.page.body).toContain('Allowance set to 400 tokens');
+    const status = await ctx.app.services.wallets.approvalStatus(founder.id, address, projectId);
+    expect(status).toMatchObject({ balance: '1000', allowance: '400', available: '400' });
+    expect(set.page.body).toMatch(/<dt>Allowance<\/dt><dd>400<\/dd>/);
+    const bad = await web.post(founderSession, `/console/projects/${projectId}/buy`, { eth: '-1' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain(`id="buy-${projectId}-eth-error"`);
+  });
+
+  it('posts a bounty; one the funds cannot cover is refused with the service’s message', async () => {
+    const { page } = await web.submit(founderSession, `/console/projects/${projectId}/bounties`, {
+      title: 'Fix the parser',
+      description: 'It chokes on tabs.',
+      reward_amount: '100',
+      difficulty: 'easy',
+    });
+    expect(page.body).toContain('Bounty “Fix the parser” posted for 100 tokens');
+    const { bounties } = await ctx.app.services.bounties.list({
+      project_id: projectId,
+      limit: 10,
+      offset: 0,
+    });
+    expect(bounties.map((b) => [b.title, b.reward_amount, b.difficulty, b.status])).toEqual([
+      ['Fix the parser', 100, 'easy', 'open'],
+    ]);
+    const tooMuch = await web.post(founderSession, `/console/projects/${projectId}/bounties`, {
+      title: 'Too big',
+      description: 'More than the allowance',
+      reward_amount: '1000',
+      difficulty: 'hard',
+    });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.body).toContain(`id="bounty-${projectId}-message"`);
+    const empty = await web.post(founderSession, `/console/projects/${projectId}/bounties`, {
+      title: '',
+      description: 'x',
+      reward_amount: 'ten',
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.body).toContain(`id="bounty-${projectId}-title-error"`);
+    expect(empty.body).toContain(`id="bounty-${projectId}-reward_amount-error"`);
+    expect(
+      (await ctx.app.services.bounties.list({ project_id: projectId, limit: 10, offset: 0 })).total,
+    ).toBe(1);
+  });
+});
+
+describe('contributor and review forms', () => {
+  let bountyId: string;
+  beforeAll(async () => {
+    const { bounties } = await ctx.app.services.bounties.list({
+      project_id: projectId,
+      limit: 10,
+      offset: 0,
+    });
+    bountyId = bounties[0]?.id as string;
+  });
+
+  it('claims from the console, shows the time left, unclaims and claims again', async () => {
+    const overview = await web.get(contributorSession, '/console');
+    expect(overview.body).toContain(`action="/console/bounties/${bountyId}/claim"`);
+    const claimed = await web.submit(contributorSession, `/console/bounties/${bountyId}/claim`, {});
+    expect(await bountyStatus(bountyId)).toBe('claimed');
+    expect(claimed.page.body).toMatch(
+      /Time left: <strong>(71 h 59 min|72 h 0 min|3 d 0 h|2 d 23 h)<\/strong>/,
+    );
+    await web.submit(contributorSession, `/console/bounties/${bountyId}/unclaim`, {});
+    expect(await bountyStatus(bountyId)).toBe('open');
+    // The founder cannot claim its own bounty: the service's 403, on the page.
+    const own = await web.post(founderSession, `/console/bounties/${bountyId}/claim`, {});
+    expect(own.statusCode).toBe(403);
+    await web.submit(contributorSession, `/console/bounties/${bountyId}/claim`, {});
+    expect(await bountyStatus(bountyId)).toBe('claimed');
+  });
+
+  it('submits a pull request URL; a foreign URL is refused on its field', async () => {
+    const bad = await web.post(contributorSession, `/console/bounties/${bountyId}/submit`, {
+      pr_url: 'https://elsewhere.example/x/pull/1',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain(`id="submit-${bountyId}-message"`);
+    const prUrl = `${repoUrl}/pull/7`;
+    const login = (await ctx.app.services.directory.require(contributor.id)).repoLogin as string;
+    host.setPullRequest(prUrl, {
+      authorLogin: login,
+      title: 'Tabs are whitespace',
+      additions: 12,
+      deletions: 3,
+      changedFiles: 2,
+    });
+    const ok = await web.submit(contributorSession, `/console/bounties/${bountyId}/submit`, {
+      pr_url: prUrl,
+    });
+    expect(ok.page.body).toContain('Your pull request was submitted');
+    expect(await bountyStatus(bountyId)).toBe('in_review');
+  });
+
+  it('shows the review queue with the diff summary, refuses a reject without notes, and approves with notes', async () => {
+    const queue = await web.get(founderSession, '/console/reviews');
+    expect(queue.body).toContain('Tabs are whitespace');
+    expect(queue.body).toMatch(/2 files changed<\/span>.*\+12<\/span>.*−3<\/span>/s);
+    expect(queue.body).toContain(contributor.name);
+    const noNotes = await web.post(founderSession, `/console/bounties/${bountyId}/reject`, {
+      review_notes: '  ',
+    });
+    expect(noNotes.statusCode).toBe(400);
+    expect(noNotes.body).toContain(`id="reject-${bountyId}-review_notes-error"`);
+    expect(await bountyStatus(bountyId)).toBe('in_review');
+    const address = await founderWallet();
+    const token = (await ctx.app.services.projects.get(projectId)).token_address as string;
+    chain.setFunds(token, address, 1000n, 400n);
+    const approved = await web.submit(founderSession, `/console/bounties/${bountyId}/approve`, {
+      review_notes: 'Clean work',
+    });
+    const sub = (await ctx.app.services.bounties.get(bountyId)).submissions[0];
+    expect(sub).toMatchObject({ status: 'approved', review_notes: 'Clean work' });
+    expect(approved.page.body).toContain(`Contributor transaction ${sub?.contributor_tx_hash}`);
+    expect(approved.page.body).toContain(`fee transaction ${sub?.platform_fee_tx_hash}`);
+    expect(approved.page.body).toMatch(/status-confirmed">confirmed/);
+    expect(approved.page.body).toContain(`title="${sub?.contributor_tx_hash}"`);
+    const mine = await web.get(contributorSession, '/console');
+    expect(mine.body).toContain('Clean work');
+    // 100 tokens less the 5% fee.
+    expect(mine.body).toMatch(/<strong>95<\/strong> CONS earned from 1 approved submission/);
+    expect(mine.body).toContain('Your wallet is external');
+  });
+
+  it('rejects a second bounty with notes; the contributor reads them and the bounty reopens', async () => {
+    await web.submit(founderSession, `/console/projects/${projectId}/bounties`, {
+      title: 'Second job',
+      description: 'Another one',
+      reward_amount: '50',
+      difficulty: 'medium',
+    });
+    const { bounties } = await ctx.app.services.bounties.list({
+      project_id: projectId,
+      status: 'open',
+      limit: 10,
+      offset: 0,
+    });
+    const second = bounties[0]?.id as string;
+    await web.submit(contributorSession, `/console/bounties/${second}/claim`, {});
+    const login = (await ctx.app.services.directory.require(contributor.id)).repoLogin as string;
+    host.adoptAuthor(`${repoUrl}/pull/8`, login);
+    await web.submit(contributorSession, `/console/bounties/${second}/submit`, {
+      pr_url: `${repoUrl}/pull/8`,
+    });
+    await web.submit(founderSession, `/console/bounties/${second}/reject`, { review_notes: 'Missing tests' });
+    expect(await bountyStatus(second)).toBe('open');
+    const mine = await web.get(contributorSession, '/console');
+    expect(mine.body).toMatch(/status-rejected">rejected<\/span><\/td>\s*<td>Missing tests<\/td>/);
+  });
+
+  it('withdraws ETH from the in-app wallet to an outside address', async () => {
+    const to = `0x${'ab'.repeat(20)}`;
+    await web.submit(founderSession, '/console/withdraw', { project_id: '', amount: '0.25', to });
+    expect(chain.calls.at(-1)).toMatchObject({
+      kind: 'sendEth',
+      args: [expect.stringMatching(/^0x/i), ETH / 4n],
+    });
+    const bad = await web.post(founderSession, '/console/withdraw', {
+      project_id: '',
+      amount: '1',
+      to: 'nope',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('id="withdraw-to-error"');
+  });
+});
+
+describe('account forms', () => {
+  it('rotates the key: shown once, the old key stops, other browsers are signed out, this one stays', async () => {
+    const agent = await registerAgent(ctx.app);
+    const here = await web.signIn(agent.apiKey);
+    const elsewhere = await web.signIn(agent.apiKey);
+    const res = await web.post(here, '/console/rotate-key', {});
+    expect(res.statusCode).toBe(200);
+    expectNoStore(res);
+    const newKey = /id="new-key"[^>]*value="([^"]+)"/.exec(res.body)?.[1] as string;
+    expect(newKey).toMatch(/^bmk_/);
+    expect(await ctx.app.services.agents.authenticate(agent.apiKey)).toBeNull();
+    expect((await ctx.app.services.agents.authenticate(newKey))?.id).toBe(agent.id);
+    expect((await web.get(here, '/console/account')).body).not.toContain(newKey);
+    expect((await web.get(elsewhere, '/console')).statusCode).toBe(303);
+  });
+
+  it('adds a webhook (secret shown once), rotates its secret and deletes it', async () => {
+    const bad = await web.post(founderSession, '/console/webhooks', { url: 'ftp://x', types: ['nope'] });
+    expect(bad.statusCode).toBe(400);
+    const added = await web.post(founderSession, '/console/webhooks', {
+      url: 'http://127.0.0.1:9/hook',
+      types: ['bounty.created', 'submission.approved'],
+    });
+    expect(added.statusCode, errorsOf(added.body).join()).toBe(200);
+    const secret = /id="new-secret"[^>]*value="(whsec_[^"]+)"/.exec(added.body)?.[1];
+    expect(secret).toBeDefined();
+    const [hook] = await ctx.app.services.agentWebhooks.list(founder.id);
+    expect(hook).toMatchObject({
+      url: 'http://127.0.0.1:9/hook',
+      types: ['bounty.created', 'submission.approved'],
+    });
+    const page = await web.get(founderSession, '/console/account');
+    expect(page.body).toContain('bounty.created, submission.approved');
+    expect(page.body).not.toContain(secret);
+    const rotated = await web.post(founderSession, `/console/webhooks/${hook?.id}/rotate-secret`, {});
+    const next = /id="new-secret"[^>]*value="(whsec_[^"]+)"/.exec(rotated.body)?.[1];
+    expect(next).toBeDefined();
+    expect(next).not.toBe(secret);
+    await web.submit(founderSession, `/console/webhooks/${hook?.id}/delete`, {});
+    expect(await ctx.app.services.agentWebhooks.list(founder.id)).toEqual([]);
+    const gone = await web.post(founderSession, `/console/webhooks/${hook?.id}/delete`, {});
+    expect(gone.statusCode).toBe(404);
+  });
+});

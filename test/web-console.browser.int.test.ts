@@ -1,0 +1,282 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  checkA11y,
+  describeBrowser,
+  launchBrowser,
+  type OpenedPage,
+  openPage,
+  screenshot,
+  startWebApp,
+  type WebApp,
+} from './helpers/browser.ts';
+import { contributorGitEnv, withApiKey } from './helpers/git.ts';
+
+/**
+ * A founder and a contributor through the whole flow in real Chromium, only through pages, on
+ * the product as `npm start` runs it (anvil with the factory, the local repository host, in-app
+ * wallets). Registration and the git work (push, open the pull request) are not pages: the test
+ * does those as an agent would. Every console page is checked for script errors and with axe,
+ * and screenshotted at desktop and phone width.
+ */
+
+const run = promisify(execFile);
+let web: WebApp;
+let browser: Browser;
+let tmp: string;
+let founderKey: string;
+let devKey: string;
+let founderTab: OpenedPage;
+let devTab: OpenedPage;
+const shots: string[] = [];
+
+async function register(name: string): Promise<string> {
+  const res = await fetch(`${web.base}/api/agents/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { agent: { api_key: string } }).agent.api_key;
+}
+
+/** Signs in through the form in a fresh browser context (its own cookie jar). */
+async function signedInTab(key: string): Promise<OpenedPage> {
+  const tab = await openPage(browser, `${web.base}/sign-in`);
+  await tab.page.getByLabel('API key').fill(key);
+  await Promise.all([
+    tab.page.waitForURL(`${web.base}/console`),
+    tab.page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+  return tab;
+}
+
+/** Submits a form by its button and waits for the page it leads to (Post/Redirect/Get). */
+async function press(page: Page, scope: string, button: string) {
+  await page.locator(scope).getByRole('button', { name: button }).click();
+  await page.waitForLoadState('load');
+}
+
+/** Waits for the page's message (flash or error) to say `text`, across the redirect; returns it. */
+async function expectFlash(page: Page, text: string | RegExp): Promise<string> {
+  let seen = '';
+  await expect
+    .poll(
+      async () => {
+        seen =
+          (await page
+            .locator('.flash')
+            .first()
+            .textContent({ timeout: 1000 })
+            .catch(() => '')) ?? '';
+        return seen;
+      },
+      { timeout: 60_000 },
+    )
+    .toMatch(text);
+  return seen;
+}
+
+async function check(page: Page, name: string) {
+  expect(await checkA11y(page), `${name}: axe`).toEqual([]);
+  if (!shots.includes(name)) {
+    await screenshot(page, `console-${name}`);
+    shots.push(name);
+  }
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'console-browser-'));
+  web = await startWebApp({ real: true });
+  browser = await launchBrowser();
+  const suffix = Date.now().toString(36).slice(-6);
+  [founderKey, devKey] = await Promise.all([register(`founder-${suffix}`), register(`dev-${suffix}`)]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describeBrowser('the console in a browser', () => {
+  it('sign-in page: accessible, no script errors, a bad key is refused', async () => {
+    const tab = await openPage(browser, `${web.base}/sign-in`);
+    await check(tab.page, 'sign-in');
+    await tab.page.getByLabel('API key').fill('bmk_not-a-real-key');
+    await tab.page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => tab.page.locator('#sign-in-error').textContent()).toContain('not valid');
+    expect(tab.errors).toEqual([]);
+    const cookies = await tab.page.context().cookies();
+    expect(cookies.find((c) => c.name === 'bm_session')).toBeUndefined();
+  }, 120_000);
+
+  it('founder: create, activate, faucet, buy, allowance, post two bounties', async () => {
+    founderTab = await signedInTab(founderKey);
+    const page = founderTab.page;
+    const [session] = (await page.context().cookies()).filter((c) => c.name === 'bm_session');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.value).not.toContain(founderKey);
+    // Nothing a script could read: the only cookie is HttpOnly.
+    expect(await page.evaluate('document.cookie')).toBe('');
+    await check(page, 'overview-founder');
+
+    await page.goto(`${web.base}/console/projects`);
+    await page.getByLabel('Name', { exact: true }).fill('Browser Project');
+    await page.getByLabel('Token symbol').fill('BRWS');
+    await press(page, '#create-project', 'Create project');
+    await expectFlash(page, 'Browser Project');
+    // Activation deploys on anvil: the progress page follows it and comes back when done.
+    await page.locator('form[id^="activate-"]').getByRole('button', { name: 'Activate' }).click();
+    await expectFlash(page, 'is active');
+    expect(page.url()).toBe(`${web.base}/console/projects`);
+
+    await press(page, '#faucet', 'Get 1 test ETH (dev chain faucet)');
+    await expectFlash(page, 'faucet sent');
+    await page.getByLabel('Buy BRWS with ETH').fill('0.9');
+    await press(page, 'form[id^="buy-"]', 'Buy');
+    await expectFlash(page, /Bought [0-9.]+ tokens/);
+    await page.getByLabel('Payout allowance (whole tokens)').fill('1000');
+    await press(page, 'form[id^="allowance-"]', 'Set allowance');
+    await expectFlash(page, 'Allowance set to 1000');
+    await expect.poll(() => page.locator('.funds dd').nth(1).textContent()).toBe('1000');
+
+    for (const title of ['Write the greeting', 'Translate the greeting']) {
+      await page.locator('details.post-bounty summary').click();
+      const form = page.locator('form[id^="bounty-"]');
+      await form.getByLabel('Title').fill(title);
+      await form.getByLabel('Description').fill(`${title}, please.`);
+      await form.getByLabel('Reward (whole BRWS)').fill('100');
+      await form.getByLabel('Difficulty').selectOption('easy');
+      await press(page, 'form[id^="bounty-"]', 'Post bounty');
+      await expectFlash(page, title);
+    }
+    await check(page, 'projects');
+    expect(founderTab.errors).toEqual([]);
+  }, 120_000);
+
+  it('CSRF: a tampered hidden field is refused with 403 and changes nothing', async () => {
+    const page = founderTab.page;
+    await page.goto(`${web.base}/console/projects`);
+    await page.evaluate(`document.querySelector('#create-project input[name="_csrf"]').value = 'tampered'`);
+    await page.getByLabel('Name', { exact: true }).fill('Forged Project');
+    await page.getByLabel('Token symbol').fill('FORGED');
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/console/projects') && r.request().method() === 'POST'),
+      page.locator('#create-project').getByRole('button', { name: 'Create project' }).click(),
+    ]);
+    expect(res.status()).toBe(403);
+    await page.goto(`${web.base}/console/projects`);
+    expect(await page.content()).not.toContain('Forged Project');
+  }, 120_000);
+
+  it('contributor: claims, pushes and opens a PR with git, submits it from the console', async () => {
+    devTab = await signedInTab(devKey);
+    const page = devTab.page;
+    await press(page, 'li.claimable:has-text("Write the greeting")', 'Claim Write the greeting');
+    await expectFlash(page, 'You claimed');
+    await expect
+      .poll(() => page.locator('.time-left').first().textContent())
+      .toMatch(/Time left: (2 d 23 h|3 d 0 h)/);
+    await check(page, 'overview-contributor');
+
+    // Not a page: the agent's own git work, with its key, on the local host.
+    const prUrl = await openPullRequest('Write the greeting');
+    await page.getByLabel('Pull request URL').fill(prUrl);
+    await press(page, 'form[id^="submit-"]', 'Submit for review');
+    await expectFlash(page, 'submitted');
+    expect(devTab.errors).toEqual([]);
+  }, 120_000);
+
+  it('founder: the review queue shows the diff summary; approve pays with two transactions', async () => {
+    const page = founderTab.page;
+    await page.goto(`${web.base}/console/reviews`);
+    await expect
+      .poll(() => page.locator('.diffstat').first().textContent())
+      .toMatch(/1 file changed\s*·\s*\+1\s*−0/);
+    await check(page, 'reviews-queue');
+    await page.getByLabel('Notes for the contributor').fill('Lovely greeting');
+    await press(page, 'form[id^="approve-"]', 'Approve and pay');
+    const message = await expectFlash(page, 'Approved and paid');
+    const hashes = [...message.matchAll(/0x[0-9a-f]{64}/g)].map((m) => m[0]);
+    expect(hashes).toHaveLength(2);
+    await expect.poll(() => page.locator('.status-confirmed').count()).toBe(1);
+    await check(page, 'reviews-paid');
+
+    // The public board and bounty page show it paid, with both transactions.
+    await page.goto(`${web.base}/?status=done`);
+    await Promise.all([
+      page.waitForEvent('load'),
+      page.getByRole('link', { name: 'Write the greeting' }).first().click(),
+    ]);
+    const html = await page.content();
+    for (const h of hashes) expect(html).toContain(h);
+    expect(founderTab.errors).toEqual([]);
+  }, 120_000);
+
+  it('reject with notes: the contributor reads them in the console', async () => {
+    const dev = devTab.page;
+    await dev.goto(`${web.base}/console`);
+    await press(dev, 'li.claimable:has-text("Translate the greeting")', 'Claim Translate the greeting');
+    const prUrl = await openPullRequest('Translate the greeting');
+    await dev.getByLabel('Pull request URL').fill(prUrl);
+    await press(dev, 'form[id^="submit-"]', 'Submit for review');
+
+    const page = founderTab.page;
+    await page.goto(`${web.base}/console/reviews`);
+    await page.getByLabel('Why it is rejected').fill('Needs a French version too');
+    await press(page, 'form[id^="reject-"]', 'Reject');
+    await expectFlash(page, 'Rejected');
+
+    await dev.goto(`${web.base}/console`);
+    expect(await dev.locator('table').textContent()).toContain('Needs a French version too');
+    expect(await dev.locator('#earn-h ~ article').first().textContent()).toMatch(/95\s+BRWS earned/);
+    await check(dev, 'overview-contributor-paid');
+    expect(devTab.errors).toEqual([]);
+  }, 120_000);
+
+  it('account page: accessible at both widths, for both roles', async () => {
+    for (const tab of [founderTab, devTab]) {
+      await tab.page.goto(`${web.base}/console/account`);
+      await check(tab.page, tab === founderTab ? 'account' : 'account-contributor');
+      expect(tab.errors).toEqual([]);
+    }
+  }, 120_000);
+});
+
+let prCount = 0;
+/** The contributor's work, as an agent does it: clone, commit, push with its key, open the PR by REST. */
+async function openPullRequest(title: string): Promise<string> {
+  const host = web.localHost;
+  if (!host) throw new Error('needs the local host');
+  const project = (await web.app.services.projects.list({ status: 'active', limit: 1, offset: 0 }))
+    .projects[0];
+  const repoUrl = project?.repo_url as string;
+  const env = { ...contributorGitEnv(tmp, 'Dev'), ...withApiKey(devKey) };
+  const work = join(tmp, `work-${++prCount}`);
+  const git = (...args: string[]) => run('git', args, { cwd: work, env });
+  await run('git', ['clone', '--quiet', repoUrl, work], { cwd: tmp, env });
+  const branch = `work-${prCount}`;
+  await git('checkout', '--quiet', '-b', branch);
+  writeFileSync(join(work, `${branch}.txt`), `${title}\n`);
+  await git('add', '-A');
+  await git('commit', '--quiet', '-m', title);
+  await git('push', '--quiet', 'origin', branch);
+  const repo = repoUrl.split('/').pop() as string;
+  const res = await fetch(`${host.apiUrl}/repos/${host.org}/${repo}/pulls`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${devKey}`,
+      'content-type': 'application/json',
+      accept: 'application/vnd.github+json',
+    },
+    body: JSON.stringify({ title, head: branch, base: 'main' }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { html_url: string }).html_url;
+}

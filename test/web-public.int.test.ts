@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokensToUnits } from '../src/infra/chain/chain.ts';
+import {
+  buildTestApp,
+  createBounty,
+  createProject,
+  markProjectActive,
+  registerAgent,
+  type TestAgent,
+  type TestContext,
+} from './helpers/app.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+
+/** The public pages through app.inject: status codes, escaping, headers, filters in the URL. */
+
+let ctx: TestContext;
+let chain: FakeChain;
+let founder: TestAgent;
+let project: { id: string; token_symbol: string };
+let curve: string;
+let parserBounty: { id: string };
+let evilBounty: { id: string };
+
+beforeAll(async () => {
+  chain = new FakeChain();
+  ctx = await buildTestApp({ chain });
+  founder = await registerAgent(ctx.app, { name: 'Founder Alice' });
+  project = await createProject(ctx.app, founder, { name: 'Parser Works' });
+  const { tokenAddress } = await markProjectActive(ctx, project.id);
+  const row = await ctx.app.services.projects.require(project.id);
+  curve = row.curveAddress as string;
+  // a = 1e12 wei, b = 1e3 wei (the factory's defaults), 10,000 tokens minted.
+  chain.setCurve(curve, { a: 10n ** 12n, b: 1000n, supplyUnits: tokensToUnits(10_000) });
+  chain.setFunds(tokenAddress, founder.walletAddress as string, 6000n, 6000n);
+  parserBounty = await createBounty(ctx.app, founder, project.id, {
+    title: 'Fix the parser crash',
+    difficulty: 'hard',
+    reward_amount: 100,
+  });
+  evilBounty = await createBounty(ctx.app, founder, project.id, {
+    title: '<script>alert("x")</script> in titles',
+    reward_amount: 5000,
+  });
+  // The founder's funds fall to 1,000 tokens: the older bounty is still covered, the newer not.
+  chain.setFunds(tokenAddress, founder.walletAddress as string, 1000n, 1000n);
+  await ctx.app.services.payability.refresh(project.id);
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const get = (url: string) => ctx.app.inject({ method: 'GET', url });
+
+describe('the board', () => {
+  it('is HTML with the strict CSP and security headers', async () => {
+    const res = await get('/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toContain('<main id="main"');
+    expect(res.body).toContain('href="/sign-in"');
+    expect(res.body).toContain('href="/llms.txt"');
+  });
+
+  it('escapes a title with a script tag', async () => {
+    const res = await get('/');
+    expect(res.body).not.toContain('<script>alert');
+    expect(res.body).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    const page = await get(`/bounties/${evilBounty.id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('<script>alert');
+  });
+
+  it('shows reward, ETH worth on the curve and payability as text', async () => {
+    const res = await get('/');
+    const card = cardOf(res.body, parserBounty.id);
+    expect(card).toContain('100 ');
+    expect(card).toContain(project.token_symbol);
+    // Selling 100 of 10,000 tokens: R(10000) - R(9900) = 1e12*100/1e18... in wei, less 1%.
+    expect(card).toMatch(/≈ 0\.000\d+ ETH/);
+    expect(card).toContain('Payable');
+    // 100 + 5000 > 1000 tokens of funds: the newer, bigger bounty is not payable.
+    expect(cardOf(res.body, evilBounty.id)).toContain('Not payable');
+    expect(card).toContain('No reviews yet');
+    expect(card).toMatch(/<time datetime="\d{4}-\d\d-\d\dT[^"]+Z"/);
+  });
+
+  it('takes the API query parameters from its URL and fills the form with them', async () => {
+    const res = await get('/?q=parser&difficulty=hard');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(parserBounty.id);
+    expect(res.body).not.toContain(evilBounty.id);
+    expect(res.body).toContain('value="parser"');
+    expect(res.body).toMatch(/<option value="hard" selected>/);
+    const none = await get('/?payable=true&q=titles');
+    expect(none.body).not.toContain(evilBounty.id);
+    const notPayable = await get('/?payable=false');
+    expect(notPayable.body).toContain(evilBounty.id);
+    expect(notPayable.body).not.toContain(parserBounty.id);
+  });
+
+  it('paginates with links that keep the filters', async () => {
+    const res = await get('/?limit=1&difficulty=');
+    expect(res.body).toContain('2 bounties');
+    expect(res.body).toMatch(/href="\/\?limit=1&amp;offset=1"/);
+    const next = await get('/?limit=1&offset=1');
+    expect(next.body).toMatch(/href="\/\?limit=1&amp;offset=0"/);
+  });
+
+  it('answers invalid filters with a friendly page and 400, not a 500', async () => {
+    for (const q of ['?difficulty=impossible', '?limit=0', '?offset=-3', '?payable=maybe', '?status=lost']) {
+      const res = await get(`/${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('We could not use that filter');
+    }
+  });
+
+  it('returns only the list for the live refresh', async () => {
+    const res = await get('/?q=parser&fragment=list');
+    expect(res.statusCode).toBe(200);
+    expect(res.body.trimStart().startsWith('<section id="board-list"')).toBe(true);
+    expect(res.body).not.toContain('<html');
+    expect(res.body).toContain('hx-get="/?q=parser&amp;fragment=list"');
+  });
+
+  it('shows "—" for the ETH worth when the curve cannot be read, and still renders', async () => {
+    const other = await createProject(ctx.app, founder, { name: 'Unreadable' });
+    const { tokenAddress } = await markProjectActive(ctx, other.id);
+    chain.setFunds(tokenAddress, founder.walletAddress as string, 1000n, 1000n);
+    const b = await createBounty(ctx.app, founder, other.id, { title: 'No curve here' });
+    const res = await get(`/?project_id=${other.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(cardOf(res.body, b.id)).toContain('—');
+  });
+});
+
+describe('public pages', () => {
+  it('renders a bounty, a project and an agent', async () => {
+    const bounty = await get(`/bounties/${parserBounty.id}`);
+    expect(bounty.statusCode).toBe(200);
+    expect(bounty.body).toContain('Fix the parser crash');
+    expect(bounty.body).toContain('No submissions yet');
+    expect(bounty.headers['content-security-policy']).toBeDefined();
+
+    const proj = await get(`/projects/${project.id}`);
+    expect(proj.statusCode).toBe(200);
+    expect(proj.body).toContain('Parser Works');
+    expect(proj.body).toContain('<svg');
+    expect(proj.body).toContain('ETH per');
+    expect(proj.body).toContain(curve);
+
+    const agent = await get(`/agents/${founder.id}`);
+    expect(agent.statusCode).toBe(200);
+    expect(agent.body).toContain('Founder Alice');
+    expect(agent.body).toContain('Nothing earned yet');
+  });
+
+  it('answers unknown and malformed ids with an HTML 404 page', async () => {
+    for (const url of [
+      '/bounties/bnt_00000000-0000-7000-8000-000000000000',
+      '/bounties/nope',
+      '/projects/proj_x',
+      `/projects/${parserBounty.id}`,
+      '/agents/agent_%3Cscript%3E',
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.body).toContain('Not found');
+      expect(res.body).not.toContain('<script>');
+    }
+  });
+
+  it('keeps the JSON API as it was', async () => {
+    const res = await get('/api/bounties?q=parser');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-security-policy']).toBeUndefined();
+  });
+});
+
+/** The markup of one bounty's card on the board. */
+function cardOf(html: string, id: string): string {
+  const start = html.indexOf(`data-bounty-id="${id}"`);
+  expect(start, `card of ${id}`).toBeGreaterThan(-1);
+  const end = html.indexOf('</li>', start);
+  return html.slice(start, end);
+}
