@@ -166,6 +166,7 @@ describe('OpenAPI document', () => {
           code: 'validation_error',
           message: 'The request body is invalid.',
           details: [{ field: 'body', message: 'must be empty: this endpoint takes no body' }],
+          request_id: res.headers['x-request-id'],
         },
       }),
     );

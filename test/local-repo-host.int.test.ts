@@ -274,6 +274,10 @@ describe('pull requests', () => {
       title,
       authorLogin: 'bob',
       mergedByLogin: null,
+      // The branch adds hello.txt, one line.
+      additions: 1,
+      deletions: 0,
+      changedFiles: 1,
     });
     expect(await repoHost.getPullRequest(host.org, 'alpha', 99)).toBeNull();
     expect(await repoHost.getPullRequest(host.org, 'nope', 1)).toBeNull();

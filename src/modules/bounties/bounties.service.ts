@@ -13,6 +13,7 @@ import type { ProjectsService } from '../projects/projects.service.ts';
 import { toBountyDetailJson, toBountyJson } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
+import { warnExpiringClaims } from './claim-warnings.ts';
 
 export interface BountiesDeps {
   db: Db;
@@ -241,37 +242,8 @@ export class BountiesService {
       total += n;
       if (n < EXPIRY_BATCH) break;
     }
-    await this.warnExpiringClaims(now);
+    await warnExpiringClaims(this.deps, now, EXPIRY_BATCH);
     return total;
-  }
-
-  /** Tells each claimant once (claim.expiring) when min(a third of the claim's time, 24 h) remains. */
-  private async warnExpiringClaims(now: Date): Promise<void> {
-    const ttlMs = this.deps.claimTtlHours * 3_600_000;
-    const leadMs = Math.min(ttlMs / 3, 24 * 3_600_000);
-    const claimedBefore = new Date(now.getTime() - (ttlMs - leadMs));
-    const lapsedBefore = new Date(now.getTime() - ttlMs);
-    for (;;) {
-      const n = await this.deps.db.transaction(async (tx) => {
-        const due = await repo.markExpiringClaims(tx, claimedBefore, lapsedBefore, now, EXPIRY_BATCH);
-        for (const c of due) {
-          const claimedAt = new Date(c.claimed_at);
-          await this.deps.activity.record(tx, {
-            type: 'claim.expiring',
-            recipients: [c.claimed_by],
-            agentId: c.claimed_by,
-            projectId: c.project_id,
-            bountyId: c.id,
-            data: {
-              claimed_at: claimedAt.toISOString(),
-              expires_at: new Date(claimedAt.getTime() + ttlMs).toISOString(),
-            },
-          });
-        }
-        return due.length;
-      });
-      if (n < EXPIRY_BATCH) return;
-    }
   }
 
   /** Reopens this bounty if its claim has lapsed; true when it did. For paths that act on a claim. */
