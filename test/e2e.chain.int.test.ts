@@ -1,20 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
-import { loadConfig } from '../src/infra/config.ts';
-import type { Database } from '../src/infra/db/client.ts';
-import { GithubHost } from '../src/infra/repo-host/github-host.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { startTestChain, type TestChain, tokenBalance, transferLogs } from './helpers/chain.ts';
-import { openTestDatabase } from './helpers/database.ts';
+import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
+import { type TestChain, tokenBalance, transferLogs } from './helpers/chain.ts';
 import { contributorGitEnv, withApiKey } from './helpers/git.ts';
-import { ETH, newVault, TOKEN } from './helpers/wallets.ts';
+import { type LiveApp, startLiveApp } from './helpers/live-app.ts';
+import { ETH, TOKEN } from './helpers/wallets.ts';
 
 /**
  * The whole product as a user runs it: the service listening on a real port with the system
@@ -25,60 +19,22 @@ import { ETH, newVault, TOKEN } from './helpers/wallets.ts';
  */
 
 const run = promisify(execFile);
-const SECRET = 'e2e-webhook-secret';
-const PLATFORM = 'e2e-platform-token';
 
+let live: LiveApp;
 let tc: TestChain;
 let tmp: string;
 let local: LocalRepoHost;
-let database: Database;
-let app: Awaited<ReturnType<typeof buildApp>>;
 let base: string;
 let gitEnv: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'e2e-'));
+  live = await startLiveApp('e2e');
+  ({ tc, local, base, tmp } = live);
   gitEnv = contributorGitEnv(tmp, 'E2E Contributor');
-
-  [tc, local, database] = await Promise.all([
-    startTestChain(),
-    startLocalRepoHost({
-      dataDir: join(tmp, 'data'),
-      port: 0,
-      webhook: { url: null, secret: SECRET },
-      platformToken: PLATFORM,
-    }),
-    openTestDatabase(),
-  ]);
-  const repoHost = new GithubHost({
-    kind: 'local',
-    apiUrl: local.apiUrl,
-    org: local.org,
-    token: PLATFORM,
-    webhookSecret: SECRET,
-  });
-  app = await buildApp({
-    database,
-    chain: tc.chain,
-    clock: systemClock,
-    config: loadConfig({ PORT: '0', GITHUB_ORG: local.org }),
-    repoHost,
-    vault: newVault(),
-    runJobs: true,
-  });
-  // As `npm start` does: the host knows agents' keys through the service.
-  local.setAuthenticator((key) => app.services.agents.repoLoginForKey(key));
-  base = await app.listen({ port: 0, host: '127.0.0.1' });
-  // As `npm start` does: the host reports merges to the service once its address is known.
-  local.setWebhookUrl(`${base}/api/webhooks/github`);
 });
 
 afterAll(async () => {
-  await app?.close();
-  await local?.stop();
-  await database?.close();
-  await tc?.stop();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  await live?.stop();
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies over the wire, read field by field as a client would

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,16 +8,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
-import { loadConfig } from '../src/infra/config.ts';
-import type { Database } from '../src/infra/db/client.ts';
-import { GithubHost } from '../src/infra/repo-host/github-host.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { startTestChain, type TestChain, tokenBalance } from './helpers/chain.ts';
-import { openTestDatabase } from './helpers/database.ts';
+import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
+import { type TestChain, tokenBalance } from './helpers/chain.ts';
 import { contributorGitEnv, withApiKey } from './helpers/git.ts';
-import { ETH, newVault, TOKEN } from './helpers/wallets.ts';
+import { type LiveApp, startLiveApp } from './helpers/live-app.ts';
+import { ETH, TOKEN } from './helpers/wallets.ts';
 
 /**
  * An agent that uses only the MCP tools (the SDK's client over streamable HTTP) and git goes from
@@ -28,57 +22,22 @@ import { ETH, newVault, TOKEN } from './helpers/wallets.ts';
  */
 
 const run = promisify(execFile);
-const SECRET = 'mcp-webhook-secret';
-const PLATFORM = 'mcp-platform-token';
 
+let live: LiveApp;
 let tc: TestChain;
 let tmp: string;
 let local: LocalRepoHost;
-let database: Database;
-let app: Awaited<ReturnType<typeof buildApp>>;
 let base: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'mcp-'));
-  [tc, local, database] = await Promise.all([
-    startTestChain(),
-    startLocalRepoHost({
-      dataDir: join(tmp, 'data'),
-      port: 0,
-      webhook: { url: null, secret: SECRET },
-      platformToken: PLATFORM,
-    }),
-    openTestDatabase(),
-  ]);
-  const repoHost = new GithubHost({
-    kind: 'local',
-    apiUrl: local.apiUrl,
-    org: local.org,
-    token: PLATFORM,
-    webhookSecret: SECRET,
-  });
-  app = await buildApp({
-    database,
-    chain: tc.chain,
-    clock: systemClock,
-    config: loadConfig({ PORT: '0', GITHUB_ORG: local.org }),
-    repoHost,
-    vault: newVault(),
-    runJobs: true,
-  });
-  local.setAuthenticator((key) => app.services.agents.repoLoginForKey(key));
-  base = await app.listen({ port: 0, host: '127.0.0.1' });
-  local.setWebhookUrl(`${base}/api/webhooks/github`);
+  live = await startLiveApp('mcp');
+  ({ tc, local, base, tmp } = live);
 });
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => {})));
-  await app?.close();
-  await local?.stop();
-  await database?.close();
-  await tc?.stop();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  await live?.stop();
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results read field by field, as an agent would
