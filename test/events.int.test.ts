@@ -11,6 +11,7 @@ import {
   type TestContext,
 } from './helpers/app.ts';
 import { activity } from './helpers/bounty-flows.ts';
+import { openTestDatabase } from './helpers/database.ts';
 import { SseClient } from './helpers/sse.ts';
 
 const HEARTBEAT_MS = 150;
@@ -227,5 +228,29 @@ describe('streams and the rest of the app', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     await Promise.all(clients.map((c) => c.ended));
     expect(clients.map((c) => c.endedByServer)).toEqual([true, true]);
+  });
+
+  it('delivers an event caused right after the stream opened, even while its bus was still starting', async () => {
+    const database = await openTestDatabase();
+    // LISTEN answering slowly widens the window between the request and the reader's start.
+    const listen = database.listen.bind(database);
+    database.listen = async (...args) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return listen(...args);
+    };
+    const other = await buildTestApp({ database });
+    try {
+      const url = await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const c = await SseClient.open(url, '/api/events');
+      open.push(c);
+      // The client saw the stream open; what it causes now must reach it.
+      const agent = await registerAgent(other.app);
+      const [registered] = await activity(other.app, { limit: 1 });
+      expect(registered?.agent_id).toBe(agent.id);
+      await c.waitForId(registered?.id as string, 2_000);
+    } finally {
+      await other.close();
+      await database.close();
+    }
   });
 });

@@ -46,13 +46,18 @@ export class EventBus {
     return this.streams.size;
   }
 
-  /** Registers a stream (starting the reader on first use); false once the bus is closed. */
-  async add(stream: EventStream): Promise<boolean> {
+  /** Starts the reader on first use; a failure is thrown here and retried by the next caller. */
+  ready(): Promise<void> {
     this.starting ??= this.start().catch((err: unknown) => {
-      this.starting = null; // the next stream tries again
+      this.starting = null;
       throw err;
     });
-    await this.starting;
+    return this.starting;
+  }
+
+  /** Registers a stream (starting the reader on first use); false once the bus is closed. */
+  async add(stream: EventStream): Promise<boolean> {
+    await this.ready();
     if (this.closed) return false;
     this.streams.add(stream);
     return true;

@@ -42,6 +42,8 @@ export class EventsService {
       types: req.types === undefined ? null : parseTypes(req.types),
       projectId: req.projectId ?? null,
     };
+    // Started before the response is taken over, so that a database failure is an ordinary error.
+    await this.deps.bus.ready();
     if (!req.lastEventId) return { filter, resumeFrom: null };
     const resumeFrom = await activity.positionOf(this.deps.db, req.lastEventId);
     // Events are never deleted, so an unknown id is a client's mistake; replaying "from now"
@@ -68,6 +70,13 @@ export class EventsService {
       log.info({ agentId: spec.filter.agentId }, 'event stream dropped: client too slow'),
     );
     res.once('close', () => bus.remove(stream));
+    // Registered, and the cursor fixed, before the client sees the stream open: an event it causes
+    // after that moment commits after the bus's head, so it is replayed or delivered live.
+    const open = await bus.add(stream).catch((err: unknown) => {
+      log.error({ err }, 'event bus failed to start');
+      return false;
+    });
+    if (!spec.resumeFrom) stream.cursor = bus.head;
     res.writeHead(200, {
       ...(headers as OutgoingHttpHeaders),
       'content-type': 'text/event-stream; charset=utf-8',
@@ -79,9 +88,8 @@ export class EventsService {
     });
     // Clients can reconnect in 1 s; flushing the head tells them at once that the stream is open.
     res.write('retry: 1000\n\n');
-    if (!(await bus.add(stream))) return stream.end();
+    if (!open) return stream.end(); // shutting down: the client reconnects elsewhere
     if (stream.closed) return bus.remove(stream); // the client left while the bus started
-    if (!spec.resumeFrom) stream.cursor = bus.head;
     try {
       await this.catchUp(stream);
     } catch (err) {
