@@ -13,6 +13,7 @@ import type { ProjectsService } from '../projects/projects.service.ts';
 import { toBountyDetailJson, toBountyJson } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
+import * as listRepo from './bounty-list.repo.ts';
 import { warnExpiringClaims } from './claim-warnings.ts';
 
 export interface BountiesDeps {
@@ -139,8 +140,8 @@ export class BountiesService {
       offset: q.offset,
     };
     const [rows, total] = await Promise.all([
-      repo.list(this.deps.db, filter),
-      repo.countMatching(this.deps.db, filter),
+      listRepo.list(this.deps.db, filter),
+      listRepo.countMatching(this.deps.db, filter),
     ]);
     return { bounties: rows.map(toBountyJson), total, limit: q.limit, offset: q.offset };
   }
