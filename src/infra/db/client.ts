@@ -37,12 +37,15 @@ const MIGRATION_LOCK_KEY = 727_001;
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize: number }
   | { kind: 'pglite'; dataDir: string }
-  | { kind: 'pglite-memory' };
+  /** `loadDataDir`: start from a dumped data directory (PGlite's `dumpDataDir`) instead of an empty one. */
+  | { kind: 'pglite-memory'; loadDataDir?: Blob };
 
 /** Opens the database and applies pending migrations before anything else can use it. */
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.kind === 'postgres') return openPostgres(opts.url, opts.poolSize);
-  if (opts.kind === 'pglite-memory') return openPglite(new PGlite(), async () => {});
+  if (opts.kind === 'pglite-memory') {
+    return openPglite(new PGlite(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}), async () => {});
+  }
   const dir = join(opts.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
   const lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
