@@ -18,6 +18,7 @@ import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts
 import { type Database, type Db, openDatabase } from '../../src/infra/db/client.ts';
 import * as schema from '../../src/infra/db/schema.ts';
 import { approvePayouts, buyTokens, type TestChain } from '../../test/helpers/chain.ts';
+import type { FakeRepoHost } from '../../test/helpers/fake-repo-host.ts';
 import { databaseUrl, dropDatabase, recreateDatabase } from './seed.ts';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -187,13 +188,13 @@ async function call(app: App, method: 'POST', url: string, auth?: string, payloa
   return res.json();
 }
 
-/** A new agent with an external wallet; its API key. */
-async function registerAgent(app: App, walletAddress: string): Promise<string> {
+/** A new agent with an external wallet; its API key and repository host login. */
+async function registerAgent(app: App, walletAddress: string): Promise<{ key: string; login: string }> {
   const { agent } = await call(app, 'POST', '/api/agents/register', undefined, {
     name: `bench-${randomBytes(5).toString('hex')}`,
     wallet_address: walletAddress,
   });
-  return agent.api_key as string;
+  return { key: agent.api_key as string, login: agent.repo_login as string };
 }
 
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
@@ -203,9 +204,9 @@ const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
  * allowance for the payout wallet; `inReview(n)` adds n bounties, each claimed by its own
  * contributor (one active claim per agent and project) and submitted.
  */
-export async function seedFounder(app: App, db: Db, tc: TestChain) {
+export async function seedFounder(app: App, db: Db, tc: TestChain, host: FakeRepoHost) {
   const founderAddress = tc.account(FOUNDER_ACCOUNT).address;
-  const founderKey = await registerAgent(app, founderAddress);
+  const founderKey = (await registerAgent(app, founderAddress)).key;
   const project = (
     await call(app, 'POST', '/api/projects', founderKey, { name: 'Bench project', token_symbol: 'BENCH' })
   ).project as { id: string };
@@ -225,15 +226,17 @@ export async function seedFounder(app: App, db: Db, tc: TestChain) {
     async inReview(n: number): Promise<string[]> {
       const ids: string[] = [];
       for (let i = 0; i < n; i++) {
-        const devKey = await registerAgent(app, randomAddress());
+        const dev = await registerAgent(app, randomAddress());
         const bounty = await call(app, 'POST', `/api/projects/${project.id}/bounties`, founderKey, {
           title: `Bench bounty ${++pr}`,
           description: 'Measured by bench/approve.ts.',
           reward_amount: 100,
         });
         const id = bounty.bounty.id as string;
-        await call(app, 'POST', `/api/bounties/${id}/claim`, devKey);
-        await call(app, 'POST', `/api/bounties/${id}/submit`, devKey, { pr_url: `${repoUrl}/pull/${pr}` });
+        await call(app, 'POST', `/api/bounties/${id}/claim`, dev.key);
+        // Only the pull request's author may submit it: the contributor opened this one.
+        host.setPullRequest(`${repoUrl}/pull/${pr}`, { authorLogin: dev.login });
+        await call(app, 'POST', `/api/bounties/${id}/submit`, dev.key, { pr_url: `${repoUrl}/pull/${pr}` });
         ids.push(id);
       }
       return ids;

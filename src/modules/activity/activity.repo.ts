@@ -4,8 +4,19 @@ import { activityEvents } from '../../infra/db/schema.ts';
 
 export type ActivityRow = typeof activityEvents.$inferSelect;
 
-export function insert(ex: Executor, row: typeof activityEvents.$inferInsert): Promise<unknown> {
-  return ex.insert(activityEvents).values(row);
+/**
+ * Inserts an event and wakes every instance's event bus in one statement. PostgreSQL delivers the
+ * notification only when the transaction commits (and drops it on rollback); several events in one
+ * transaction make one.
+ */
+export async function insert(ex: Executor, row: typeof activityEvents.$inferInsert): Promise<void> {
+  const inserted = ex
+    .$with('inserted')
+    .as(ex.insert(activityEvents).values(row).returning({ id: activityEvents.id }));
+  await ex
+    .with(inserted)
+    .select({ notified: sql`pg_notify(${ACTIVITY_CHANNEL}, '')` })
+    .from(inserted);
 }
 
 export interface ActivityFilter {
@@ -142,11 +153,3 @@ export async function latestReady(ex: Executor): Promise<StreamPosition> {
 
 /** The NOTIFY channel every instance's event bus listens on. */
 export const ACTIVITY_CHANNEL = 'activity';
-
-/**
- * Wakes every instance's event bus. Sent inside the event's transaction, PostgreSQL delivers it
- * only when that commits (and drops it on rollback); several events in one transaction make one.
- */
-export async function notifyListeners(ex: Executor): Promise<void> {
-  await ex.execute(sql`select pg_notify(${ACTIVITY_CHANNEL}, '')`);
-}

@@ -56,7 +56,6 @@ export class ActivityService {
       recipients,
       createdAt: this.clock.now(),
     });
-    await repo.notifyListeners(tx);
     for (const hook of this.hooks) await hook(tx, { id, type: event.type, recipients });
   }
 

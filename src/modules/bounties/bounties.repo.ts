@@ -81,15 +81,26 @@ export async function transition(
   return row;
 }
 
-/** Takes the approval lease unless another approval holds a live one. */
-export function takeLease(ex: Executor, id: string, now: Date, until: Date) {
-  return transition(
-    ex,
-    id,
-    'in_review',
-    { approvalLeaseUntil: until },
-    or(isNull(bounties.approvalLeaseUntil), lt(bounties.approvalLeaseUntil, now)),
-  );
+/**
+ * Takes the approval lease unless another approval holds a live one; answers, in the same
+ * statement, which submission is pending now (a reject and a new submission may have come in
+ * since the caller read it).
+ */
+export async function takeLease(
+  ex: Executor,
+  id: string,
+  now: Date,
+  until: Date,
+): Promise<{ pendingSubmissionId: string | null } | undefined> {
+  const [row] = await ex
+    .update(bounties)
+    .set({ approvalLeaseUntil: until })
+    .where(and(eq(bounties.id, id), eq(bounties.status, 'in_review'), leaseFree(now)))
+    .returning({
+      pendingSubmissionId: sql<string | null>`(select s.id from submissions s
+        where s.bounty_id = bounties.id and s.status = 'pending' limit 1)`,
+    });
+  return row;
 }
 
 export const leaseFree = (now: Date) =>

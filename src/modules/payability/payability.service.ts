@@ -17,6 +17,8 @@ export interface PayabilityDeps {
 export interface RefreshOptions {
   /** Brand-new bounties: their first value is not a change, so no event for them. */
   quiet?: string[];
+  /** The project as the caller read it in the transaction it just committed: spares reading it again. */
+  project?: repo.WatchedProject;
 }
 
 const NO_FUNDS: TokenFunds = { balanceUnits: 0n, allowanceUnits: 0n };
@@ -30,7 +32,10 @@ const NO_FUNDS: TokenFunds = { balanceUnits: 0n, allowanceUnits: 0n };
  */
 export class PayabilityService {
   /** Per project: the refresh waiting to start (joined by later callers) and the queue's tail. */
-  private readonly waiting = new Map<string, { quiet: Set<string>; result: Promise<repo.Flip[]> }>();
+  private readonly waiting = new Map<
+    string,
+    { quiet: Set<string>; project: repo.WatchedProject | null; result: Promise<repo.Flip[]> }
+  >();
   private readonly tails = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: PayabilityDeps) {}
@@ -44,15 +49,22 @@ export class PayabilityService {
     const waiting = this.waiting.get(projectId);
     if (waiting) {
       for (const id of opts.quiet ?? []) waiting.quiet.add(id);
+      // A joiner that brings no project may follow a change to it: the refresh reads it then.
+      if (!opts.project) waiting.project = null;
       return waiting.result;
     }
-    const quiet = new Set(opts.quiet ?? []);
+    const entry = {
+      quiet: new Set(opts.quiet ?? []),
+      project: opts.project ?? null,
+      result: Promise.resolve([] as repo.Flip[]),
+    };
     const previous = this.tails.get(projectId) ?? Promise.resolve();
     const result = previous.then(() => {
       this.waiting.delete(projectId);
-      return this.run(projectId, quiet);
+      return this.run(projectId, entry.quiet, entry.project);
     });
-    this.waiting.set(projectId, { quiet, result });
+    entry.result = result;
+    this.waiting.set(projectId, entry);
     const tail = result.catch(() => {});
     this.tails.set(projectId, tail);
     void tail.then(() => {
@@ -79,9 +91,13 @@ export class PayabilityService {
     for (const p of await repo.watchedProjects(this.deps.db)) await this.afterChange(p.projectId);
   }
 
-  private async run(projectId: string, quiet: Set<string>): Promise<repo.Flip[]> {
+  private async run(
+    projectId: string,
+    quiet: Set<string>,
+    known: repo.WatchedProject | null,
+  ): Promise<repo.Flip[]> {
     const { db, clock, chain, activity } = this.deps;
-    const [project] = await repo.watchedProjects(db, projectId);
+    const project = known ?? (await repo.watchedProjects(db, projectId))[0];
     if (!project) return [];
     const readAt = clock.now();
     // A founder without a wallet can pay nothing: every live bounty is unpayable.

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { FundsService } from '../funds/funds.service.ts';
+import { FreshPayout, type FreshResult, type PaidLeg } from './fresh-payout.ts';
 import { LedgerRepair } from './ledger-repair.ts';
 import { type DriveResult, type DriverDeps, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
@@ -42,7 +43,7 @@ export interface PayoutIntent {
   reviewNotes: string | null;
 }
 
-export type { DriveResult };
+export type { DriveResult, FreshResult, PaidLeg };
 export type Payout = repo.PayoutRow;
 
 /**
@@ -53,6 +54,7 @@ export type Payout = repo.PayoutRow;
 export class PayoutsService {
   private readonly driver: PayoutDriver;
   private readonly repair: LedgerRepair;
+  private readonly fresh: FreshPayout;
   /** The last payout of the previous batch: batches rotate, so none starves behind failing ones. */
   private cursor: string | null = null;
 
@@ -70,6 +72,7 @@ export class PayoutsService {
     };
     this.driver = new PayoutDriver(driverDeps);
     this.repair = new LedgerRepair(driverDeps);
+    this.fresh = new FreshPayout(driverDeps);
   }
 
   /** fee = floor(reward * bps / 10000) in base units; the contributor gets the rest. */
@@ -113,18 +116,47 @@ export class PayoutsService {
     if (units > 0n) await funds.assertCovers(sent.tokenAddress, sent.fromAddress, units);
   }
 
+  /**
+   * The first approval of a submission (no payout row yet), under the bounty's lease: the funds
+   * check, the fee quote, then `FreshPayout` records the payout,
+   * signs and stores both legs in one transaction, sends both and reads both receipts. A payout
+   * it cannot finish cleanly is left `pending` for `drive` (see `FreshResult`).
+   */
+  async payFresh(
+    intent: PayoutIntent,
+    leaseMs: number,
+    waitMs: number,
+  ): Promise<FreshResult & { payout: Payout }> {
+    const { chain, funds, clock } = this.deps;
+    // Funds first: a founder who cannot pay costs no fee quote.
+    await funds.assertCovers(intent.tokenAddress, intent.founderAddress, intent.split.rewardUnits);
+    const quote = await chain.payoutSigner.quoteFees();
+    const payout = this.rowFor(intent, clock.now());
+    return { ...(await this.fresh.pay(payout, quote, leaseMs, waitMs)), payout };
+  }
+
   /** The submission's payout, created on the first approval and reopened by a retry after a failure. */
   async prepare(intent: PayoutIntent): Promise<Payout> {
-    const { db, clock, chain } = this.deps;
+    const { db, clock } = this.deps;
     const now = clock.now();
-    const payout = await repo.insertOrGet(db, {
+    const payout = await repo.insertOrGet(db, this.rowFor(intent, now));
+    if (payout.status === 'failed') await repo.setStatus(db, payout.id, ['failed'], 'pending', null, now);
+    // An approval retried after a failure or timeout records its own notes, whoever finishes it.
+    const notes = payout.status === 'confirmed' ? payout.reviewNotes : intent.reviewNotes;
+    if (notes !== payout.reviewNotes) await repo.setReviewNotes(db, payout.id, notes, now);
+    return { ...payout, reviewNotes: notes, status: payout.status === 'failed' ? 'pending' : payout.status };
+  }
+
+  /** The payout row recording an intent, before anything is signed. */
+  private rowFor(intent: PayoutIntent, now: Date): Payout {
+    return {
       id: newId('payout'),
       submissionId: intent.submissionId,
       bountyId: intent.bountyId,
       tokenAddress: intent.tokenAddress,
       fromAddress: intent.founderAddress,
       contributorAddress: intent.contributorAddress,
-      treasuryAddress: chain.info?.treasuryAddress ?? '',
+      treasuryAddress: this.deps.chain.info?.treasuryAddress ?? '',
       rewardUnits: intent.split.rewardUnits,
       contributorUnits: intent.split.contributorUnits,
       feeUnits: intent.split.feeUnits,
@@ -133,12 +165,7 @@ export class PayoutsService {
       lastError: null,
       createdAt: now,
       updatedAt: now,
-    });
-    if (payout.status === 'failed') await repo.setStatus(db, payout.id, ['failed'], 'pending', null, now);
-    // An approval retried after a failure or timeout records its own notes, whoever finishes it.
-    const notes = payout.status === 'confirmed' ? payout.reviewNotes : intent.reviewNotes;
-    if (notes !== payout.reviewNotes) await repo.setReviewNotes(db, payout.id, notes, now);
-    return { ...payout, reviewNotes: notes, status: payout.status === 'failed' ? 'pending' : payout.status };
+    };
   }
 
   /** Moves the payout as far as it goes within `waitMs`; a reverted leg marks it failed. */
@@ -171,7 +198,6 @@ export class PayoutsService {
     });
   }
 
-  /** Marks the payout confirmed inside the caller's transaction; false if someone already did. */
   /**
    * Marks the payout confirmed inside the caller's transaction; false if someone already did. Both
    * legs paid is the fact that counts: a payout marked failed by an overlapping attempt is paid too.

@@ -7,7 +7,7 @@ import type { AgentDirectory } from '../agents/agent-directory.ts';
 import * as repo from '../bounties/bounties.repo.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
-import type { DriveResult, Payout, PayoutsService } from '../payouts/payouts.service.ts';
+import type { DriveResult, PaidLeg, Payout, PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { loadReviewable } from './review-checks.ts';
 import * as submissionsRepo from './submissions.repo.ts';
@@ -54,8 +54,11 @@ export class ApprovalsService {
   /** Every 400 of the spec is checked before anything is signed; a failed payout answers 502. */
   async approve(callerId: string, bountyId: string, notes: string | undefined): Promise<ApprovalResult> {
     const { db, agents, payouts } = this.deps;
-    const { bounty, project, pending } = await loadReviewable(this.deps, callerId, bountyId, () =>
-      payouts.assertEnabled(),
+    const { bounty, project, pending, founderAddress, hasPayout } = await loadReviewable(
+      this.deps,
+      callerId,
+      bountyId,
+      () => payouts.assertEnabled(),
     );
     const contributor = await agents.wallet(pending.agentId);
     if (!contributor.address) {
@@ -67,29 +70,56 @@ export class ApprovalsService {
     // A wallet stored before the rule existed (zero, platform, a project's contract) is refused
     // before anything is signed: such a leg would revert forever or pay the platform.
     await this.deps.checkWallet(contributor.address);
-    const founder = await agents.wallet(callerId);
-    if (!founder.address || !project.tokenAddress) {
+    if (!founderAddress || !project.tokenAddress) {
       throw new AppError('founder_without_wallet', 'The founder has no wallet address to pay from.');
     }
-    if (!(await this.lease(bountyId))) throw inProgress();
+    const lease = await this.lease(bountyId);
+    if (!lease) throw inProgress();
+    let finished = false;
     try {
-      // Read before the lease: the founder may have rejected it (and someone else submitted) since.
-      if ((await submissionsRepo.findPending(db, bountyId))?.id !== pending.id) {
+      // Read with the lease: the founder may have rejected it (and someone else submitted) since.
+      if (lease.pendingSubmissionId !== pending.id) {
         throw invalidState('The submission under review changed during this approval; nothing was paid.');
       }
       const intent = {
         submissionId: pending.id,
         bountyId,
         tokenAddress: project.tokenAddress,
-        founderAddress: founder.address,
+        founderAddress,
         contributorAddress: contributor.address,
         split: payouts.split(bounty.rewardAmount),
         reviewNotes: notes ?? null,
       };
-      await payouts.assertCovers(intent);
-      const payout = await payouts.prepare(intent);
-      const result = await payouts.drive(payout.id, this.deps.receiptTimeoutMs);
-      if (result.status === 'confirmed') return await this.finish(payout, result);
+      const { receiptTimeoutMs, approvalLeaseMs } = this.deps;
+      const started = Date.now();
+      const outcome = hasPayout
+        ? ({ status: 'existing' } as const)
+        : await payouts.payFresh(intent, approvalLeaseMs, receiptTimeoutMs);
+      let payout: Payout;
+      let result: DriveResult;
+      if (outcome.status === 'confirmed') {
+        payout = outcome.payout;
+        result = outcome;
+      } else if (outcome.status === 'reviewed') {
+        throw invalidState('The submission was reviewed while this approval ran; nothing was paid.');
+      } else if (outcome.status === 'pending') {
+        payout = outcome.payout;
+        result = outcome;
+      } else if (outcome.status === 'unfinished') {
+        // Recorded, but not a clean success at once: the driver owns every such case.
+        payout = outcome.payout;
+        result = await payouts.drive(payout.id, Math.max(0, receiptTimeoutMs - (Date.now() - started)));
+      } else {
+        // A retry (after a failure or timeout) or a payout another approval recorded first.
+        await payouts.assertCovers(intent);
+        payout = await payouts.prepare(intent);
+        result = await payouts.drive(payout.id, receiptTimeoutMs);
+      }
+      if (result.status === 'confirmed') {
+        const answer = await this.finish(payout, result);
+        finished = answer.released;
+        return answer.result;
+      }
       throw new AppError(
         'upstream_error',
         result.status === 'failed'
@@ -97,7 +127,8 @@ export class ApprovalsService {
           : 'The payout was sent but not confirmed in time; it will complete on its own, or approve again to check.',
       );
     } finally {
-      await repo.releaseLease(db, bountyId);
+      // Finishing releases the lease in its own statement.
+      if (!finished) await repo.releaseLease(db, bountyId);
     }
   }
 
@@ -115,19 +146,20 @@ export class ApprovalsService {
       log.error({ err }, 'repairing the payout ledger failed; will retry');
     }
     for (const payout of await payouts.unfinished(batch)) {
-      if (!(await this.lease(payout.bountyId))) continue;
+      const lease = await this.lease(payout.bountyId);
+      if (!lease) continue;
+      let released = false;
       try {
         // A payout whose submission was rejected (possible while none of its legs was signed)
         // must never move money, even once the bounty is back in review with a new submission.
-        const pending = await submissionsRepo.findPending(this.deps.db, payout.bountyId);
-        if (pending?.id !== payout.submissionId) {
+        if (lease.pendingSubmissionId !== payout.submissionId) {
           if (await payouts.abandon(payout.id, 'the submission is no longer pending')) continue;
           log.error({ payout: payout.id }, 'a payout with legs on chain belongs to a reviewed submission');
           continue;
         }
         const result = await payouts.drive(payout.id, RECONCILE_WAIT_MS);
         if (result.status === 'confirmed') {
-          await this.finish(payout, result);
+          released = (await this.finish(payout, result)).released;
           finished++;
         } else if (result.status === 'failed') {
           log.warn(
@@ -138,57 +170,52 @@ export class ApprovalsService {
       } catch (err) {
         log.error({ err, payout: payout.id }, 'reconciling a payout failed; will retry');
       } finally {
-        await repo.releaseLease(this.deps.db, payout.bountyId);
+        if (!released) await repo.releaseLease(this.deps.db, payout.bountyId);
       }
     }
     return finished;
   }
 
-  private async lease(bountyId: string): Promise<boolean> {
+  /** The bounty's approval lease, with the submission pending as it was taken; undefined if held. */
+  private lease(bountyId: string) {
     const now = this.deps.clock.now();
-    return (
-      (await repo.takeLease(
-        this.deps.db,
-        bountyId,
-        now,
-        new Date(now.getTime() + this.deps.approvalLeaseMs),
-      )) !== undefined
-    );
+    return repo.takeLease(this.deps.db, bountyId, now, new Date(now.getTime() + this.deps.approvalLeaseMs));
   }
 
+  /**
+   * Confirms the payout, approves the submission with both hashes and marks the bounty done
+   * (releasing its lease) in one statement, then records `submission.approved`, all in one
+   * transaction; the legs a fresh payout saw mine are recorded in the same statement.
+   * `released`: this call finished the approval (a second finisher changes nothing).
+   */
   private async finish(
     payout: Payout,
-    paid: Extract<DriveResult, { status: 'confirmed' }>,
-  ): Promise<ApprovalResult> {
-    const { db, clock, activity, payouts } = this.deps;
-    const done = clock.now();
-    const projectId = await db.transaction(async (tx) => {
-      // Whoever confirms the payout finishes the approval; a second finisher changes nothing.
-      if (!(await payouts.confirm(tx, payout.id))) return null;
-      const submission = await submissionsRepo.review(tx, payout.submissionId, {
-        status: 'approved',
+    paid: Extract<DriveResult, { status: 'confirmed' }> & { legs?: PaidLeg[] },
+  ): Promise<{ result: ApprovalResult; released: boolean }> {
+    const { db, clock, activity } = this.deps;
+    const now = clock.now();
+    const finished = await db.transaction(async (tx) => {
+      const done = await submissionsRepo.approvePaid(tx, {
+        payoutId: payout.id,
+        submissionId: payout.submissionId,
+        bountyId: payout.bountyId,
         reviewNotes: payout.reviewNotes,
         contributorTxHash: paid.contributorTxHash,
         platformFeeTxHash: paid.platformFeeTxHash,
         rewardUnits: payout.rewardUnits,
         feeUnits: payout.feeUnits,
-        reviewedAt: done,
-        updatedAt: done,
+        legs: paid.legs ?? [],
+        now,
       });
-      // Never mark the bounty done for a submission that is not the one paid.
-      if (!submission)
+      // Whoever confirms the payout finishes the approval; a second finisher changes nothing.
+      if (!done.confirmed) return null;
+      // Never mark the bounty done (nor the payout confirmed) for a submission not the one paid.
+      if (!done.agentId)
         throw new Error(`Submission ${payout.submissionId} of payout ${payout.id} is not pending.`);
-      // Paid: a done bounty is payable whatever the founder holds now, and no longer counts.
-      const bounty = await repo.transition(tx, payout.bountyId, 'in_review', {
-        status: 'done',
-        approvalLeaseUntil: null,
-        payable: true,
-        updatedAt: done,
-      });
       await activity.record(tx, {
         type: 'submission.approved',
-        agentId: submission.agentId,
-        projectId: bounty?.projectId ?? null,
+        agentId: done.agentId,
+        projectId: done.projectId,
         bountyId: payout.bountyId,
         data: {
           submission_id: payout.submissionId,
@@ -198,15 +225,23 @@ export class ApprovalsService {
           platform_fee_tx_hash: paid.platformFeeTxHash,
         },
       });
-      return bounty?.projectId ?? null;
+      return done;
     });
-    if (projectId) await this.deps.payability.afterChange(projectId);
+    // Paid: the founder's funds fell and the done bounty no longer counts.
+    const { projectId, tokenAddress, founderId, founderAddress } = finished ?? {};
+    if (projectId && tokenAddress && founderId) {
+      const project = { projectId, tokenAddress, founderId, founderAddress: founderAddress ?? null };
+      await this.deps.payability.afterChange(projectId, { project });
+    }
     return {
-      bounty_id: payout.bountyId,
-      status: 'done',
-      submission_id: payout.submissionId,
-      contributor_tx_hash: paid.contributorTxHash,
-      platform_fee_tx_hash: paid.platformFeeTxHash,
+      released: projectId != null,
+      result: {
+        bounty_id: payout.bountyId,
+        status: 'done',
+        submission_id: payout.submissionId,
+        contributor_tx_hash: paid.contributorTxHash,
+        platform_fee_tx_hash: paid.platformFeeTxHash,
+      },
     };
   }
 }

@@ -1,0 +1,157 @@
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PayoutSigner } from '../src/infra/chain/chain.ts';
+import { type Database, type Db, openDatabase } from '../src/infra/db/client.ts';
+import * as schema from '../src/infra/db/schema.ts';
+import { buildTestApp, type TestContext } from './helpers/app.ts';
+import { createScratchDatabase } from './helpers/database.ts';
+import {
+  approve,
+  expectOnePayout,
+  inReview,
+  okJson,
+  SignalChain,
+  scene,
+  UNIT,
+} from './helpers/review-flow.ts';
+
+/**
+ * The cost of one approval in SQL statements, counted at the driver: every statement the whole
+ * request makes. Today 12: the API key (1), the review checks in one read (1), the contributor's
+ * wallet and its check (2), the lease with the pending submission (1), the signing transaction
+ * (payout + lease renewal + both nonces, then both legs and attempts: 2), the finishing
+ * statement (payout, legs, submission, bounty, and the project for the refresh: 1) with its event
+ * (insert with its notification, webhook outbox: 2), and the payability refresh after it (funds,
+ * recompute: 2).
+ */
+const MAX_STATEMENTS_PER_APPROVAL = 12;
+
+type Client = postgres.Sql | PGlite;
+
+/** The driver client with every statement's text appended to `log` (transactions included). */
+function countingClient<C extends Client>(client: C, log: string[]): C {
+  return new Proxy(client, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      if (prop === 'query' || prop === 'unsafe') {
+        return (...args: unknown[]) => {
+          log.push(String(args[0]));
+          return value.apply(target, args);
+        };
+      }
+      if (prop === 'transaction' || prop === 'begin') {
+        return (fn: (tx: Client) => Promise<unknown>) =>
+          value.call(target, (tx: Client) => fn(countingClient(tx, log)));
+      }
+      return value.bind(target);
+    },
+  });
+}
+
+const migrationsFolder = fileURLToPath(new URL('../src/infra/db/migrations', import.meta.url));
+
+/** A fresh migrated database (PGlite, or PostgreSQL with TEST_DB=postgres) whose statements are logged. */
+async function openCountingDatabase(log: string[]): Promise<Database> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const client = new PGlite();
+    await client.waitReady;
+    await migrate(drizzlePglite({ client, schema }), { migrationsFolder });
+    return {
+      db: drizzlePglite({ client: countingClient(client, log), schema }) as unknown as Db,
+      kind: 'pglite',
+      listen: async (channel, onNotify) => {
+        const unlisten = await client.listen(channel, () => onNotify());
+        return async () => unlisten();
+      },
+      close: () => client.close(),
+    };
+  }
+  const scratch = await createScratchDatabase();
+  await (await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 2 })).close();
+  const client = postgres(scratch.url, { max: 10, onnotice: () => {}, prepare: true });
+  return {
+    db: drizzlePostgres({ client: countingClient(client, log), schema }) as unknown as Db,
+    kind: 'postgres',
+    listen: async (channel, onNotify) => (await client.listen(channel, () => onNotify())).unlisten,
+    async close() {
+      await client.end({ timeout: 5 });
+      await scratch.drop();
+    },
+  };
+}
+
+let ctx: TestContext;
+const statements: string[] = [];
+const chain = new SignalChain();
+
+beforeAll(async () => {
+  const database = await openCountingDatabase(statements);
+  ctx = await buildTestApp({ chain, database, env: { CHAIN_POLLING_INTERVAL_MS: '10' } });
+});
+afterAll(async () => {
+  await ctx.close();
+  await ctx.database.close();
+});
+
+describe('the cost of an approval', () => {
+  it(`pays with at most ${MAX_STATEMENTS_PER_APPROVAL} SQL statements per approval`, async () => {
+    const s = await scene(ctx, chain);
+    // The first approval seeds the payout key's nonce counter; every later one is what counts.
+    okJson(await approve(ctx.app, s.founder, (await inReview(ctx.app, s)).bounty.id));
+    const counts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { bounty } = await inReview(ctx.app, s);
+      chain.transfers.splice(0);
+      statements.splice(0);
+      const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+      // Background jobs are off in tests: every statement logged is this request's.
+      if (process.env.PRINT_STATEMENTS) console.log(statements.join('\n---\n'));
+      counts.push(statements.length);
+      expectOnePayout(
+        chain,
+        s,
+        s.dev.walletAddress as string,
+        { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+        body,
+      );
+    }
+    expect(Math.max(...counts), counts.join(', ')).toBeLessThanOrEqual(MAX_STATEMENTS_PER_APPROVAL);
+  });
+
+  it('sends both legs before it waits for either receipt, then reads both receipts together', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty } = await inReview(ctx.app, s);
+    const calls: string[] = [];
+    const signer = chain.payoutSigner as { -readonly [K in keyof PayoutSigner]: PayoutSigner[K] };
+    const { broadcast, mined } = signer;
+    signer.broadcast = async (raw) => {
+      calls.push('broadcast');
+      return broadcast(raw);
+    };
+    signer.mined = async (hash) => {
+      calls.push('mined');
+      return mined(hash);
+    };
+    // Receipts show only a while after mining, as on a chain with block times: the approval polls.
+    chain.receiptDelayMs = 50;
+    try {
+      const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+      expect(body).toMatchObject({ bounty_id: bounty.id, status: 'done' });
+    } finally {
+      signer.broadcast = broadcast;
+      signer.mined = mined;
+      chain.receiptDelayMs = 0;
+    }
+    expect(calls.slice(0, 4)).toEqual(['broadcast', 'broadcast', 'mined', 'mined']);
+    // Each look reads both receipts; none was broadcast again while waiting.
+    expect(calls.filter((c) => c === 'broadcast')).toHaveLength(2);
+    expect(calls.filter((c) => c === 'mined').length % 2).toBe(0);
+    expect(calls.filter((c) => c === 'mined').length).toBeGreaterThan(2);
+  });
+});
