@@ -4,6 +4,7 @@
  *
  *   npx tsx bench/list-bounties.ts [--rows 100000] [--duration 10] [--connections 50] [--pool 10]
  *                                  [--warmup 2] [--db bm_bench] [--keep] [--reuse]
+ *                                  [--pgbench prepared,extended,simple|none] [--only page,open+hard,q]
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,8 +20,11 @@ import {
   createSqlCapture,
   type Measurement,
   machineBusy,
+  PGBENCH_MODES,
+  type PgbenchMode,
   runAutocannon,
   runBareSql,
+  runPgbench,
 } from './lib/load.ts';
 import {
   databaseUrl,
@@ -32,9 +36,8 @@ import {
   seed,
 } from './lib/seed.ts';
 
-const TARGET_RATIO = 0.6;
-const TARGET_P99_MS = 25;
-const TARGET_ROWS = 1_000_000;
+// Issue 11: share of pgbench's throughput on the same SQL at the same concurrency.
+const TARGET_RATIO = { page: 0.35, filter: 0.35, keyword: 0.8 } as const;
 
 const { values: opts } = parseArgs({
   options: {
@@ -46,6 +49,8 @@ const { values: opts } = parseArgs({
     db: { type: 'string', default: 'bm_bench' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
+    pgbench: { type: 'string', default: PGBENCH_MODES.join(',') },
+    only: { type: 'string', default: '' },
   },
 });
 
@@ -61,21 +66,30 @@ const duration = positiveInt('duration', opts.duration, 1);
 const connections = positiveInt('connections', opts.connections, 1);
 const pool = positiveInt('pool', opts.pool, 1);
 const warmup = positiveInt('warmup', opts.warmup, 0);
+const pgbenchModes = (opts.pgbench === 'none' ? [] : opts.pgbench.split(',')) as PgbenchMode[];
+for (const m of pgbenchModes)
+  if (!PGBENCH_MODES.includes(m)) throw new Error(`--pgbench takes ${PGBENCH_MODES.join(',')} or none`);
 const dbName = opts.db;
 if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error('--db must be a plain lower-case identifier');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const url = databaseUrl(adminUrl, dbName);
 
-const scenarios = [
-  { name: 'page', path: '/api/bounties' },
-  { name: 'open+hard', path: '/api/bounties?status=open&difficulty=hard' },
-  { name: `q=${KEYWORD}`, path: `/api/bounties?q=${KEYWORD}` },
-];
+const allScenarios = [
+  { name: 'page', kind: 'page', path: '/api/bounties' },
+  { name: 'open+hard', kind: 'filter', path: '/api/bounties?status=open&difficulty=hard' },
+  { name: `q=${KEYWORD}`, kind: 'keyword', path: `/api/bounties?q=${KEYWORD}` },
+] as const;
+const only = opts.only ? opts.only.split(',') : [];
+const scenarios = allScenarios.filter(
+  (s) => only.length === 0 || only.some((o) => s.name.startsWith(o) || s.kind === o),
+);
 
 interface Row {
   name: string;
+  kind: keyof typeof TARGET_RATIO;
   service: Measurement;
   bare: Measurement;
+  pgbench: Partial<Record<PgbenchMode, Measurement>>;
 }
 
 const log = (msg: string) => console.log(msg);
@@ -83,34 +97,44 @@ const secondsSince = (t: number) => ((Date.now() - t) / 1000).toFixed(1);
 
 function describeQueries(queries: CapturedQuery[]): string {
   return queries
-    .map((q, i) => `    [${i + 1}] ${q.sql}\n        params ${JSON.stringify(q.params)}`)
+    .map(
+      (q, i) =>
+        `    [${i + 1}] ${q.sql}\n        params ${JSON.stringify(q.params)}` +
+        (q.prepare ? ', named prepared statement' : ', unnamed statement'),
+    )
     .join('\n');
 }
+
+const ratio = (a: Measurement, b: Measurement | undefined) => (b && b.rps > 0 ? a.rps / b.rps : Number.NaN);
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 function printTable(results: Row[]): void {
   const header = [
     'scenario',
     'service req/s',
-    'service p99 ms',
-    'bare SQL req/s',
-    'bare p99 ms',
-    'ratio service/bare',
+    'p99 ms',
+    'bare req/s',
+    ...pgbenchModes.map((m) => `pgbench ${m} tps`),
+    'p99 ms (bare / pgbench)',
+    'service/bare',
+    ...pgbenchModes.map((m) => `service/${m}`),
     'target',
   ];
   const body = results.map((r) => {
-    const ratio = r.bare.rps > 0 ? r.service.rps / r.bare.rps : 0;
-    const misses = [
-      ratio < TARGET_RATIO ? `ratio<${TARGET_RATIO}` : '',
-      r.service.p99 >= TARGET_P99_MS ? `p99>=${TARGET_P99_MS}ms` : '',
-    ].filter(Boolean);
+    const target = TARGET_RATIO[r.kind];
+    const verdicts = pgbenchModes.map(
+      (m) => `${m} ${ratio(r.service, r.pgbench[m]) >= target ? 'PASS' : 'MISS'}`,
+    );
     return [
       r.name,
-      r.service.rps.toFixed(0),
-      r.service.p99.toFixed(1),
-      r.bare.rps.toFixed(0),
-      r.bare.p99.toFixed(1),
-      ratio.toFixed(2),
-      misses.length === 0 ? 'PASS' : `MISS (${misses.join(', ')})`,
+      fmt(r.service.rps),
+      fmt(r.service.p99, 1),
+      fmt(r.bare.rps),
+      ...pgbenchModes.map((m) => fmt(r.pgbench[m]?.rps ?? Number.NaN)),
+      [r.bare, ...pgbenchModes.map((m) => r.pgbench[m])].map((x) => fmt(x?.p99 ?? Number.NaN, 1)).join(' / '),
+      fmt(ratio(r.service, r.bare), 2),
+      ...pgbenchModes.map((m) => fmt(ratio(r.service, r.pgbench[m]), 2)),
+      verdicts.length ? `>= ${target}: ${verdicts.join(', ')}` : '-',
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
@@ -119,12 +143,14 @@ function printTable(results: Row[]): void {
   log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const b of body) log(line(b));
   log(
-    `\nTargets: ratio service/bare >= ${TARGET_RATIO} and service p99 < ${TARGET_P99_MS} ms, defined at ` +
-      `${TARGET_ROWS.toLocaleString('en')} rows${rows === TARGET_ROWS ? '' : ` (this run: ${rows.toLocaleString('en')} rows)`}.`,
+    `\nTargets (issue 11): service/pgbench on the same SQL at ${connections} connections >= ` +
+      `${TARGET_RATIO.page} (page, filter) and ${TARGET_RATIO.keyword} (keyword); this run: ${rows.toLocaleString('en')} rows.`,
   );
-  const failed = results.filter((r) => r.service.failed > 0 || r.bare.failed > 0);
-  for (const r of failed)
-    log(`WARNING ${r.name}: ${r.service.failed} failed HTTP requests, ${r.bare.failed} failed SQL requests`);
+  for (const r of results) {
+    const failed = [r.service, r.bare, ...Object.values(r.pgbench)].map((m) => m?.failed ?? 0);
+    if (failed.some((n) => n > 0))
+      log(`WARNING ${r.name}: failed requests (service, bare, pgbench...): ${failed.join(', ')}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -208,7 +234,17 @@ async function main(): Promise<void> {
       log(
         `  bare SQL: ${bareRun.rps.toFixed(0)} req/s, p50 ${bareRun.p50.toFixed(1)} ms, p99 ${bareRun.p99.toFixed(1)} ms; ${bareCpuUse}`,
       );
-      results.push({ name: s.name, service, bare: bareRun });
+      const pgbench: Row['pgbench'] = {};
+      for (const mode of pgbenchModes) {
+        const run = { url, queries, mode, connections };
+        if (warmup > 0) await runPgbench({ ...run, duration: warmup });
+        const m = await runPgbench({ ...run, duration });
+        pgbench[mode] = m;
+        log(
+          `  pgbench -M ${mode.padEnd(8)}: ${m.rps.toFixed(0)} tps, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`,
+        );
+      }
+      results.push({ name: s.name, kind: s.kind, service, bare: bareRun, pgbench });
     }
     log('');
     printTable(results);

@@ -1,4 +1,7 @@
-import { cpus } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { drizzle } from 'drizzle-orm/postgres-js';
@@ -59,6 +62,8 @@ export function cpuMeter(): (requests: number) => string {
 export interface CapturedQuery {
   sql: string;
   params: unknown[];
+  /** Sent as a named prepared statement (drizzle's `.prepare(name)`), not an unnamed one. */
+  prepare: boolean;
 }
 
 /** Drives `url` with autocannon from a worker thread, so it does not share the service's event loop. */
@@ -83,7 +88,8 @@ const percentile = (sorted: number[], p: number) =>
 /**
  * `workers` loops, each issuing the request's statements concurrently (as BountiesService.list
  * does with Promise.all) until `duration` seconds have passed. Statements go through the driver
- * call drizzle's postgres-js session makes for them: unsafe(sql, params, { prepare: false }).values().
+ * call drizzle's postgres-js session makes for them: unsafe(sql, params, { prepare }).values(), named
+ * prepared or unnamed as the service sent each one.
  */
 export async function runBareSql(
   sql: postgres.Sql,
@@ -101,7 +107,7 @@ export async function runBareSql(
       try {
         await Promise.all(
           queries.map((q) =>
-            sql.unsafe(q.sql, q.params as postgres.ParameterOrJSON<never>[], { prepare: false }).values(),
+            sql.unsafe(q.sql, q.params as postgres.ParameterOrJSON<never>[], { prepare: q.prepare }).values(),
           ),
         );
         latencies.push(performance.now() - t0);
@@ -129,11 +135,13 @@ export async function runBareSql(
 export async function createSqlCapture(url: string, config: Config) {
   const client = postgres(url, { max: 2, onnotice: () => {} });
   let log: CapturedQuery[] = [];
-  const db = drizzle({
-    client,
-    schema,
-    logger: { logQuery: (query, params) => log.push({ sql: query, params }) },
-  }) as unknown as Db;
+  const db = drizzle({ client, schema }) as unknown as Db;
+  // Every statement reaches the driver here, with the `prepare` flag drizzle chose for it.
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query: string, params?: unknown[], options?: { prepare?: boolean }) => {
+    log.push({ sql: query, params: params ?? [], prepare: options?.prepare ?? false });
+    return unsafe(query, params as postgres.ParameterOrJSON<never>[], options);
+  }) as typeof client.unsafe;
   const database = {
     db,
     kind: 'postgres' as const,
@@ -156,4 +164,117 @@ export async function createSqlCapture(url: string, config: Config) {
       await database.close();
     },
   };
+}
+
+export type PgbenchMode = 'prepared' | 'extended' | 'simple';
+export const PGBENCH_MODES: readonly PgbenchMode[] = ['prepared', 'extended', 'simple'];
+
+/**
+ * Extended and prepared pgbench turn every `:name` into a bind parameter, even inside a string literal
+ * (`'[[:punct:]]+'`). Such a literal is spelt with chr(58) for its colons instead, which PostgreSQL
+ * folds back into the same constant when it plans the statement.
+ */
+function hideColons(sql: string): string {
+  return sql.replace(/'((?:[^']|'')*)'/g, (literal, body: string) =>
+    /:[A-Za-z_]/.test(body)
+      ? `(${body
+          .split(':')
+          .map((part) => `'${part}'`)
+          .join(' || chr(58) || ')})`
+      : literal,
+  );
+}
+
+/**
+ * The captured statements as a pgbench custom script, one transaction = every statement of one request,
+ * run one after another on one connection. `$n` becomes `:pn`; numbers are `\set` in the script,
+ * anything else is a `-D` variable. pgbench substitutes variables as text in simple mode (so a string
+ * is passed there as a quoted literal) and as bind parameters in extended and prepared mode.
+ */
+export function pgbenchScript(
+  queries: CapturedQuery[],
+  mode: PgbenchMode,
+): { script: string; defines: string[] } {
+  const sets: string[] = [];
+  const defines: string[] = [];
+  const statements = queries.map((q, qi) => {
+    q.params.forEach((value, pi) => {
+      const name = `q${qi}p${pi + 1}`;
+      if (typeof value === 'number' && Number.isInteger(value)) sets.push(`\\set ${name} ${value}`);
+      else {
+        const text = String(value);
+        defines.push(`${name}=${mode === 'simple' ? `'${text.replace(/'/g, "''")}'` : text}`);
+      }
+    });
+    // Highest numbers first, so that $1 does not eat the start of $10.
+    let text = q.sql.replace(/\s+/g, ' ');
+    if (mode !== 'simple') text = hideColons(text);
+    for (let pi = q.params.length; pi >= 1; pi--) text = text.replaceAll(`$${pi}`, `:q${qi}p${pi}`);
+    return `${text};`;
+  });
+  return { script: `${[...sets, ...statements].join('\n')}\n`, defines };
+}
+
+/**
+ * The real pgbench binary on the captured statements: `-c connections -j 2 -T duration -M mode`,
+ * every transaction logged (-l) so that p50/p99 come from the same per-transaction latencies as
+ * the other runs.
+ */
+export async function runPgbench(opts: {
+  url: string;
+  queries: CapturedQuery[];
+  mode: PgbenchMode;
+  connections: number;
+  duration: number;
+  binary?: string;
+}): Promise<Measurement> {
+  const dir = await mkdtemp(join(tmpdir(), 'bm-pgbench-'));
+  try {
+    const { script, defines } = pgbenchScript(opts.queries, opts.mode);
+    const file = join(dir, 'list.sql');
+    await writeFile(file, script);
+    const args = [
+      ...['-n', '-f', file, '-M', opts.mode, '-c', String(opts.connections)],
+      ...['-j', String(Math.min(2, opts.connections)), '-T', String(opts.duration)],
+      ...['-l', '--log-prefix', join(dir, 'tx')],
+      ...defines.flatMap((d) => ['-D', d]),
+      opts.url, // the last argument: the database (`-d` would be --debug)
+    ];
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(opts.binary ?? 'pgbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout.on('data', (b: Buffer) => {
+        text += b;
+      });
+      child.stderr.on('data', (b: Buffer) => {
+        text += b;
+      });
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}:\n${text}\n${script}`)),
+      );
+    });
+    // A run too short to finish one transaction (a warm-up on a busy box) prints no tps: 0.
+    const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1] ?? '0');
+    const failed = Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? '0');
+    const latencies: number[] = [];
+    for (const name of await readdir(dir)) {
+      if (!name.startsWith('tx.')) continue;
+      for (const line of (await readFile(join(dir, name), 'utf8')).split('\n')) {
+        // client_id transaction_no time_us script_no time_epoch time_us
+        const us = Number(line.split(' ')[2]);
+        if (line && Number.isFinite(us)) latencies.push(us / 1000);
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    return {
+      rps: tps,
+      completed: latencies.length,
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+      failed,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

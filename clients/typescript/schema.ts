@@ -3764,6 +3764,10 @@ export interface operations {
                             /** @enum {unknown} */
                             status: "open" | "claimed" | "in_review" | "done";
                             claimed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
@@ -4174,6 +4178,10 @@ export interface operations {
                             /** @enum {unknown} */
                             status: "open" | "claimed" | "in_review" | "done";
                             claimed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
@@ -4193,6 +4201,13 @@ export interface operations {
                         offset: number;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag. No body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error: `validation_error`. */
             400: {
@@ -4337,6 +4352,10 @@ export interface operations {
                             /** @enum {unknown} */
                             status: "open" | "claimed" | "in_review" | "done";
                             claimed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
@@ -4566,6 +4585,10 @@ export interface operations {
                             /** @enum {unknown} */
                             status: "open" | "claimed" | "in_review" | "done";
                             claimed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
@@ -4918,6 +4941,10 @@ export interface operations {
                             /** @enum {unknown} */
                             status: "open" | "claimed" | "in_review" | "done";
                             claimed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;

@@ -1,5 +1,6 @@
 import type { BountyWithProject, SubmissionRow } from './bounties.repo.ts';
 import type { BountyJson, SubmissionJson } from './bounties.schemas.ts';
+import { isoTimestamp, type ListedRow } from './bounty-list.repo.ts';
 
 export const toBountyJson = (r: BountyWithProject): BountyJson => ({
   id: r.id,
@@ -15,6 +16,23 @@ export const toBountyJson = (r: BountyWithProject): BountyJson => ({
   payable: r.payable,
   created_at: r.createdAt.toISOString(),
   updated_at: r.updatedAt.toISOString(),
+});
+
+/** A row of the list, already named as in the JSON: only its timestamps change form. */
+export const listedToJson = (r: ListedRow): BountyJson => ({
+  id: r.id,
+  project_id: r.project_id,
+  project_name: r.project_name,
+  title: r.title,
+  description: r.description,
+  reward_amount: r.reward_amount,
+  difficulty: r.difficulty,
+  status: r.status,
+  claimed_by: r.claimed_by,
+  claimed_at: r.claimed_at === null ? null : isoTimestamp(r.claimed_at),
+  payable: r.payable,
+  created_at: isoTimestamp(r.created_at),
+  updated_at: isoTimestamp(r.updated_at),
 });
 
 export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
+import { NotModified, revalidate } from '../../infra/http/http-cache.ts';
 import { errors, IdParams } from '../../infra/http/schemas.ts';
 import {
   BountyDetailResponse,
@@ -40,11 +41,13 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
   app.get(
     '/api/bounties',
     {
+      // The list is the same for every caller: ETag + no-cache, 304 while it has not changed.
+      onSend: revalidate,
       schema: {
         tags: ['bounties'],
         summary: 'Bounties across all projects, newest first',
         querystring: BountyListQuery,
-        response: { 200: BountyList, ...errors(400, 429) },
+        response: { 200: BountyList, 304: NotModified, ...errors(400, 429) },
       },
     },
     async (request) => bounties.list(request.query),

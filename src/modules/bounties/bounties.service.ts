@@ -10,7 +10,7 @@ import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import { toBountyDetailJson, toBountyJson } from './bounties.mappers.ts';
+import { listedToJson, toBountyDetailJson, toBountyJson } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
 import * as listRepo from './bounty-list.repo.ts';
@@ -139,11 +139,13 @@ export class BountiesService {
       limit: q.limit,
       offset: q.offset,
     };
-    const [rows, total] = await Promise.all([
-      listRepo.list(this.deps.db, filter),
-      listRepo.countMatching(this.deps.db, filter),
-    ]);
-    return { bounties: rows.map(toBountyJson), total, limit: q.limit, offset: q.offset };
+    const { rows, total } = await listRepo.listPage(this.deps.db, filter);
+    return {
+      bounties: rows.map(listedToJson),
+      total: total ?? (await listRepo.countMatching(this.deps.db, filter)),
+      limit: q.limit,
+      offset: q.offset,
+    };
   }
 
   async get(id: string) {
