@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
 import { connectChain } from './infra/chain/connect.ts';
 import { DevChainInUseError } from './infra/chain/dev-chain-record.ts';
@@ -42,8 +41,12 @@ async function main() {
     }
     throw err;
   }
+  // Loaded only when used: a single instance keeps its rate-limit counters in memory.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      })
     : undefined;
   const logger = createLogger(config);
   // Made before the chain so that its adapter reports RPC calls to the app's registry.
@@ -82,6 +85,11 @@ async function main() {
     },
     'storage ready',
   );
+  if (database.kind === 'postgres' && (devChain || local))
+    app.log.info(
+      'the embedded dev chain and local repository host live in this process: run one instance on this ' +
+        'database, or set CHAIN_RPC_URL and GITHUB_TOKEN to run several (docs/scale-out.md)',
+    );
   if (!chain.info)
     app.log.warn('no chain configured: creating bounties and approving answer 503 chain_unavailable');
 
