@@ -10,6 +10,9 @@ const databases = [
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // Vitest's default on 2 cores is one worker; many files mostly wait (on anvil, PostgreSQL,
+    // child processes), so two keep both cores busy.
+    maxWorkers: 2,
     hookTimeout: 60_000,
     projects: [
       {

@@ -279,8 +279,18 @@ describe('against the real app', () => {
   it('registers (a repeat with the same key is replayed), follows the live feed, and types errors', async () => {
     const client = createBountyClient({ baseUrl });
     const controller = new AbortController();
-    const events = client.followEvents({ types: ['agent.registered'], signal: controller.signal });
+    let opened!: () => void;
+    const open = new Promise<void>((r) => {
+      opened = r;
+    });
+    const events = client.followEvents({
+      types: ['agent.registered'],
+      signal: controller.signal,
+      onOpen: () => opened(),
+    });
     const first = events.next();
+    // From the moment the stream is open, every event committed is delivered: act only then.
+    await open;
 
     const name = `client-${process.pid}`;
     const key = { 'Idempotency-Key': `register-${name}` };

@@ -57,7 +57,7 @@ interface Scene {
 }
 
 /**
- * The real server (src/main.ts) against an external anvil and a database that survives restarts.
+ * The real server (as `npm start` runs it) against an external anvil and a database that survives restarts.
  * The chain's Transfer events are the judge: every approved bounty paid exactly once.
  */
 describe.skipIf(!runsHere)('payouts of the real server process', () => {

@@ -72,6 +72,12 @@ export interface FollowEventsOptions {
   signal?: AbortSignal;
   /** Consecutive failed connections before giving up; unbounded by default. */
   maxReconnects?: number;
+  /**
+   * Called each time the stream is open (first connection and every reconnection). Every event
+   * committed after that moment is delivered, so "subscribe, then act" is: start iterating, wait
+   * for `onOpen`, then act.
+   */
+  onOpen?: () => void;
 }
 
 interface StreamDeps {
@@ -118,6 +124,7 @@ export async function* followEvents(
         failure = err;
         retryAfter = err.retryAfterSeconds;
       } else {
+        opts.onOpen?.();
         for await (const message of parseEventStream(response.body)) {
           if (message.retry !== undefined) serverDelay = message.retry;
           if (message.id) lastEventId = message.id;

@@ -1,9 +1,24 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-// As `npm start` runs it: one node process with tsx as its loader, so signals reach our handlers.
-const nodeArgs = ['--import', 'tsx', 'src/main.ts'];
+// As `npm start` runs it: `node <flags> dist/main.js`, one process, so signals reach our handlers.
+const startScript = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start;
+const nodeArgs = startScript.replace(/^node\s+/, '').split(/\s+/);
+
+let built = false;
+/** What `prestart` does before each `npm start`: compiles src/ when it changed since the last build. */
+function ensureBuilt(): void {
+  if (built) return;
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, stdio: 'ignore' });
+  built = true;
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -12,8 +27,9 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `src/main.ts` as `npm start` does, on a free port, and waits until it listens. */
+/** Runs the service as `npm start` does, on a free port, and waits until it listens. */
 export function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  ensureBuilt();
   const child = spawn(process.execPath, nodeArgs, {
     cwd: root,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -33,8 +49,9 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   });
 }
 
-/** Runs `src/main.ts` expecting it to fail at start; resolves with its exit code and output. */
+/** Runs the service expecting it to fail at start; resolves with its exit code and output. */
 export function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  ensureBuilt();
   const child = spawn(process.execPath, nodeArgs, { cwd: root, env: { ...process.env, PORT: '0', ...env } });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
