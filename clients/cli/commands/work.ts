@@ -162,6 +162,7 @@ export function registerWorkCommands(cli: Cli): void {
       const stop = () => controller.abort();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      let said = false;
       const events = cli.client().followEvents({
         ...(opts.types
           ? {
@@ -174,8 +175,13 @@ export function registerWorkCommands(cli: Cli): void {
         ...(opts.project ? { projectId: opts.project } : {}),
         ...(opts.since ? { lastEventId: opts.since } : {}),
         signal: controller.signal,
+        // Said once the stream is open: from then on nothing committed is missed.
+        onOpen: () => {
+          if (!cli.json() && !said)
+            process.stderr.write(dim(`watching ${cli.settings().apiUrl}/api/events …\n`));
+          said = true;
+        },
       });
-      if (!cli.json()) process.stderr.write(dim(`watching ${cli.settings().apiUrl}/api/events …\n`));
       for await (const event of events) {
         // One JSON document per line: `bounty watch --json | jq -c` works as events arrive.
         if (cli.json()) process.stdout.write(`${JSON.stringify(event)}\n`);
