@@ -1,7 +1,6 @@
 import type { Fees, MinedTx } from '../../infra/chain/chain.ts';
-import { newId } from '../../lib/ids.ts';
 import * as fresh from './fresh-payout.repo.ts';
-import { attemptRow, capFees } from './leg-broadcast.ts';
+import { capFees, signLeg } from './leg-broadcast.ts';
 import type { DriverDeps } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 
@@ -113,49 +112,11 @@ export class FreshPayout {
       if (reserved.firstNonce === null) return 'unseeded';
       const legs: SignedLeg[] = [];
       for (const [i, kind] of (['contributor', 'fee'] as const).entries()) {
-        legs.push(await this.signLeg(payout, kind, reserved.firstNonce + i, fees));
+        legs.push(await signLeg(signer, payout, kind, reserved.firstNonce + i, fees, this.deps.clock.now()));
       }
       await fresh.insertSignedLegs(tx, legs);
       return legs;
     });
-  }
-
-  private async signLeg(
-    payout: repo.PayoutRow,
-    kind: 'contributor' | 'fee',
-    nonce: number,
-    fees: Fees,
-  ): Promise<SignedLeg> {
-    const { signer, clock } = this.deps;
-    const to = kind === 'contributor' ? payout.contributorAddress : payout.treasuryAddress;
-    const amountUnits = kind === 'contributor' ? payout.contributorUnits : payout.feeUnits;
-    const tx = await signer.signTransferFrom({
-      tokenAddress: payout.tokenAddress,
-      from: payout.fromAddress,
-      to,
-      amountUnits,
-      nonce,
-      fees,
-    });
-    const now = clock.now();
-    const id = newId('leg');
-    return {
-      leg: {
-        id,
-        payoutId: payout.id,
-        kind,
-        signer: signer.address,
-        nonce,
-        toAddress: to,
-        amountUnits,
-        status: 'signed',
-        txHash: null,
-        blockNumber: null,
-        createdAt: now,
-        updatedAt: now,
-      },
-      attempt: attemptRow(id, tx, fees, now),
-    };
   }
 }
 

@@ -1,4 +1,5 @@
-import type { Fees } from '../../infra/chain/chain.ts';
+import type { Fees, PayoutSigner } from '../../infra/chain/chain.ts';
+import { newId } from '../../lib/ids.ts';
 import type { DriverDeps } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 
@@ -50,6 +51,47 @@ export function attemptRow(
     createdAt: now,
     broadcastAt: null,
   };
+}
+
+/**
+ * Signs one leg of a payout (contributor: reward minus fee to the contributor; fee: to the
+ * treasury) at `nonce`, and returns it with its first attempt, both for the caller to store before
+ * anything is broadcast.
+ */
+export async function signLeg(
+  signer: PayoutSigner,
+  payout: repo.PayoutRow,
+  kind: 'contributor' | 'fee',
+  nonce: number,
+  fees: Fees,
+  now: Date,
+): Promise<{ leg: repo.LegRow; attempt: repo.AttemptRow }> {
+  const to = kind === 'contributor' ? payout.contributorAddress : payout.treasuryAddress;
+  const amountUnits = kind === 'contributor' ? payout.contributorUnits : payout.feeUnits;
+  const signed = await signer.signTransferFrom({
+    tokenAddress: payout.tokenAddress,
+    from: payout.fromAddress,
+    to,
+    amountUnits,
+    nonce,
+    fees,
+  });
+  const id = newId('leg');
+  const leg: repo.LegRow = {
+    id,
+    payoutId: payout.id,
+    kind,
+    signer: signer.address,
+    nonce,
+    toAddress: to,
+    amountUnits,
+    status: 'signed',
+    txHash: null,
+    blockNumber: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { leg, attempt: attemptRow(id, signed, fees, now) };
 }
 
 /**

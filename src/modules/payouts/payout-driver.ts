@@ -4,8 +4,7 @@ import type { Db } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { invalidState } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
-import { attemptRow, capFees, LegBroadcaster, settleFromChain } from './leg-broadcast.ts';
+import { capFees, LegBroadcaster, settleFromChain, signLeg } from './leg-broadcast.ts';
 import * as repo from './payouts.repo.ts';
 
 export const LEG_KINDS = ['contributor', 'fee'] as const;
@@ -96,35 +95,8 @@ export class PayoutDriver {
         }
         for (const kind of kinds) {
           const nonce = await repo.allocateNonce(tx, signer.address);
-          const to = kind === 'contributor' ? payout.contributorAddress : payout.treasuryAddress;
-          const amountUnits = kind === 'contributor' ? payout.contributorUnits : payout.feeUnits;
-          const signed = await signer.signTransferFrom({
-            tokenAddress: payout.tokenAddress,
-            from: payout.fromAddress,
-            to,
-            amountUnits,
-            nonce,
-            fees,
-          });
-          const legId = newId('leg');
-          await repo.insertLeg(
-            tx,
-            {
-              id: legId,
-              payoutId: payout.id,
-              kind,
-              signer: signer.address,
-              nonce,
-              toAddress: to,
-              amountUnits,
-              status: 'signed',
-              txHash: null,
-              blockNumber: null,
-              createdAt: now,
-              updatedAt: now,
-            },
-            attemptRow(legId, signed, fees, now),
-          );
+          const { leg, attempt } = await signLeg(signer, payout, kind, nonce, fees, now);
+          await repo.insertLeg(tx, leg, attempt);
         }
       });
     } catch (err) {
