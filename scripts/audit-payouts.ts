@@ -1,8 +1,11 @@
 /**
  * npm run audit:payouts [-- --rpc-url <url>] [-- --from-block <n>]
  *
- * Compares every payout in the database with the chain and prints each difference; exits 1 on
- * any difference, 2 when it cannot read one side.
+ * Compares every payout in the database with the chain, and checks the payment rules on what the
+ * payout key moved out of founder wallets (a fee never without its contributor transfer, one
+ * contributor transfer per submission, nothing to anyone but the submitter and the treasury) and
+ * on founder-merged submissions (paid, or flagged owed); prints each difference; exits 1 on any
+ * difference, 2 when it cannot read one side.
  *
  * Database: DATABASE_URL when set (the audit can run beside the service); otherwise the embedded
  * PGlite in DATA_DIR, which is one process's: stop `npm start` first (the audit takes the same

@@ -12,7 +12,7 @@ import solc from 'solc';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const contractNames = ['ProjectToken', 'BondingCurve', 'ProjectFactory'] as const;
+const contractNames = ['ProjectToken', 'BondingCurve', 'PayoutRouter', 'ProjectFactory'] as const;
 const outDir = join(root, 'src/infra/chain/contracts');
 // EIP-170: a runtime larger than this cannot be deployed on mainnet-like chains (Base included).
 const MAX_RUNTIME_BYTES = 24_576;

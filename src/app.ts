@@ -221,6 +221,8 @@ export async function buildApp(deps: AppDeps) {
   // A watcher that held the lease (as a job or polled by hand) gives it up, so another instance
   // takes over at once.
   app.addHook('onClose', () => services.chainWatcher.release());
+  // A pass a merge webhook started may still be paying: close after it.
+  app.addHook('onClose', () => services.owedPayouts.idle());
   if (deps.runJobs) startJobs(app as unknown as FastifyInstance, services, config, metrics);
   return app;
 }
@@ -255,6 +257,8 @@ function startJobs(app: FastifyInstance, services: Services, config: Config, met
   };
   every('claim expiry sweep', config.claimSweepIntervalSeconds, () => services.bounties.expireClaims());
   every('payout reconciler', config.payouts.reconcileIntervalSeconds, () => services.approvals.reconcile());
+  // Owed rewards (the founder merged) are paid as soon as the founder's funds cover them.
+  every('owed payouts', config.payouts.reconcileIntervalSeconds, () => services.owedPayouts.run());
   // Leased: only one instance of the deployment reads the token logs; the others stand by.
   every('chain watcher', config.chain.watchIntervalSeconds, () => services.chainWatcher.poll());
   every('webhook delivery', WEBHOOK_POLL_SECONDS, () => services.webhookDelivery.runOnce());

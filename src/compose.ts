@@ -19,6 +19,7 @@ import { ActivationService } from './modules/projects/activation.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { ApprovalsService } from './modules/reviews/approvals.service.ts';
 import { MergesService } from './modules/reviews/merges.service.ts';
+import { OwedPayouts } from './modules/reviews/owed-payouts.ts';
 import { SubmissionsService } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
@@ -50,6 +51,7 @@ export function buildServices(
   const funds = new FundsService({ chain });
   const reservedAddresses = [
     chain.info?.operatorAddress,
+    chain.payoutSigner.address || undefined,
     chain.info?.payoutSpenderAddress,
     chain.info?.treasuryAddress,
     chain.info?.factoryAddress,
@@ -108,6 +110,7 @@ export function buildServices(
     pollIntervalMs: config.chain.pollingIntervalMs,
     stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
     revertConfirmations: config.payouts.revertConfirmations,
+    confirmations: config.payouts.confirmations,
     maxFeePerGasGwei: config.payouts.maxFeePerGasGwei,
   });
   const submissions = new SubmissionsService({
@@ -127,7 +130,6 @@ export function buildServices(
     activity,
     bounties,
     projects,
-    agents: directory,
     payouts,
     payability,
     checkWallet: (address) => agents.checkWallet(address),
@@ -145,7 +147,8 @@ export function buildServices(
     leaseMs: ACTIVATION_LEASE_MS,
   });
   const merges = new MergesService({ db, clock, activity, bounties, projects, agents: directory });
-  const webhooks = new WebhooksService({ db, clock, log, repoHost, merges, approvals });
+  const owedPayouts = new OwedPayouts({ log, merges, approvals });
+  const webhooks = new WebhooksService({ db, clock, log, repoHost, merges, owed: owedPayouts });
   const stats = new StatsService({ agents, projects, bounties });
   const events = new EventsService({
     db,
@@ -170,6 +173,7 @@ export function buildServices(
     payouts,
     submissions,
     approvals,
+    owedPayouts,
     merges,
     webhooks,
     payability,

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { connectChain } from './infra/chain/connect.ts';
 import { DevChainInUseError } from './infra/chain/dev-chain-record.ts';
+import { ChainSetupError } from './infra/chain/payout-router.ts';
 import { WalletVault } from './infra/chain/wallet-vault.ts';
 import { type Config, ConfigError, loadConfig } from './infra/config.ts';
 import { openDatabase } from './infra/db/client.ts';
@@ -53,7 +54,8 @@ async function main() {
   const metrics = new Metrics();
   const { chain, devChain, masterKey } = await connectChain(config, logger, metrics.observeRpc).catch(
     (err: unknown) => {
-      if (err instanceof DevChainInUseError) {
+      // Both say what to fix (another process on DATA_DIR; a factory without this payout key's router).
+      if (err instanceof DevChainInUseError || err instanceof ChainSetupError) {
         console.error(err.message);
         process.exit(1);
       }

@@ -20,11 +20,13 @@ import {
   parseEventLogs,
   parseSignature,
   stringToHex,
+  zeroAddress,
 } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, anvilAccount, startAnvil } from '../src/infra/chain/anvil.ts';
 import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
+import { payoutRouterAbi, payoutRouterBytecode } from '../src/infra/chain/contracts/PayoutRouter.ts';
 import { projectFactoryAbi, projectFactoryBytecode } from '../src/infra/chain/contracts/ProjectFactory.ts';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
 import {
@@ -42,9 +44,13 @@ const alice = anvilAccount(1);
 const bob = anvilAccount(2);
 const carol = anvilAccount(3);
 const outsider = anvilAccount(4);
+const payoutKey = anvilAccount(5);
 const treasury = anvilAccount(9);
+const tokenErrors = projectTokenAbi.filter((item) => item.type === 'error');
 // A sell bubbles the token's ERC-20 errors up through the curve; both are needed to decode them.
-const curveCallAbi = [...bondingCurveAbi, ...projectTokenAbi.filter((item) => item.type === 'error')];
+const curveCallAbi = [...bondingCurveAbi, ...tokenErrors];
+// The router bubbles them up from its transferFroms the same way.
+const routerCallAbi = [...payoutRouterAbi, ...tokenErrors];
 
 let anvil: Anvil;
 let clients: ReturnType<typeof connect>;
@@ -159,7 +165,7 @@ beforeAll(async () => {
   const hash = await clients.wallet.deployContract({
     abi: projectFactoryAbi,
     bytecode: projectFactoryBytecode,
-    args: [treasury.address, params.a, params.b],
+    args: [treasury.address, payoutKey.address, params.a, params.b],
     account: operator,
   });
   const receipt = await mine(hash);
@@ -251,7 +257,7 @@ describe('ProjectFactory', () => {
       const deploy = clients.wallet.deployContract({
         abi: projectFactoryAbi,
         bytecode: projectFactoryBytecode,
-        args: [treasury.address, a, b],
+        args: [treasury.address, payoutKey.address, a, b],
         account: operator,
       });
       expect(await revertName(deploy, projectFactoryAbi)).toBe('InvalidParameters');
@@ -489,6 +495,203 @@ describe('ProjectToken', () => {
     ).toBe(value);
     // The nonce moved on, so the same signature cannot grant the allowance twice.
     expect(await revertName(permitCall(signature))).toBe('ERC2612InvalidSigner');
+  });
+});
+
+describe('PayoutRouter', () => {
+  const UNIT = 10n ** 18n;
+  const routerOf = () =>
+    clients.pub.readContract({ address: factory, abi: projectFactoryAbi, functionName: 'payoutRouter' });
+  const balanceOf = (token: Address, owner: Address) =>
+    clients.pub.readContract({
+      address: token,
+      abi: projectTokenAbi,
+      functionName: 'balanceOf',
+      args: [owner],
+    });
+  const allowanceOf = (token: Address, owner: Address, spender: Address) =>
+    clients.pub.readContract({
+      address: token,
+      abi: projectTokenAbi,
+      functionName: 'allowance',
+      args: [owner, spender],
+    });
+
+  /** A token alice holds `held` of (bought on its curve, the rest sent away), with `allowance` for the router. */
+  async function funded(held: bigint, allowance: bigint) {
+    const { curve, token } = await deployPair(nextSalt());
+    const { tokensOut } = await buy(curve, alice, parseEther('0.5'));
+    if (tokensOut < held) throw new Error('bought too few tokens for the case');
+    const { request: away } = await clients.pub.simulateContract({
+      address: token,
+      abi: projectTokenAbi,
+      functionName: 'transfer',
+      args: [bob.address, tokensOut - held],
+      account: alice,
+    });
+    await mine(await clients.wallet.writeContract(away));
+    const router = await routerOf();
+    const { request } = await clients.pub.simulateContract({
+      address: token,
+      abi: projectTokenAbi,
+      functionName: 'approve',
+      args: [router, allowance],
+      account: alice,
+    });
+    await mine(await clients.wallet.writeContract(request));
+    return { token, router };
+  }
+
+  /** What the founder, contributor, treasury and router hold of the token, and the router's ETH. */
+  async function holdings(token: Address, router: Address) {
+    const [founder, contributor, fees, routerTokens, routerEth] = await Promise.all([
+      balanceOf(token, alice.address),
+      balanceOf(token, carol.address),
+      balanceOf(token, treasury.address),
+      balanceOf(token, router),
+      clients.pub.getBalance({ address: router }),
+    ]);
+    return { founder, contributor, fees, routerTokens, routerEth };
+  }
+
+  const pay = (
+    router: Address,
+    token: Address,
+    amount: bigint,
+    fee: bigint,
+    account = payoutKey,
+    to = carol.address,
+  ) =>
+    clients.pub.simulateContract({
+      address: router,
+      abi: routerCallAbi,
+      functionName: 'pay',
+      args: [token, alice.address, to, amount, fee],
+      account,
+    });
+
+  it('is deployed by the factory with the payout key as payer and the factory treasury', async () => {
+    const router = await routerOf();
+    expect((await clients.pub.getCode({ address: router }))?.length ?? 0).toBeGreaterThan(2);
+    const routerRead = (functionName: 'payer' | 'treasury') =>
+      clients.pub.readContract({ address: router, abi: payoutRouterAbi, functionName });
+    expect(await routerRead('payer')).toBe(payoutKey.address);
+    expect(await routerRead('treasury')).toBe(treasury.address);
+    expect(
+      await clients.pub.readContract({ address: factory, abi: projectFactoryAbi, functionName: 'treasury' }),
+    ).toBe(treasury.address);
+  });
+
+  it('refuses a zero payer or treasury, and so does the factory', async () => {
+    for (const args of [
+      [zeroAddress, treasury.address],
+      [payoutKey.address, zeroAddress],
+    ] as const) {
+      const deploy = clients.wallet.deployContract({
+        abi: payoutRouterAbi,
+        bytecode: payoutRouterBytecode,
+        args,
+        account: operator,
+      });
+      expect(await revertName(deploy, payoutRouterAbi)).toBe('ZeroAddress');
+    }
+    const factoryDeploy = clients.wallet.deployContract({
+      abi: projectFactoryAbi,
+      bytecode: projectFactoryBytecode,
+      args: [treasury.address, zeroAddress, params.a, params.b],
+      account: operator,
+    });
+    expect(await revertName(factoryDeploy, payoutRouterAbi)).toBe('ZeroAddress');
+  });
+
+  it('pays the reward and the fee from the founder in one transaction', async () => {
+    const amount = 95n * UNIT;
+    const fee = 5n * UNIT;
+    const { token, router } = await funded(150n * UNIT, 120n * UNIT);
+    const before = await holdings(token, router);
+    const { request } = await pay(router, token, amount, fee);
+    const receipt = await mine(await clients.wallet.writeContract(request));
+
+    expect(await holdings(token, router)).toEqual({
+      founder: before.founder - amount - fee,
+      contributor: before.contributor + amount,
+      fees: before.fees + fee,
+      routerTokens: 0n,
+      routerEth: 0n,
+    });
+    expect(await allowanceOf(token, alice.address, router)).toBe(120n * UNIT - amount - fee);
+    const transfers = parseEventLogs({ abi: projectTokenAbi, logs: receipt.logs, eventName: 'Transfer' });
+    expect(transfers.map((t) => t.args)).toEqual([
+      { from: alice.address, to: carol.address, value: amount },
+      { from: alice.address, to: treasury.address, value: fee },
+    ]);
+    const [paid] = parseEventLogs({ abi: payoutRouterAbi, logs: receipt.logs, eventName: 'Paid' });
+    expect(paid?.args).toEqual({ token, from: alice.address, to: carol.address, amount, fee });
+  });
+
+  it('makes no fee transfer when the fee is zero', async () => {
+    const { token, router } = await funded(10n * UNIT, 10n * UNIT);
+    const { request } = await pay(router, token, 10n * UNIT, 0n);
+    const receipt = await mine(await clients.wallet.writeContract(request));
+    const transfers = parseEventLogs({ abi: projectTokenAbi, logs: receipt.logs, eventName: 'Transfer' });
+    expect(transfers.map((t) => t.args)).toEqual([
+      { from: alice.address, to: carol.address, value: 10n * UNIT },
+    ]);
+    expect((await holdings(token, router)).founder).toBe(0n);
+  });
+
+  it('lets only the payer call pay: not the founder, the factory owner or anyone else', async () => {
+    const { token, router } = await funded(100n * UNIT, 100n * UNIT);
+    const before = await holdings(token, router);
+    for (const account of [outsider, alice, operator, carol]) {
+      expect(await revertName(pay(router, token, UNIT, UNIT, account))).toBe('NotPayer');
+    }
+    expect(await holdings(token, router)).toEqual(before);
+  });
+
+  it('refuses a zero recipient', async () => {
+    const { token, router } = await funded(100n * UNIT, 100n * UNIT);
+    expect(await revertName(pay(router, token, UNIT, UNIT, payoutKey, zeroAddress))).toBe('ZeroAddress');
+  });
+
+  it('moves neither transfer when the allowance or the balance covers the amount but not amount + fee', async () => {
+    const amount = 95n * UNIT;
+    const fee = 5n * UNIT;
+    for (const [held, allowance, error] of [
+      [200n * UNIT, amount + fee - 1n, 'ERC20InsufficientAllowance'],
+      [amount + fee - 1n, 200n * UNIT, 'ERC20InsufficientBalance'],
+    ] as const) {
+      const { token, router } = await funded(held, allowance);
+      expect(await revertName(pay(router, token, amount, fee))).toBe(error);
+
+      // Mined anyway (a fixed gas limit skips the estimate, as the service signs): the whole call
+      // reverts, the reward transfer that would have succeeded included.
+      const before = await holdings(token, router);
+      const hash = await clients.wallet.writeContract({
+        address: router,
+        abi: payoutRouterAbi,
+        functionName: 'pay',
+        args: [token, alice.address, carol.address, amount, fee],
+        account: payoutKey,
+        gas: 200_000n,
+      });
+      const receipt = await clients.pub.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe('reverted');
+      expect(receipt.logs).toEqual([]);
+      expect(await holdings(token, router)).toEqual(before);
+      expect(await allowanceOf(token, alice.address, router)).toBe(allowance);
+    }
+  });
+
+  it('accepts no ETH', async () => {
+    const router = await routerOf();
+    const send = clients.wallet.sendTransaction({ to: router, value: 1n, account: outsider });
+    await expect(send).rejects.toThrow(/revert/i);
+    const data = '0xdeadbeef' as Hex;
+    await expect(
+      clients.wallet.sendTransaction({ to: router, value: 1n, data, account: outsider }),
+    ).rejects.toThrow(/revert/i);
+    expect(await clients.pub.getBalance({ address: router })).toBe(0n);
   });
 });
 

@@ -148,8 +148,10 @@ export function timedChain(chain: Chain, stats: Stats): Chain {
   const mined = timed(stats, 'chain mined', p.mined);
   const payoutSigner: PayoutSigner = {
     address: p.address,
+    routerAddress: p.routerAddress,
     chainNonce: timed(stats, 'chain chainNonce', p.chainNonce),
     quoteFees: timed(stats, 'chain quoteFees', p.quoteFees),
+    signPayout: timed(stats, 'chain signPayout', p.signPayout),
     signTransferFrom: timed(stats, 'chain signTransferFrom', p.signTransferFrom),
     broadcast: timed(stats, 'chain broadcast', p.broadcast),
     // A receipt lookup that found nothing yet.

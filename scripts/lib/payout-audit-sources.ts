@@ -47,20 +47,24 @@ export async function readLedger(db: Db, payoutSigner: string): Promise<LedgerWi
     .select({ txHash: legAttempts.txHash, legId: legAttempts.legId })
     .from(legAttempts);
   const paidSubmissions = db.select({ id: payouts.submissionId }).from(payouts);
+  // A founder-merged submission is owed its reward whether or not a payout was ever recorded.
   const subRows = await db
     .select({ s: submissions, wallet: agents.walletAddress })
     .from(submissions)
     .innerJoin(agents, sql`${agents.id} = ${submissions.agentId}`)
-    .where(or(sql`${submissions.status} = 'approved'`, inArray(submissions.id, paidSubmissions)));
-  const bountyIds = [...new Set(subRows.map((r) => r.s.bountyId))];
-  const bountyRows = await db
-    .select({ id: bounties.id, status: bounties.status })
-    .from(bounties)
     .where(
-      bountyIds.length > 0
-        ? or(sql`${bounties.status} = 'done'`, inArray(bounties.id, bountyIds))
-        : sql`${bounties.status} = 'done'`,
+      or(
+        sql`${submissions.status} = 'approved'`,
+        sql`${submissions.founderMerged}`,
+        inArray(submissions.id, paidSubmissions),
+      ),
     );
+  const bountyIds = [...new Set(subRows.map((r) => r.s.bountyId))];
+  const doneOrOwed = or(sql`${bounties.status} = 'done'`, sql`${bounties.paymentOwed}`);
+  const bountyRows = await db
+    .select({ id: bounties.id, status: bounties.status, paymentOwed: bounties.paymentOwed })
+    .from(bounties)
+    .where(bountyIds.length > 0 ? or(doneOrOwed, inArray(bounties.id, bountyIds)) : doneOrOwed);
   const tokenRows = await db
     .select({ token: projects.tokenAddress })
     .from(projects)
@@ -111,7 +115,9 @@ function transfersOf(logs: Log[]): AuditTransfer[] {
 /**
  * The chain's side: every Transfer log of the project tokens, the legs' transactions that mined
  * (with their own logs, whatever the scanned range), the sender of every transaction that moved
- * tokens between two holders, and each signer's mined nonce.
+ * tokens between two holders (so the rules know which transfers out of founder wallets the payout
+ * key made, directly or through the router), each signer's mined nonce, and what it sent at
+ * nonces no live leg holds.
  */
 export async function readChain(
   pub: PublicClient,
@@ -173,8 +179,13 @@ export async function readChain(
   for (const signer of ledger.signers) {
     const count = await pub.getTransactionCount({ address: getAddress(signer), blockTag: 'latest' });
     signerNonces[signer] = count;
-    // A nonce no leg holds: find what was sent at it, where the node can tell (anvil, Erigon).
-    const held = new Set(ledger.legs.filter((l) => l.signer.toLowerCase() === signer).map((l) => l.nonce));
+    // A nonce no leg holds, or one a dropped leg lost to another transaction: find what was sent
+    // at it, where the node can tell (anvil, Erigon).
+    const held = new Set(
+      ledger.legs
+        .filter((l) => l.signer.toLowerCase() === signer && l.status !== 'dropped')
+        .map((l) => l.nonce),
+    );
     const free = Array.from({ length: count }, (_, n) => n).filter((n) => !held.has(n));
     await inChunks(free, 20, async (nonce) => {
       const tx = await txBySenderAndNonce(pub, signer, nonce);

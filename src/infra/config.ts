@@ -73,6 +73,8 @@ export interface Config {
     stuckAfterSeconds: number;
     /** Blocks mined on top of a reverted payout before the revert counts (a reorg may undo it). */
     revertConfirmations: number;
+    /** PAYOUT_CONFIRMATIONS: blocks a mined payout is watched for (a reorg may drop it until then). */
+    confirmations: number;
     /** No payout transaction is ever signed with a higher fee cap than this. */
     maxFeePerGasGwei: number;
   };
@@ -212,6 +214,8 @@ export function loadConfig(env: Env): Config {
       stuckAfterSeconds: r.int('PAYOUT_STUCK_AFTER_SECONDS', 60, 1, 86_400),
       // The embedded anvil never reorganizes; a real chain can.
       revertConfirmations: r.int('PAYOUT_REVERT_CONFIRMATIONS', r.str('CHAIN_RPC_URL') ? 5 : 0, 0, 10_000),
+      // Base's sequencer reorgs rarely and shallowly; 10 blocks (20 s) is past anything it has done.
+      confirmations: r.int('PAYOUT_CONFIRMATIONS', r.str('CHAIN_RPC_URL') ? 10 : 0, 0, 10_000),
       maxFeePerGasGwei: r.int('PAYOUT_MAX_FEE_PER_GAS_GWEI', 500, 1, 1_000_000),
     },
   };

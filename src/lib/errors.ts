@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   symbol_taken: 409,
   pr_already_submitted: 409,
   webhook_limit: 409,
+  payment_owed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
@@ -66,3 +67,9 @@ export class AppError extends Error {
 export const notFound = (what: string) => new AppError('not_found', `No ${what} with that id exists.`);
 export const forbidden = (message: string) => new AppError('forbidden', message);
 export const invalidState = (message: string) => new AppError('invalid_state', message);
+export const paymentOwed = () =>
+  new AppError(
+    'payment_owed',
+    'You merged this pull request, so its reward is owed: it cannot be rejected or sent back. The ' +
+      'service pays it as soon as your balance and allowance cover it (or approve it now).',
+  );

@@ -27,7 +27,8 @@ export type TestChain = Awaited<ReturnType<typeof startTestChain>>;
 
 /**
  * A real anvil with the factory deployed, exactly as `npm start` sets it up, in a temp dir.
- * Accounts 0-2 are the platform's (operator, payout wallet, treasury); tests use 3 and up.
+ * Accounts 0-2 are the platform's (operator, payout key, treasury); tests use 3 and up. Founders
+ * approve the factory's payout router (`chain.info.payoutSpenderAddress`), never the payout key.
  */
 export async function startTestChain(overrides: Partial<EvmChainOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'bm-chain-'));
@@ -75,7 +76,7 @@ export async function buyTokens(
   return (event.args as { tokensOut: bigint }).tokensOut;
 }
 
-/** Sets the payout wallet's allowance on a token from an anvil account. */
+/** Sets the payout spender's (the payout router's) allowance on a token from an anvil account. */
 export async function approvePayouts(
   tc: TestChain,
   accountIndex: number,

@@ -23,8 +23,10 @@ const lower = (a: string) => a.toLowerCase();
 const key = (token: string, owner: string) => `${lower(token)}:${lower(owner)}`;
 
 /**
- * A transferFrom the payout signer signed, as the fake encodes it in the raw transaction; a nonce
- * filler (`filler: true`) moves nothing and only uses its nonce.
+ * A transaction the payout signer signed, as the fake encodes it in the raw transaction: a router
+ * payout (`feeUnits` set: amountUnits to `to` and feeUnits to the treasury, both or neither), a
+ * plain transferFrom (no `feeUnits`), or a nonce filler (`filler: true`) that moves nothing and
+ * only uses its nonce.
  */
 export interface FakeTx {
   chainId: number;
@@ -34,12 +36,16 @@ export interface FakeTx {
   from: string;
   to: string;
   amountUnits: bigint;
+  feeUnits?: bigint;
   nonce: number;
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
 }
 
-/** A mined transfer: what a block explorer would show for it. Addresses are lowercase. */
+/**
+ * A mined transfer: what a block explorer would show for it. Addresses are lowercase. A router
+ * payout shows as its reward transfer and, with a fee, its fee transfer: one hash, one nonce.
+ */
 export interface FakeTransfer {
   tokenAddress: string;
   from: string;
@@ -57,12 +63,16 @@ interface Receipt {
   visibleAt: number;
 }
 
+/** The payout key's address; the spender founders approve is the router (`info.payoutSpenderAddress`). */
+const PAYOUT_KEY = '0x00000000000000000000000000000000000000A1';
+
 const FIXED_FEES: Fees = { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
 
 function encode(tx: FakeTx): string {
   const json = JSON.stringify({
     ...tx,
     amountUnits: tx.amountUnits.toString(),
+    feeUnits: tx.feeUnits?.toString(),
     maxFeePerGas: tx.maxFeePerGas.toString(),
     maxPriorityFeePerGas: tx.maxPriorityFeePerGas.toString(),
   });
@@ -75,6 +85,7 @@ function decode(raw: string): FakeTx {
     return {
       ...o,
       amountUnits: BigInt(o.amountUnits),
+      ...(o.feeUnits === undefined ? {} : { feeUnits: BigInt(o.feeUnits) }),
       maxFeePerGas: BigInt(o.maxFeePerGas),
       maxPriorityFeePerGas: BigInt(o.maxPriorityFeePerGas),
     } as FakeTx;
@@ -102,11 +113,14 @@ const refuse = (): never => {
 
 /**
  * An in-memory chain for tests of the HTTP and state rules only: a token ledger (balances and the
- * payout wallet's allowances, set by the test) and one payout signer whose signed transferFroms
- * are broadcast, mined in nonce order and answered with receipts, as a node would.
+ * payout spender's allowances, set by the test) and one payout signer whose signed router payouts
+ * and transferFroms are broadcast, mined in nonce order and answered with receipts, as a node would.
+ * The ledger keeps one allowance per owner and token, for the spender: router payouts and the
+ * older plain transferFroms both draw on it.
  *
  * - A transaction mines when its nonce is the signer's next one; later nonces wait in the pool
- *   until the gap fills. A transfer the founder cannot cover still mines, with status 'reverted'.
+ *   until the gap fills. A transfer the founder cannot cover still mines, with status 'reverted';
+ *   a router payout is covered only by amount + fee, and moves both or neither.
  * - Broadcasting the same bytes again is a no-op ('accepted'); another transaction at a nonce
  *   already mined is 'nonce_used'; a waiting one is replaced only by a 10% fee bump, and a fee
  *   cap below `baseFeePerGas` is refused ('underpriced'), as a node's answers say.
@@ -127,7 +141,7 @@ export class FakeChain implements Chain {
     explorerUrl: null,
     factoryAddress: '0x00000000000000000000000000000000000000F1',
     operatorAddress: '0x00000000000000000000000000000000000000C1',
-    payoutSpenderAddress: '0x00000000000000000000000000000000000000A1',
+    payoutSpenderAddress: '0x00000000000000000000000000000000000000D1',
     treasuryAddress: '0x00000000000000000000000000000000000000B1',
     devChain: true,
   };
@@ -164,13 +178,15 @@ export class FakeChain implements Chain {
   private readonly funds = new Map<string, TokenFunds>();
   /** The next nonce of each signer (lowercase address). */
   private readonly nonces = new Map<string, number>();
+  /** Every mined transaction's signer, nonce and block, in block order: the nonce at a past block. */
+  private readonly minedNonces: { signer: string; nonce: number; block: bigint }[] = [];
   private block = 0n;
   /** Transactions waiting for a nonce gap to fill, by signer and nonce. */
   private readonly pool = new Map<string, { tx: FakeTx; hash: string }>();
   private readonly receipts = new Map<string, Receipt>();
   private readonly seen = new Set<string>();
 
-  readonly payoutSigner: PayoutSigner = this.signerFor(this.info.payoutSpenderAddress);
+  readonly payoutSigner: PayoutSigner = this.signerFor(PAYOUT_KEY);
 
   readonly wallets: WalletActions = {
     ethBalance: async () => refuse(),
@@ -186,7 +202,7 @@ export class FakeChain implements Chain {
     sendEth: async () => refuse(),
   };
 
-  /** The owner approves the payout wallet for `allowanceTokens` on chain: a new block with its log. */
+  /** The owner approves the payout spender for `allowanceTokens` on chain: a new block with its log. */
   approveOnChain(token: string, owner: string, allowanceTokens: bigint): void {
     this.approveUnits(token, owner, allowanceTokens * UNIT);
   }
@@ -232,7 +248,7 @@ export class FakeChain implements Chain {
     });
   }
 
-  /** Sets the owner's balance and its allowance for the payout wallet, in whole tokens. */
+  /** Sets the owner's balance and its allowance for the payout spender, in whole tokens. */
   setFunds(token: string, owner: string, balanceTokens: bigint, allowanceTokens = balanceTokens): void {
     this.setFundsUnits(token, owner, balanceTokens * UNIT, allowanceTokens * UNIT);
   }
@@ -274,7 +290,7 @@ export class FakeChain implements Chain {
 
   /** The nonce the signer's next transaction must carry (what the chain itself has mined). */
   get ledgerNonce(): number {
-    return this.nonceOf(this.info.payoutSpenderAddress);
+    return this.nonceOf(PAYOUT_KEY);
   }
 
   /** The latest block: each mined transaction makes one; `mineEmpty` adds empty ones. */
@@ -310,6 +326,7 @@ export class FakeChain implements Chain {
     const receipts = new Map(this.receipts);
     const seen = new Set(this.seen);
     const transfers = this.transfers.length;
+    const minedNonces = this.minedNonces.length;
     const block = this.block;
     return () => {
       const reset = <K, V>(m: Map<K, V>, from: Map<K, V>) => {
@@ -323,6 +340,7 @@ export class FakeChain implements Chain {
       this.seen.clear();
       for (const h of seen) this.seen.add(h);
       this.transfers.splice(transfers);
+      this.minedNonces.splice(minedNonces);
       this.block = block;
     };
   }
@@ -331,15 +349,33 @@ export class FakeChain implements Chain {
     return this.nonces.get(lower(signer)) ?? 0;
   }
 
+  /** The signer's next nonce as of a block: one past the last it mined up to that block. */
+  private nonceAt(signer: string, block: bigint): number {
+    let next = 0;
+    for (const m of this.minedNonces) {
+      if (m.block <= block && m.signer === lower(signer)) next = Math.max(next, m.nonce + 1);
+    }
+    return next;
+  }
+
   private signerFor(address: string): PayoutSigner {
+    const beforeSign = async () => {
+      const hook = this.onSign;
+      this.onSign = null;
+      if (hook) await hook();
+    };
     return {
       address,
-      chainNonce: async () => this.nonceOf(address),
+      routerAddress: this.info.payoutSpenderAddress,
+      // Transactions mine as soon as their nonce is next, so nothing is ever pending ahead of 'latest'.
+      chainNonce: async (at) => (typeof at === 'bigint' ? this.nonceAt(address, at) : this.nonceOf(address)),
       quoteFees: () => this.quoteFees(),
+      signPayout: async (t) => {
+        await beforeSign();
+        return this.sign(address, t, t.feeUnits);
+      },
       signTransferFrom: async (t) => {
-        const hook = this.onSign;
-        this.onSign = null;
-        if (hook) await hook();
+        await beforeSign();
         return this.sign(address, t);
       },
       signNonceFiller: async (t) => this.signFiller(address, t),
@@ -392,22 +428,24 @@ export class FakeChain implements Chain {
     return { hash, raw };
   }
 
-  private sign(signer: string, t: Parameters<PayoutSigner['signTransferFrom']>[0]): SignedTx {
-    const tx: FakeTx = {
+  /** A transferFrom, or with `feeUnits` a router payout. */
+  private sign(
+    signer: string,
+    t: Parameters<PayoutSigner['signTransferFrom']>[0],
+    feeUnits?: bigint,
+  ): SignedTx {
+    return this.record({
       chainId: this.info.id,
       signer: lower(signer),
       tokenAddress: lower(t.tokenAddress),
       from: lower(t.from),
       to: lower(t.to),
       amountUnits: t.amountUnits,
+      ...(feeUnits === undefined ? {} : { feeUnits }),
       nonce: t.nonce,
       maxFeePerGas: t.fees.maxFeePerGas,
       maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
-    };
-    const raw = encode(tx);
-    const hash = hashOf(raw);
-    this.signed.push({ ...tx, hash });
-    return { hash, raw };
+    });
   }
 
   protected async broadcast(raw: string): Promise<BroadcastResult> {
@@ -444,10 +482,14 @@ export class FakeChain implements Chain {
     return 'accepted';
   }
 
-  /** Executes the transferFrom: it reverts when the founder's balance or allowance falls short. */
+  /**
+   * Executes the transferFrom or the router payout: it reverts when the founder's balance or
+   * allowance falls short of all it moves (a payout's amount plus fee), and then moves nothing.
+   */
   private mine(tx: FakeTx, hash: string): void {
     this.nonces.set(lower(tx.signer), tx.nonce + 1);
     this.block += 1n;
+    this.minedNonces.push({ signer: lower(tx.signer), nonce: tx.nonce, block: this.block });
     if (tx.filler) {
       this.receipts.set(hash, {
         mined: { status: 'success', blockNumber: this.block },
@@ -455,31 +497,40 @@ export class FakeChain implements Chain {
       });
       return;
     }
-    const forced = this.revertNext || (this.revertNextTo !== null && lower(this.revertNextTo) === tx.to);
+    // A router payout's transfers: the reward, then the fee when there is one.
+    const moves: [to: string, units: bigint][] = [[tx.to, tx.amountUnits]];
+    if (tx.feeUnits) moves.push([lower(this.info.treasuryAddress), tx.feeUnits]);
+    const target = this.revertNextTo === null ? null : lower(this.revertNextTo);
+    const forced = this.revertNext || moves.some(([to]) => to === target);
     if (this.revertNext) this.revertNext = false;
     else if (forced) this.revertNextTo = null;
+    const total = moves.reduce((sum, [, units]) => sum + units, 0n);
     const from = this.funds.get(key(tx.tokenAddress, tx.from)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
-    const covered = from.balanceUnits >= tx.amountUnits && from.allowanceUnits >= tx.amountUnits;
+    const covered = from.balanceUnits >= total && from.allowanceUnits >= total;
     const status = !forced && covered ? 'success' : 'reverted';
     if (status === 'success') {
       this.funds.set(key(tx.tokenAddress, tx.from), {
-        balanceUnits: from.balanceUnits - tx.amountUnits,
-        allowanceUnits: from.allowanceUnits - tx.amountUnits,
+        balanceUnits: from.balanceUnits - total,
+        allowanceUnits: from.allowanceUnits - total,
       });
-      const to = this.funds.get(key(tx.tokenAddress, tx.to)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
-      this.funds.set(key(tx.tokenAddress, tx.to), { ...to, balanceUnits: to.balanceUnits + tx.amountUnits });
-      this.logTransfer(tx.tokenAddress, tx.from, tx.to);
+      for (const [to, units] of moves) {
+        const held = this.funds.get(key(tx.tokenAddress, to)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
+        this.funds.set(key(tx.tokenAddress, to), { ...held, balanceUnits: held.balanceUnits + units });
+        this.logTransfer(tx.tokenAddress, tx.from, to);
+      }
     }
-    this.transfers.push({
-      tokenAddress: tx.tokenAddress,
-      from: tx.from,
-      to: tx.to,
-      amountUnits: tx.amountUnits,
-      hash,
-      nonce: tx.nonce,
-      status,
-      blockNumber: this.block,
-    });
+    for (const [to, units] of moves) {
+      this.transfers.push({
+        tokenAddress: tx.tokenAddress,
+        from: tx.from,
+        to,
+        amountUnits: units,
+        hash,
+        nonce: tx.nonce,
+        status,
+        blockNumber: this.block,
+      });
+    }
     this.receipts.set(hash, {
       mined: { status, blockNumber: this.block },
       visibleAt: Date.now() + this.receiptDelayMs,

@@ -17,7 +17,7 @@ export function unitsToTokens(units: bigint): string {
 
 export interface TokenFunds {
   balanceUnits: bigint;
-  /** What the owner lets the platform payout wallet spend. */
+  /** What the owner lets the platform's payout spender (the payout router) move. */
   allowanceUnits: bigint;
 }
 
@@ -30,6 +30,10 @@ export interface PublicChainInfo {
   factoryAddress: string | null;
   /** Deploys project contracts (and funds the dev faucet): a platform address, never an agent's. */
   operatorAddress: string | null;
+  /**
+   * What founders approve on their project token: the payout router, which pays reward and fee in
+   * one transaction. Not the payout key, which only calls the router.
+   */
   payoutSpenderAddress: string | null;
   treasuryAddress: string | null;
   devChain: boolean;
@@ -64,9 +68,32 @@ export type BroadcastResult = 'accepted' | 'nonce_used' | 'underpriced';
  */
 export interface PayoutSigner {
   readonly address: string;
-  /** The next nonce the chain expects from this signer, counting pending transactions. */
-  chainNonce(): Promise<number>;
+  /** The payout router this key pays through: the spender founders approve. */
+  readonly routerAddress: string;
+  /**
+   * The next nonce the chain expects from this signer: counting pending transactions ('pending',
+   * the default), only mined ones ('latest'), or those mined up to a block number (one deep
+   * enough that a reorg will not take them back).
+   */
+  chainNonce(at?: 'pending' | 'latest' | bigint): Promise<number>;
   quoteFees(): Promise<Fees>;
+  /**
+   * One router `pay`: amountUnits to `to` and feeUnits to the treasury, from `from`, in one
+   * transaction that moves both or neither.
+   */
+  signPayout(t: {
+    tokenAddress: string;
+    from: string;
+    to: string;
+    amountUnits: bigint;
+    feeUnits: bigint;
+    nonce: number;
+    fees: Fees;
+  }): Promise<SignedTx>;
+  /**
+   * A plain ERC-20 transferFrom by the payout key: a leg of a two-transaction payout signed before
+   * the router existed. It needs the founder's allowance for the payout key itself.
+   */
   signTransferFrom(t: {
     tokenAddress: string;
     from: string;
@@ -132,7 +159,7 @@ export interface WalletActions {
     tokensUnits: bigint,
     minEthUnits: bigint,
   ): Promise<TxResult & { ethUnits: bigint }>;
-  /** Sets the platform payout wallet's allowance on a token. */
+  /** Sets the allowance of the platform's payout spender (the payout router) on a token. */
   approvePayouts(
     key: string,
     tokenAddress: string,
@@ -149,7 +176,7 @@ export interface WalletActions {
  */
 export interface Chain {
   readonly info: PublicChainInfo | null;
-  /** Balance of the owner and its allowance for the payout wallet, read in one round trip. */
+  /** Balance of the owner and its allowance for the payout spender, read in one round trip. */
   readFunds(tokenAddress: string, ownerAddress: string): Promise<TokenFunds>;
   readonly payoutSigner: PayoutSigner;
   readonly wallets: WalletActions;
@@ -177,8 +204,10 @@ export const unavailableChain: Chain = {
   readFunds: async () => refuse(),
   payoutSigner: {
     address: '',
+    routerAddress: '',
     chainNonce: async () => refuse(),
     quoteFees: async () => refuse(),
+    signPayout: async () => refuse(),
     signTransferFrom: async () => refuse(),
     signNonceFiller: async () => refuse(),
     broadcast: async () => refuse(),

@@ -6,6 +6,7 @@ import { anvilAccount, startAnvil } from './anvil.ts';
 import { projectFactoryAbi, projectFactoryBytecode } from './contracts/ProjectFactory.ts';
 import { identityOf, removeRecord, stopStaleAnvil, writeRecord } from './dev-chain-record.ts';
 import type { EvmChainOptions } from './evm-chain.ts';
+import { readFactoryRouter, routerMismatch } from './payout-router.ts';
 
 export const DEV_CHAIN_ID = 31337;
 // Curve parameters of the dev factory: price starts at 0.000001 ETH per token and doubles by max supply.
@@ -25,9 +26,10 @@ const privateKeyOf = (index: number): Hex => {
 
 /**
  * The embedded dev chain: anvil with its state in DATA_DIR (a restart keeps balances and
- * contracts, in step with the embedded database), the factory deployed once, and anvil's
- * well-known funded accounts as operator (0), payout wallet (1) and treasury (2). One anvil per
- * state file: one an earlier run left behind is stopped first (see dev-chain-record.ts).
+ * contracts, in step with the embedded database), the factory (and its payout router) deployed
+ * once, and anvil's well-known funded accounts as operator (0), payout key (1, the router's payer)
+ * and treasury (2). One anvil per state file: one an earlier run left behind is stopped first (see
+ * dev-chain-record.ts).
  */
 export async function startDevChain(dataDir: string, log: FastifyBaseLogger): Promise<DevChain> {
   const dir = join(dataDir, 'chain');
@@ -52,14 +54,17 @@ export async function startDevChain(dataDir: string, log: FastifyBaseLogger): Pr
     const operatorKey = privateKeyOf(0);
     const payoutKey = privateKeyOf(1);
     const treasuryAddress = anvilAccount(2).address;
-    const factoryAddress = await ensureFactory(
+    const { factoryAddress, payoutRouterAddress } = await ensureFactory(
       anvil.rpcUrl,
       join(dir, 'dev-chain.json'),
-      operatorKey,
-      treasuryAddress,
-      log,
+      {
+        operatorKey,
+        payer: anvilAccount(1).address,
+        treasury: treasuryAddress,
+        log,
+      },
     );
-    log.info({ rpcUrl: anvil.rpcUrl, factoryAddress }, 'dev chain ready (anvil)');
+    log.info({ rpcUrl: anvil.rpcUrl, factoryAddress, payoutRouterAddress }, 'dev chain ready (anvil)');
     return {
       options: {
         rpcUrl: anvil.rpcUrl,
@@ -69,6 +74,7 @@ export async function startDevChain(dataDir: string, log: FastifyBaseLogger): Pr
         name: 'Anvil (embedded dev chain)',
         explorerUrl: null,
         factoryAddress,
+        payoutRouterAddress,
         treasuryAddress,
         operatorKey,
         payoutKey,
@@ -83,31 +89,57 @@ export async function startDevChain(dataDir: string, log: FastifyBaseLogger): Pr
   }
 }
 
+interface DevContracts {
+  factoryAddress: string;
+  payoutRouterAddress: string;
+}
+
+/**
+ * The recorded factory when it still serves this setup, else a new one. A factory from an older
+ * state file may predate the payout router, or name another payer or treasury: payouts through it
+ * would revert, so it is replaced (projects it deployed keep their tokens; founders approve the new
+ * router).
+ */
 async function ensureFactory(
   rpcUrl: string,
   recordPath: string,
-  operatorKey: Hex,
-  treasury: string,
-  log: FastifyBaseLogger,
-): Promise<string> {
+  o: { operatorKey: Hex; payer: string; treasury: string; log: FastifyBaseLogger },
+): Promise<DevContracts> {
   const client = createPublicClient({ transport: http(rpcUrl), pollingInterval: 100 });
   if (existsSync(recordPath)) {
     const recorded = JSON.parse(readFileSync(recordPath, 'utf8')) as { factoryAddress: string };
-    const code = await client.getCode({ address: getAddress(recorded.factoryAddress) });
-    if (code && code !== '0x') return getAddress(recorded.factoryAddress);
-    log.warn({ factory: recorded.factoryAddress }, 'dev chain state lost: deploying a new factory');
+    const factoryAddress = getAddress(recorded.factoryAddress);
+    const code = await client.getCode({ address: factoryAddress });
+    if (code && code !== '0x') {
+      const router = await readFactoryRouter(client, factoryAddress);
+      const mismatch = router ? routerMismatch(router, o) : 'it has no payout router';
+      if (!router || mismatch) {
+        o.log.warn(
+          { factory: factoryAddress, reason: mismatch },
+          'dev chain factory is from an older setup: deploying a new factory',
+        );
+      } else {
+        return { factoryAddress, payoutRouterAddress: router.routerAddress };
+      }
+    } else {
+      o.log.warn({ factory: factoryAddress }, 'dev chain state lost: deploying a new factory');
+    }
   }
   const { privateKeyToAccount } = await import('viem/accounts');
-  const wallet = createWalletClient({ account: privateKeyToAccount(operatorKey), transport: http(rpcUrl) });
+  const wallet = createWalletClient({ account: privateKeyToAccount(o.operatorKey), transport: http(rpcUrl) });
   const hash = await wallet.deployContract({
     abi: projectFactoryAbi,
     bytecode: projectFactoryBytecode,
-    args: [getAddress(treasury), CURVE_A, CURVE_B],
+    args: [getAddress(o.treasury), getAddress(o.payer), CURVE_A, CURVE_B],
     chain: null,
   });
   const receipt = await client.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress || receipt.status !== 'success')
     throw new Error('The factory deployment failed.');
-  writeFileSync(recordPath, JSON.stringify({ factoryAddress: receipt.contractAddress }, null, 2));
-  return getAddress(receipt.contractAddress);
+  const factoryAddress = getAddress(receipt.contractAddress);
+  const router = await readFactoryRouter(client, factoryAddress);
+  if (!router) throw new Error('The new factory has no payout router.');
+  const contracts = { factoryAddress, payoutRouterAddress: router.routerAddress };
+  writeFileSync(recordPath, JSON.stringify(contracts, null, 2));
+  return contracts;
 }

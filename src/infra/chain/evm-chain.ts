@@ -32,6 +32,7 @@ import { upstream } from './evm-errors.ts';
 import { evmPayoutSigner } from './evm-payout-signer.ts';
 import { evmWalletActions } from './evm-wallet-actions.ts';
 import { observedTransport, type RpcObserver } from './observed-transport.ts';
+import { fitUtf8 } from './token-text.ts';
 
 export interface EvmChainOptions {
   rpcUrl: string;
@@ -41,6 +42,11 @@ export interface EvmChainOptions {
   name: string;
   explorerUrl: string | null;
   factoryAddress: string;
+  /**
+   * The factory's payout router (`payoutRouter()`), whose payer is `payoutKey`: the spender
+   * founders approve and the contract every payout calls. Resolved and checked by the caller.
+   */
+  payoutRouterAddress: string;
   treasuryAddress: string;
   operatorKey: Hex;
   payoutKey: Hex;
@@ -70,6 +76,7 @@ export class EvmChain implements Chain {
   private readonly viemChain: ViemChain;
   private readonly operator: Account;
   private readonly payout: Account;
+  private readonly payoutRouter: Hex;
   /** The tail of the operator's send queue (see send). */
   private operatorSends: Promise<unknown> = Promise.resolve();
 
@@ -91,6 +98,7 @@ export class EvmChain implements Chain {
     });
     this.operator = privateKeyToAccount(opts.operatorKey);
     this.payout = privateKeyToAccount(opts.payoutKey);
+    this.payoutRouter = getAddress(opts.payoutRouterAddress);
     this.info = {
       id: opts.chainId,
       name: opts.name,
@@ -98,14 +106,14 @@ export class EvmChain implements Chain {
       explorerUrl: opts.explorerUrl,
       factoryAddress: getAddress(opts.factoryAddress),
       operatorAddress: this.operator.address,
-      payoutSpenderAddress: this.payout.address,
+      payoutSpenderAddress: this.payoutRouter,
       treasuryAddress: getAddress(opts.treasuryAddress),
       devChain: opts.devChain,
     };
-    this.payoutSigner = evmPayoutSigner(this.client, this.payout, opts.chainId);
+    this.payoutSigner = evmPayoutSigner(this.client, this.payout, opts.chainId, this.payoutRouter);
     this.wallets = evmWalletActions({
       client: this.client,
-      payoutAddress: this.payout.address,
+      payoutSpender: this.payoutRouter,
       send: (account, tx) => this.send(account, tx),
       receiptOrThrow: (hash, what) => this.receiptOrThrow(hash, what),
     });
@@ -126,7 +134,7 @@ export class EvmChain implements Chain {
           address: token,
           abi: projectTokenAbi,
           functionName: 'allowance',
-          args: [owner, this.payout.address],
+          args: [owner, this.payoutRouter],
         }),
       ]);
       return { balanceUnits, allowanceUnits };
@@ -195,6 +203,10 @@ export class EvmChain implements Chain {
     }
   }
 
+  /**
+   * Name and symbol are shortened to what the token can hold (see token-text.ts), the same way on
+   * every attempt, so a valid project name never fails activation.
+   */
   async deployProject(projectId: string, name: string, symbol: string): Promise<DeployedProject> {
     const factory = getAddress(this.opts.factoryAddress);
     const salt = projectSalt(projectId);
@@ -211,7 +223,7 @@ export class EvmChain implements Chain {
           data: encodeFunctionData({
             abi: projectFactoryAbi,
             functionName: 'deploy',
-            args: [salt, name, symbol],
+            args: [salt, fitUtf8(name), fitUtf8(symbol)],
           }),
         });
         await this.receiptOrThrow(hash, 'deploy the project contracts');

@@ -9,11 +9,14 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem';
 import type { BroadcastResult, Fees, MinedTx, PayoutSigner, SignedTx } from './chain.ts';
+import { payoutRouterAbi } from './contracts/PayoutRouter.ts';
 import { projectTokenAbi } from './contracts/ProjectToken.ts';
 import { errorText, upstream } from './evm-errors.ts';
 
 // An ERC-20 transferFrom costs ~35-60k gas; a fixed, generous limit keeps signing free of I/O.
 const TRANSFER_GAS = 120_000n;
+// A router pay is two transferFroms (~70-110k) plus the call and its event; signing stays I/O-free.
+const PAY_GAS = 200_000n;
 // A plain ETH transfer to an externally owned account.
 const FILLER_GAS = 21_000n;
 
@@ -30,12 +33,38 @@ const UNDERPRICED = [
 ];
 
 /** The platform payout wallet over viem: local signing at the workflow's nonce, raw broadcast. */
-export function evmPayoutSigner(client: PublicClient, account: Account, chainId: number): PayoutSigner {
+export function evmPayoutSigner(
+  client: PublicClient,
+  account: Account,
+  chainId: number,
+  routerAddress: string,
+): PayoutSigner {
+  const router = getAddress(routerAddress);
+  const sign = async (
+    tx: { to: Hex; data?: Hex; value?: bigint; gas: bigint },
+    t: { nonce: number; fees: Fees },
+  ): Promise<SignedTx> => {
+    if (!account.signTransaction) throw new Error('The payout account cannot sign transactions.');
+    const raw = await account.signTransaction({
+      chainId,
+      type: 'eip1559',
+      ...tx,
+      nonce: t.nonce,
+      maxFeePerGas: t.fees.maxFeePerGas,
+      maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
+    });
+    return { raw, hash: keccak256(raw) };
+  };
   return {
     address: account.address,
-    chainNonce: async () => {
+    routerAddress: router,
+    chainNonce: async (at = 'pending') => {
       try {
-        return await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+        return await client.getTransactionCount(
+          typeof at === 'bigint'
+            ? { address: account.address, blockNumber: at }
+            : { address: account.address, blockTag: at },
+        );
       } catch (err) {
         throw upstream('read the payout nonce', err);
       }
@@ -48,38 +77,39 @@ export function evmPayoutSigner(client: PublicClient, account: Account, chainId:
         throw upstream('quote gas fees', err);
       }
     },
-    signTransferFrom: async (t): Promise<SignedTx> => {
-      if (!account.signTransaction) throw new Error('The payout account cannot sign transactions.');
-      const raw = await account.signTransaction({
-        chainId,
-        type: 'eip1559',
-        to: getAddress(t.tokenAddress),
-        data: encodeFunctionData({
-          abi: projectTokenAbi,
-          functionName: 'transferFrom',
-          args: [getAddress(t.from), getAddress(t.to), t.amountUnits],
-        }),
-        nonce: t.nonce,
-        gas: TRANSFER_GAS,
-        maxFeePerGas: t.fees.maxFeePerGas,
-        maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
-      });
-      return { raw, hash: keccak256(raw) };
-    },
-    signNonceFiller: async (t): Promise<SignedTx> => {
-      if (!account.signTransaction) throw new Error('The payout account cannot sign transactions.');
-      const raw = await account.signTransaction({
-        chainId,
-        type: 'eip1559',
-        to: account.address,
-        value: 0n,
-        nonce: t.nonce,
-        gas: FILLER_GAS,
-        maxFeePerGas: t.fees.maxFeePerGas,
-        maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
-      });
-      return { raw, hash: keccak256(raw) };
-    },
+    signPayout: (t) =>
+      sign(
+        {
+          to: router,
+          data: encodeFunctionData({
+            abi: payoutRouterAbi,
+            functionName: 'pay',
+            args: [
+              getAddress(t.tokenAddress),
+              getAddress(t.from),
+              getAddress(t.to),
+              t.amountUnits,
+              t.feeUnits,
+            ],
+          }),
+          gas: PAY_GAS,
+        },
+        t,
+      ),
+    signTransferFrom: (t) =>
+      sign(
+        {
+          to: getAddress(t.tokenAddress),
+          data: encodeFunctionData({
+            abi: projectTokenAbi,
+            functionName: 'transferFrom',
+            args: [getAddress(t.from), getAddress(t.to), t.amountUnits],
+          }),
+          gas: TRANSFER_GAS,
+        },
+        t,
+      ),
+    signNonceFiller: (t) => sign({ to: account.address, value: 0n, gas: FILLER_GAS }, t),
     broadcast: async (raw): Promise<BroadcastResult> => {
       try {
         await client.request({ method: 'eth_sendRawTransaction', params: [raw as Hex] });

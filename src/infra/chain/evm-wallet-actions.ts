@@ -8,7 +8,8 @@ import { slippageRefusal, upstream } from './evm-errors.ts';
 
 export interface WalletActionContext {
   client: PublicClient;
-  payoutAddress: Hex;
+  /** The payout router: what a founder's allowance must name for the service to pay from it. */
+  payoutSpender: Hex;
   send(
     account: ReturnType<typeof privateKeyToAccount>,
     tx: { to: Hex; data?: Hex; value?: bigint },
@@ -91,7 +92,7 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
           data: encodeFunctionData({
             abi: projectTokenAbi,
             functionName: 'approve',
-            args: [ctx.payoutAddress, amountUnits],
+            args: [ctx.payoutSpender, amountUnits],
           }),
         },
         (logs) => {

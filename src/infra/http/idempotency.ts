@@ -52,6 +52,11 @@ interface Held {
   key: string;
   lockedUntil: Date;
   secret: Buffer;
+  /**
+   * The same request ran before and died without an answer (its lock lapsed): a handler whose
+   * work may have finished meanwhile (an approval the reconciler completed) answers with it.
+   */
+  retryOfLost: boolean;
 }
 
 declare module 'fastify' {
@@ -156,8 +161,8 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
         lockedUntil: new Date(now.getTime() + opts.lockSeconds * 1000),
         expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
       };
-      const hold = () => {
-        request.idempotency = { scope, key: identity.key, lockedUntil: at.lockedUntil, secret };
+      const hold = (retryOfLost = false) => {
+        request.idempotency = { scope, key: identity.key, lockedUntil: at.lockedUntil, secret, retryOfLost };
       };
       if (await repo.claim(db, identity, at)) return hold();
       const row = await repo.find(db, identity);
@@ -181,6 +186,8 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
             .send(open(secret, row.responseBody));
         }
         if (row.lockedUntil !== null && row.lockedUntil > now) break;
+        if (await repo.takeOver(db, identity, at)) return hold(row.status !== 'done');
+        continue;
       }
       if (await repo.takeOver(db, identity, at)) return hold();
     }

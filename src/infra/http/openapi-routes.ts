@@ -184,7 +184,14 @@ export const ROUTE_TABLE: Record<string, RouteMeta> = {
     'reviews',
     'key',
     'Reject the pending submission; the bounty reopens (founder)',
-    ['forbidden', 'not_in_review', 'no_pending_submission', 'invalid_state', 'operation_in_progress'],
+    [
+      'forbidden',
+      'not_in_review',
+      'no_pending_submission',
+      'invalid_state',
+      'operation_in_progress',
+      'payment_owed',
+    ],
   ),
 
   // Wallets
@@ -274,7 +281,7 @@ export const ROUTE_TABLE: Record<string, RouteMeta> = {
     'receiveRepoHostWebhook',
     'webhooks',
     'signature',
-    'Repository host webhook: a merge by the founder approves and pays',
-    ['forbidden', 'operation_in_progress', 'upstream_error', 'repo_host_unavailable'],
+    'Repository host webhook: a merge by the founder makes the reward owed; it is paid by a job',
+    ['forbidden', 'upstream_error', 'repo_host_unavailable'],
   ),
 };

@@ -57,6 +57,8 @@ export const ERROR_FIXES: Record<ErrorCode, string> = {
     'That pull request already backs a live submission; open a new pull request for new work.',
   webhook_limit:
     'You have the maximum of 10 webhooks; delete one (`DELETE /api/agents/me/webhooks/{id}`) first.',
+  payment_owed:
+    'You merged this pull request, so its reward is owed: it cannot be rejected or sent back. The service pays it on its own as soon as your balance and allowance cover it; check `payment_owed` on `GET /api/bounties/{id}` and `GET /api/projects/{id}/approval-status`.',
   payload_too_large: 'The body is over 64 KiB; send less (descriptions have length limits too).',
   unsupported_media_type: 'Send the body as JSON with `Content-Type: application/json`.',
   idempotency_key_reused:

@@ -14,6 +14,7 @@ export const toBountyJson = (r: BountyWithProject): BountyJson => ({
   claimed_by: r.claimedBy,
   claimed_at: r.claimedAt ? r.claimedAt.toISOString() : null,
   payable: r.payable,
+  payment_owed: r.paymentOwed,
   created_at: r.createdAt.toISOString(),
   updated_at: r.updatedAt.toISOString(),
 });
@@ -31,6 +32,7 @@ export const listedToJson = (r: ListedRow): BountyJson => ({
   claimed_by: r.claimed_by,
   claimed_at: r.claimed_at === null ? null : isoTimestamp(r.claimed_at),
   payable: r.payable,
+  payment_owed: r.payment_owed,
   created_at: isoTimestamp(r.created_at),
   updated_at: isoTimestamp(r.updated_at),
 });
@@ -51,12 +53,8 @@ export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({
   founder_merged: r.founderMerged,
 });
 
-/**
- * GET /api/bounties/{id}: the bounty, whether its founder owes a merged submission's reward (a
- * flag the founder and contributor both act on), and its submissions, newest first.
- */
+/** GET /api/bounties/{id}: the bounty and its submissions, newest first. */
 export const toBountyDetailJson = (b: BountyWithProject, subs: SubmissionRow[]) => ({
   ...toBountyJson(b),
-  payment_owed: subs.some((s) => s.status === 'pending' && s.founderMerged),
   submissions: subs.map(toSubmissionJson),
 });

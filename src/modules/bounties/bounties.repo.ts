@@ -4,7 +4,7 @@ import { bounties, bountyCounts, projects, submissions } from '../../infra/db/sc
 
 export type BountyRow = typeof bounties.$inferSelect;
 export type NewBounty = Omit<typeof bounties.$inferInsert, 'search'>;
-export type BountyWithProject = Omit<BountyRow, 'search'> & { projectName: string };
+export type BountyWithProject = Omit<BountyRow, 'search' | 'approvalLeaseOwner'> & { projectName: string };
 
 export const columns = {
   id: bounties.id,
@@ -18,6 +18,7 @@ export const columns = {
   claimedAt: bounties.claimedAt,
   approvalLeaseUntil: bounties.approvalLeaseUntil,
   payable: bounties.payable,
+  paymentOwed: bounties.paymentOwed,
   claimWarnedAt: bounties.claimWarnedAt,
   createdAt: bounties.createdAt,
   updatedAt: bounties.updatedAt,
@@ -82,19 +83,20 @@ export async function transition(
 }
 
 /**
- * Takes the approval lease unless another approval holds a live one; answers, in the same
- * statement, which submission is pending now (a reject and a new submission may have come in
- * since the caller read it).
+ * Takes the approval lease for `owner` (a fencing token) unless another approval holds a live one;
+ * answers, in the same statement, which submission is pending now (a reject and a new submission
+ * may have come in since the caller read it).
  */
 export async function takeLease(
   ex: Executor,
   id: string,
+  owner: string,
   now: Date,
   until: Date,
 ): Promise<{ pendingSubmissionId: string | null } | undefined> {
   const [row] = await ex
     .update(bounties)
-    .set({ approvalLeaseUntil: until })
+    .set({ approvalLeaseUntil: until, approvalLeaseOwner: owner })
     .where(and(eq(bounties.id, id), eq(bounties.status, 'in_review'), leaseFree(now)))
     .returning({
       pendingSubmissionId: sql<string | null>`(select s.id from submissions s
@@ -106,8 +108,20 @@ export async function takeLease(
 export const leaseFree = (now: Date) =>
   or(isNull(bounties.approvalLeaseUntil), lt(bounties.approvalLeaseUntil, now));
 
-export async function releaseLease(ex: Executor, id: string): Promise<void> {
-  await ex.update(bounties).set({ approvalLeaseUntil: null }).where(eq(bounties.id, id));
+/** The founder merged the pending submission: its reward is owed until the approval finishes. */
+export async function markPaymentOwed(ex: Executor, id: string, now: Date): Promise<void> {
+  await ex
+    .update(bounties)
+    .set({ paymentOwed: true, updatedAt: now })
+    .where(and(eq(bounties.id, id), eq(bounties.status, 'in_review')));
+}
+
+/** Releases the lease only while `owner` holds it: a lease another process took since stays. */
+export async function releaseLease(ex: Executor, id: string, owner: string): Promise<void> {
+  await ex
+    .update(bounties)
+    .set({ approvalLeaseUntil: null, approvalLeaseOwner: null })
+    .where(and(eq(bounties.id, id), eq(bounties.approvalLeaseOwner, owner)));
 }
 
 export interface ExpiredClaim {

@@ -36,6 +36,11 @@ export const Bounty = Type.Object({
       "The founder's min(balance, allowance) on the project token covers this reward together with the " +
       "rewards of the project's older open, claimed and in-review bounties. A done bounty is true.",
   }),
+  payment_owed: Type.Boolean({
+    description:
+      'The founder merged the pending submission: its reward is owed (reject and request-changes are ' +
+      '409 payment_owed) and the service pays it on its own as soon as the founder can cover it',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -97,9 +102,6 @@ export const BountyResponse = Type.Object({ bounty: Bounty });
 export const BountyDetailResponse = Type.Object({
   bounty: Type.Object({
     ...Bounty.properties,
-    payment_owed: Type.Boolean({
-      description: 'The founder merged the pending submission: its reward is owed until approved and paid',
-    }),
     submissions: Type.Array(Submission),
   }),
 });

@@ -31,6 +31,7 @@ const listed = {
   claimed_by: bounties.claimedBy,
   claimed_at: sql<string | null>`${bounties.claimedAt}`,
   payable: bounties.payable,
+  payment_owed: bounties.paymentOwed,
   created_at: sql<string>`${bounties.createdAt}`,
   updated_at: sql<string>`${bounties.updatedAt}`,
 };

@@ -1,30 +1,50 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import type { AttemptRow, LegRow, PayoutRow } from './payouts.repo.ts';
+import { type InFlightLeg, inFlightSql, parseInFlight } from './reservation.repo.ts';
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const num = (v: bigint) => sql`${v.toString()}::numeric`;
 
 /**
- * The first statement of a first approval's signing transaction. Locks the submission and, only
- * while it is still pending: records the payout (the intent), renews the bounty's approval lease
- * (a reject waiting on the submission's lock then finds a live lease and gives up) and takes two
- * consecutive nonces from the signer's counter, whose row lock serializes allocation across
- * instances until commit. A submission reviewed meanwhile records the payout as failed instead.
+ * The second statement of a first approval's signing transaction, run once the wallet's funds
+ * lock is held (`lockFunds`, the first). Locks the submission and renews the bounty's approval
+ * lease while `lease.owner` still holds it; only then, while the submission is pending: records the
+ * payout (the intent) and takes a nonce from the signer's counter, whose row lock serializes
+ * allocation across instances until commit. A submission reviewed meanwhile records the payout as
+ * failed instead. Reads, in the same statement (its snapshot is taken after the funds lock), the
+ * wallet's other legs in flight for the funds check.
  *
- * `status` is null when the submission already has a payout (another approval got there first);
- * `firstNonce` is null when nothing was allocated (not pending, or no counter for the signer yet).
+ * `status` is null when nothing was recorded: the submission already has a payout (another
+ * approval got there first) or, with `leased` false, the lease is no longer ours. `nonce` is null
+ * when nothing was allocated (not pending, or no counter for the signer yet).
  */
 export async function recordAndReserve(
   ex: Executor,
   p: PayoutRow,
   signer: string,
-  leaseUntil: Date,
-): Promise<{ status: 'pending' | 'failed' | null; firstNonce: number | null }> {
-  const [row] = rowsOf<{ status: 'pending' | 'failed' | null; firstNonce: string | number | null }>(
+  lease: { owner: string; until: Date },
+): Promise<{
+  status: 'pending' | 'failed' | null;
+  leased: boolean;
+  nonce: number | null;
+  inFlight: InFlightLeg[];
+}> {
+  const [row] = rowsOf<{
+    status: 'pending' | 'failed' | null;
+    leased: boolean;
+    nonce: string | number | null;
+    inFlight: unknown;
+  }>(
     await ex.execute(sql`
       with sub as (
         select status from submissions where id = ${p.submissionId} for update
+      ), leased as (
+        -- After the submission's lock, the order a reject takes them in too.
+        update bounties set approval_lease_until = ${at(lease.until)}
+         where id = ${p.bountyId} and status = 'in_review' and approval_lease_owner = ${lease.owner}
+           and exists (select 1 from sub)
+        returning id
       ), recorded as (
         insert into payouts (id, submission_id, bounty_id, token_address, from_address,
                              contributor_address, treasury_address, reward_units, contributor_units,
@@ -36,24 +56,24 @@ export async function recordAndReserve(
                case when sub.status = 'pending' then null else 'the submission is no longer pending' end,
                ${at(p.createdAt)}, ${at(p.updatedAt)}
           from sub
+         -- A submission reviewed meanwhile is recorded failed whoever holds the lease.
+         where exists (select 1 from leased) or sub.status <> 'pending'
         on conflict (submission_id) do nothing
         returning status
-      ), leased as (
-        update bounties set approval_lease_until = ${at(leaseUntil)}
-         where id = ${p.bountyId} and status = 'in_review'
-           and exists (select 1 from recorded where status = 'pending')
-        returning id
       ), nonces as (
-        update signer_nonces set next_nonce = next_nonce + 2
+        update signer_nonces set next_nonce = next_nonce + 1
          where address = ${signer} and exists (select 1 from recorded where status = 'pending')
-        returning next_nonce - 2 as first
+        returning next_nonce - 1 as nonce
       )
-      select (select status from recorded) as status, (select first from nonces) as "firstNonce",
-             (select count(*) from leased) as leased`),
+      select (select status from recorded) as status, exists (select 1 from leased) as leased,
+             (select nonce from nonces) as nonce,
+             (${inFlightSql(p.tokenAddress, p.fromAddress, p.submissionId)}) as "inFlight"`),
   );
   return {
     status: row?.status ?? null,
-    firstNonce: row?.firstNonce === null || row?.firstNonce === undefined ? null : Number(row.firstNonce),
+    leased: row?.leased === true,
+    nonce: row?.nonce === null || row?.nonce === undefined ? null : Number(row.nonce),
+    inFlight: parseInFlight(row?.inFlight),
   };
 }
 

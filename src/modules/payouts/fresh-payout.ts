@@ -1,8 +1,10 @@
-import type { Fees, MinedTx } from '../../infra/chain/chain.ts';
+import type { MinedTx } from '../../infra/chain/chain.ts';
 import * as fresh from './fresh-payout.repo.ts';
+import { assertReservable } from './funds-reservation.ts';
 import { capFees, signLeg } from './leg-broadcast.ts';
 import type { DriverDeps } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
+import { lockFunds } from './reservation.repo.ts';
 
 /** A leg that mined successfully, as the approval's finishing statement records it. */
 export interface PaidLeg {
@@ -16,6 +18,8 @@ export type FreshResult =
   | { status: 'existing' }
   /** The submission was reviewed before signing: the payout is recorded failed, nothing signed. */
   | { status: 'reviewed' }
+  /** The approval lease lapsed and another process holds it now: nothing recorded or signed. */
+  | { status: 'lease_lost' }
   /**
    * Recorded, but not a clean success here (a leg refused or reverted, or the signer's nonce
    * counter had to be seeded first): `PayoutDriver.drive` takes it from there.
@@ -34,28 +38,34 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The first approval of a submission, in as few round trips as the guarantees allow. In one
- * transaction: one statement records the payout, locks the submission (still pending), renews
- * the lease and takes both nonces; both legs are signed locally and stored with one statement.
- * After commit both legs are broadcast together, then both receipts are read together, first
- * without waiting (an automining node has them at once). Whatever is not a clean success
- * (a revert, a refusal, a timeout) is left to `PayoutDriver`, which owns every other case.
+ * transaction: the founder wallet's funds lock; one statement renews the lease (still ours),
+ * locks the submission (still pending), records the payout, takes a nonce and reads the wallet's
+ * other legs in flight; the funds check counts those (nothing is quoted or signed for a founder
+ * who cannot pay); the payout's one transaction (a router call making both transfers) is signed
+ * locally and stored with one statement. After commit it is broadcast and its receipt read, first
+ * without waiting (an automining node has it at once). Whatever is not a clean success (a revert,
+ * a refusal, a timeout) is left to `PayoutDriver`, which owns every other case.
  */
 export class FreshPayout {
   constructor(private readonly deps: DriverDeps) {}
 
-  async pay(payout: repo.PayoutRow, quote: Fees, leaseMs: number, waitMs: number): Promise<FreshResult> {
+  async pay(
+    payout: repo.PayoutRow,
+    lease: { owner: string; ms: number },
+    waitMs: number,
+  ): Promise<FreshResult> {
     const deadline = Date.now() + waitMs;
     const { db, signer } = this.deps;
-    const signed = await this.signBoth(payout, capFees(quote, this.deps.maxFeePerGas), leaseMs);
-    if (signed === 'existing' || signed === 'reviewed') return { status: signed };
+    const signed = await this.sign(payout, lease);
+    if (signed === 'existing' || signed === 'reviewed' || signed === 'lease_lost') return { status: signed };
     if (signed === 'unseeded') {
       // The payout is recorded; the counter is seeded from the chain once, after that the
       // database owns the nonces. A failed read leaves the payout without legs (502).
       await repo.seedNonce(db, signer.address, await signer.chainNonce());
       return { status: 'unfinished' };
     }
-    // Both legs leave before any wait, in nonce order (so they mine in one block on a chain with
-    // block times); a refusal stops there, as a later nonce could not mine before it anyway.
+    // Legs leave before any wait, in nonce order; a refusal stops there, as a later nonce could
+    // not mine before it anyway.
     const sent: string[] = [];
     for (const s of signed) {
       sent.push(await signer.broadcast(s.attempt.rawTx));
@@ -96,26 +106,26 @@ export class FreshPayout {
 
   /**
    * The signing transaction. 'unseeded': the signer has no nonce counter yet, so only the payout
-   * was recorded (committed, without legs).
+   * was recorded (committed, without legs). A funds refusal throws and rolls everything back.
    */
-  private signBoth(
+  private sign(
     payout: repo.PayoutRow,
-    fees: Fees,
-    leaseMs: number,
-  ): Promise<SignedLeg[] | 'existing' | 'reviewed' | 'unseeded'> {
-    const { db, signer } = this.deps;
+    lease: { owner: string; ms: number },
+  ): Promise<SignedLeg[] | 'existing' | 'reviewed' | 'lease_lost' | 'unseeded'> {
+    const { db, signer, clock } = this.deps;
     return db.transaction(async (tx) => {
-      const until = new Date(this.deps.clock.now().getTime() + leaseMs);
-      const reserved = await fresh.recordAndReserve(tx, payout, signer.address, until);
-      if (reserved.status === null) return 'existing';
+      await lockFunds(tx, payout.tokenAddress, payout.fromAddress);
+      const until = new Date(clock.now().getTime() + lease.ms);
+      const reserved = await fresh.recordAndReserve(tx, payout, signer.address, { owner: lease.owner, until });
       if (reserved.status === 'failed') return 'reviewed';
-      if (reserved.firstNonce === null) return 'unseeded';
-      const legs: SignedLeg[] = [];
-      for (const [i, kind] of (['contributor', 'fee'] as const).entries()) {
-        legs.push(await signLeg(signer, payout, kind, reserved.firstNonce + i, fees, this.deps.clock.now()));
-      }
-      await fresh.insertSignedLegs(tx, legs);
-      return legs;
+      if (!reserved.leased) return 'lease_lost';
+      if (reserved.status === null) return 'existing';
+      await assertReservable(this.deps, payout.tokenAddress, payout.fromAddress, reserved.inFlight, payout.rewardUnits);
+      if (reserved.nonce === null) return 'unseeded';
+      const fees = capFees(await signer.quoteFees(), this.deps.maxFeePerGas);
+      const leg = await signLeg(signer, payout, 'payout', reserved.nonce, fees, clock.now());
+      await fresh.insertSignedLegs(tx, [leg]);
+      return [leg];
     });
   }
 }
@@ -126,11 +136,7 @@ function confirmed(signed: SignedLeg[], mined: MinedTx[]): FreshResult {
     txHash: s.attempt.txHash,
     blockNumber: (mined[i] as MinedTx).blockNumber,
   }));
-  const hashOf = (kind: string) => signed.find((s) => s.leg.kind === kind)?.attempt.txHash as string;
-  return {
-    status: 'confirmed',
-    contributorTxHash: hashOf('contributor'),
-    platformFeeTxHash: hashOf('fee'),
-    legs,
-  };
+  // One router call carries both transfers: its hash is the contributor's and the fee's.
+  const hash = (signed[0] as SignedLeg).attempt.txHash;
+  return { status: 'confirmed', contributorTxHash: hash, platformFeeTxHash: hash, legs };
 }

@@ -5,16 +5,17 @@ import * as repo from './payouts.repo.ts';
 const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /**
- * Closes any gap between the ledger and a chain that lost transactions under it (the embedded
- * chain restored from an older state file after a crash, a deep reorg). Every nonce from the
- * chain's next one up to the database's counter is put back on chain, in nonce order:
+ * Closes any gap between the ledger and a chain that lost transactions under it (a reorg, the
+ * embedded chain restored from an older state file, a node that lost its pool):
  *
- * - a leg's stored bytes are broadcast again (a leg recorded as mined whose transaction the chain
- *   no longer has goes back to `sent`: same bytes, same hash, and its receipt is read again);
- * - a reverted leg, or a nonce with no leg, gets a transaction that moves nothing: the reverted
- *   transfer could succeed if mined again, after a new leg of its kind has paid.
- *
- * So no payout waits behind a hole forever, and the counter is never ahead of the chain with holes.
+ * - mined legs are watched until PAYOUT_CONFIRMATIONS deep: one whose receipt moved is recorded
+ *   in its new block; one whose transaction the chain dropped goes back to `sent` and its stored
+ *   bytes are broadcast again (same bytes, same hash: it can only pay once);
+ * - every nonce from the chain's latest (mined) count up to the database's counter is put back:
+ *   a leg the node no longer knows is broadcast again from its stored bytes; a reverted leg gets a
+ *   transaction that moves nothing, outbidding any copy of it a node put back in its pool (it could
+ *   succeed after a new leg of its kind has paid); a nonce with no leg and nothing pending at it
+ *   gets the same, so no payout waits behind a hole.
  */
 export class LedgerRepair {
   private readonly broadcaster: LegBroadcaster;
@@ -23,40 +24,69 @@ export class LedgerRepair {
     this.broadcaster = new LegBroadcaster(deps);
   }
 
-  /** How many nonces it put back on chain. */
+  /** How many transactions it put back on chain. */
   async run(): Promise<number> {
     const { db, signer, log } = this.deps;
-    const chainNonce = await signer.chainNonce();
+    let repaired = await this.watchUnfinal();
+    const [latest, pending] = await Promise.all([signer.chainNonce('latest'), signer.chainNonce('pending')]);
     // The counter first: every nonce below it was allocated with its leg, in a committed transaction.
     const next = await repo.nextNonceOf(db, signer.address);
-    let repaired = 0;
-    if (next !== undefined && next > chainNonce) {
-      const legs = new Map((await repo.legsFrom(db, signer.address, chainNonce)).map((l) => [l.nonce, l]));
+    if (next !== undefined && next > latest) {
+      const legs = new Map((await repo.legsFrom(db, signer.address, latest)).map((l) => [l.nonce, l]));
       const attempts = await repo.attemptsOf(
         db,
         [...legs.values()].map((l) => l.id),
       );
-      for (let nonce = chainNonce; nonce < next; nonce++) {
+      let put = 0;
+      for (let nonce = latest; nonce < next; nonce++) {
         const leg = legs.get(nonce);
         const tried = leg ? attempts.filter((a) => a.legId === leg.id) : [];
-        if (leg && leg.status !== 'reverted') {
-          if (await this.resend(leg, tried)) repaired++;
-        } else {
+        if (leg && leg.status !== 'reverted' && leg.status !== 'dropped') {
+          if (await this.resend(leg, tried)) put++;
+        } else if (leg?.status === 'reverted' || nonce >= pending) {
+          // Below `pending` without a leg: a transaction the service did not sign waits there.
           await this.fill(nonce, tried[tried.length - 1]);
-          repaired++;
+          put++;
         }
       }
-      if (repaired > 0)
-        log.warn(
-          { from: chainNonce, to: next - 1, repaired },
-          'payout ledger repaired: the chain had lost transactions',
-        );
+      if (put > 0)
+        log.warn({ from: latest, to: next - 1, repaired: put }, 'payout ledger repaired: the chain had lost transactions');
+      repaired += put;
     }
     await this.settleReopened();
     return repaired;
   }
 
-  /** Broadcasts a lost leg's bytes again; false when the node still has it (queued behind a gap). */
+  /**
+   * Mined legs less than PAYOUT_CONFIRMATIONS deep (or above the head: a chain rolled back) are
+   * looked up by hash: a receipt in another block moves the leg; no receipt puts it back in flight.
+   */
+  private async watchUnfinal(): Promise<number> {
+    const { db, signer, clock, confirmations } = this.deps;
+    const head = await signer.headBlock();
+    const legs = await repo.successLegsAbove(db, signer.address, head - BigInt(confirmations));
+    let put = 0;
+    for (const leg of legs) {
+      if (!leg.txHash) continue;
+      const mined = await signer.mined(leg.txHash);
+      if (mined) {
+        if (BigInt(leg.blockNumber ?? -1) !== mined.blockNumber) {
+          await repo.moveLeg(db, leg.id, mined.blockNumber, clock.now());
+        }
+        continue;
+      }
+      const [bytes] = (await repo.attemptsOf(db, [leg.id])).filter((a) => a.txHash === leg.txHash);
+      await repo.unsettle(db, leg.id, clock.now());
+      if (bytes && !(await signer.known(bytes.txHash))) {
+        await this.broadcaster.send({ ...leg, status: 'sent' }, bytes);
+        put++;
+      }
+      this.deps.log.warn({ leg: leg.id, txHash: leg.txHash }, 'a mined payout transaction left the chain; in flight again');
+    }
+    return put;
+  }
+
+  /** Broadcasts a lost leg's bytes again; false when the chain or the node still has it. */
   private async resend(leg: repo.LegRow, tried: repo.AttemptRow[]): Promise<boolean> {
     const { db, signer, clock } = this.deps;
     // Never broadcast: nothing was lost, and the payout's own drive sends it.
@@ -64,8 +94,9 @@ export class LedgerRepair {
     const mined = leg.status === 'success' ? tried.filter((a) => a.txHash === leg.txHash) : tried;
     const bytes = mined[mined.length - 1];
     if (!bytes) return false;
-    if (await signer.known(bytes.txHash)) return false;
+    if (leg.status === 'success' && (await signer.mined(bytes.txHash))) return false;
     if (leg.status === 'success') await repo.unsettle(db, leg.id, clock.now());
+    if (await signer.known(bytes.txHash)) return false;
     await this.broadcaster.send({ ...leg, status: 'sent' }, bytes);
     return true;
   }

@@ -1,6 +1,6 @@
-import type { Fees, PayoutSigner } from '../../infra/chain/chain.ts';
+import type { Fees, PayoutSigner, SignedTx } from '../../infra/chain/chain.ts';
 import { newId } from '../../lib/ids.ts';
-import type { DriverDeps } from './payout-driver.ts';
+import type { DriverDeps, LegKind } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 
 /** A leg signed but unsent this long belongs to an approval that died before broadcasting it. */
@@ -54,28 +54,38 @@ export function attemptRow(
 }
 
 /**
- * Signs one leg of a payout (contributor: reward minus fee to the contributor; fee: to the
- * treasury) at `nonce`, and returns it with its first attempt, both for the caller to store before
- * anything is broadcast.
+ * Signs one leg's transaction at `nonce`. Kind `payout`: one router call that transfers reward
+ * minus fee to the contributor and the fee to the treasury, both or neither. Kinds `contributor`
+ * and `fee` (payouts signed before the router): one transferFrom each.
+ */
+export function signLegTx(
+  signer: PayoutSigner,
+  payout: repo.PayoutRow,
+  leg: Pick<repo.LegRow, 'kind' | 'toAddress' | 'amountUnits' | 'nonce'>,
+  fees: Fees,
+): Promise<SignedTx> {
+  const common = { tokenAddress: payout.tokenAddress, from: payout.fromAddress, nonce: leg.nonce, fees };
+  if (leg.kind === 'payout') {
+    return signer.signPayout({ ...common, to: leg.toAddress, amountUnits: leg.amountUnits, feeUnits: payout.feeUnits });
+  }
+  return signer.signTransferFrom({ ...common, to: leg.toAddress, amountUnits: leg.amountUnits });
+}
+
+/**
+ * Signs one leg of a payout at `nonce`, and returns it with its first attempt, both for the caller
+ * to store before anything is broadcast.
  */
 export async function signLeg(
   signer: PayoutSigner,
   payout: repo.PayoutRow,
-  kind: 'contributor' | 'fee',
+  kind: LegKind,
   nonce: number,
   fees: Fees,
   now: Date,
 ): Promise<{ leg: repo.LegRow; attempt: repo.AttemptRow }> {
-  const to = kind === 'contributor' ? payout.contributorAddress : payout.treasuryAddress;
-  const amountUnits = kind === 'contributor' ? payout.contributorUnits : payout.feeUnits;
-  const signed = await signer.signTransferFrom({
-    tokenAddress: payout.tokenAddress,
-    from: payout.fromAddress,
-    to,
-    amountUnits,
-    nonce,
-    fees,
-  });
+  const to = kind === 'fee' ? payout.treasuryAddress : payout.contributorAddress;
+  const amountUnits = kind === 'fee' ? payout.feeUnits : payout.contributorUnits;
+  const signed = await signLegTx(signer, payout, { kind, toAddress: to, amountUnits, nonce }, fees);
   const id = newId('leg');
   const leg: repo.LegRow = {
     id,
@@ -212,14 +222,7 @@ export class LegBroadcaster {
     }
     const payout = await repo.findById(db, leg.payoutId);
     if (!payout) throw new Error(`No payout ${leg.payoutId}.`);
-    const signed = await signer.signTransferFrom({
-      tokenAddress: payout.tokenAddress,
-      from: payout.fromAddress,
-      to: leg.toAddress,
-      amountUnits: leg.amountUnits,
-      nonce: leg.nonce,
-      fees,
-    });
+    const signed = await signLegTx(signer, payout, leg, fees);
     const attempt = attemptRow(leg.id, signed, fees, clock.now());
     await repo.insertAttempt(db, attempt);
     log.info(

@@ -1,13 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { PayoutSigner } from '../../infra/chain/chain.ts';
+import type { PayoutSigner, TokenFunds } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { invalidState } from '../../lib/errors.ts';
-import { capFees, LegBroadcaster, settleFromChain, signLeg } from './leg-broadcast.ts';
+import { AppError, invalidState } from '../../lib/errors.ts';
+import { assertReservable } from './funds-reservation.ts';
+import { capFees, LegBroadcaster, sameAddress, settleFromChain, signLeg } from './leg-broadcast.ts';
 import * as repo from './payouts.repo.ts';
+import { inFlight, lockFunds } from './reservation.repo.ts';
 
-export const LEG_KINDS = ['contributor', 'fee'] as const;
+export const LEG_KINDS = ['payout', 'contributor', 'fee'] as const;
 export type LegKind = (typeof LEG_KINDS)[number];
 
 export type DriveResult =
@@ -20,10 +22,17 @@ export interface DriverDeps {
   clock: Clock;
   signer: PayoutSigner;
   log: FastifyBaseLogger;
+  /** The founder's balance and allowance (for the payout spender), for the funds reservation. */
+  readFunds: (tokenAddress: string, ownerAddress: string) => Promise<TokenFunds>;
   pollIntervalMs: number;
   stuckAfterMs: number;
   /** Blocks on top of a reverted receipt before the revert counts (PAYOUT_REVERT_CONFIRMATIONS). */
   revertConfirmations: number;
+  /**
+   * PAYOUT_CONFIRMATIONS: how deep a mined leg is watched (a reorg may drop it until then), and
+   * how deep a foreign transaction at a leg's nonce must be before the leg counts as dropped.
+   */
+  confirmations: number;
   /** The highest fee cap ever signed, in wei (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
   maxFeePerGas: bigint;
   /** PAYOUTS_ENABLED: while false no new leg is signed; signed ones are still sent and settled. */
@@ -31,11 +40,29 @@ export interface DriverDeps {
 }
 
 const isOpen = (l: repo.LegRow) => l.status === 'signed' || l.status === 'sent';
+const isLive = (l: repo.LegRow) => l.status !== 'reverted' && l.status !== 'dropped';
+
+/**
+ * The kinds of leg a payout needs: one router call (`payout`) or, for a payout signed before the
+ * router existed, one transferFrom per recipient. A payout never mixes the two.
+ */
+export function kindsOf(legs: repo.LegRow[]): LegKind[] {
+  return legs.some((l) => l.kind !== 'payout') ? ['contributor', 'fee'] : ['payout'];
+}
+
+/** Kinds with no leg that may still move (or has moved) the tokens: what signing would add. */
+export const missingKinds = (legs: repo.LegRow[]): LegKind[] =>
+  kindsOf(legs).filter((k) => !legs.some((l) => l.kind === k && isLive(l)));
+
+/** What one leg of a kind takes from the founder. */
+const unitsOf = (p: repo.PayoutRow, kind: LegKind): bigint =>
+  kind === 'payout' ? p.rewardUnits : kind === 'fee' ? p.feeUnits : p.contributorUnits;
 
 /**
  * Drives one payout's legs toward the chain: signs a leg only where none may still move the
- * tokens, stores every signed transaction before broadcasting it, hands the legs to
- * `LegBroadcaster` (re-broadcasts, replacements), and records what mined.
+ * tokens (after the funds reservation), stores every signed transaction before broadcasting it,
+ * hands the legs to `LegBroadcaster` (re-broadcasts, replacements), records what mined, and marks
+ * dropped a leg whose nonce another transaction took, so it is signed again at a fresh nonce.
  */
 export class PayoutDriver {
   private readonly broadcaster: LegBroadcaster;
@@ -45,26 +72,30 @@ export class PayoutDriver {
   }
 
   async drive(payoutId: string, waitMs: number): Promise<DriveResult> {
-    const payout = await repo.findById(this.deps.db, payoutId);
-    if (!payout) throw new Error(`No payout ${payoutId}.`);
-    let legs = await this.liveLegs(payoutId);
-    const missing = LEG_KINDS.filter((k) => !legs.has(k));
-    if (missing.length > 0 && payout.status === 'pending' && this.deps.signNewLegs) {
-      await this.sign(payout, missing);
-      legs = await this.liveLegs(payoutId);
+    const deadline = Date.now() + waitMs;
+    // Twice at most: a leg found dropped while waiting is signed again at once.
+    for (let round = 0; ; round++) {
+      const payout = await repo.findById(this.deps.db, payoutId);
+      if (!payout) throw new Error(`No payout ${payoutId}.`);
+      await this.settle(payoutId);
+      let legs = await repo.legsOf(this.deps.db, payoutId);
+      const missing = missingKinds(legs);
+      if (missing.length > 0 && payout.status === 'pending' && this.deps.signNewLegs) {
+        await this.sign(payout, missing);
+        legs = await repo.legsOf(this.deps.db, payoutId);
+      }
+      await this.broadcaster.push(legs.filter(isLive));
+      const result = await this.await(payoutId, Math.max(0, deadline - Date.now()));
+      if (result.status !== 'pending' || round >= 1 || Date.now() >= deadline) return result;
+      if (missingKinds(await repo.legsOf(this.deps.db, payoutId)).length === 0) return result;
     }
-    await this.broadcaster.push([...legs.values()]);
-    return this.await(payoutId, waitMs);
-  }
-
-  private async liveLegs(payoutId: string): Promise<Map<LegKind, repo.LegRow>> {
-    const legs = await repo.legsOf(this.deps.db, payoutId);
-    return new Map(legs.filter((l) => l.status !== 'reverted').map((l) => [l.kind as LegKind, l]));
   }
 
   /**
-   * Allocates nonces and stores the signed transfers in one transaction, before any broadcast.
-   * Throws 409 when the submission was reviewed meanwhile; its payout is then closed.
+   * Reserves the funds, allocates nonces and stores the signed transactions in one transaction,
+   * before any broadcast. Throws 409 when the submission was reviewed meanwhile (its payout is
+   * then closed), and the funds error when the founder cannot cover it beside the wallet's other
+   * payouts in flight (the payout is then failed, to be reopened by the next approval).
    */
   private async sign(payout: repo.PayoutRow, kinds: LegKind[]): Promise<void> {
     const { db, clock, signer } = this.deps;
@@ -72,27 +103,25 @@ export class PayoutDriver {
     if (!(await repo.hasNonceCounter(db, signer.address))) {
       await repo.seedNonce(db, signer.address, await signer.chainNonce());
     }
-    const fees = capFees(await signer.quoteFees(), this.deps.maxFeePerGas);
     const now = clock.now();
     let reviewed = false;
     try {
       await db.transaction(async (tx) => {
+        // The funds lock first, as every signing takes it: the in-flight read below is complete.
+        await lockFunds(tx, payout.tokenAddress, payout.fromAddress);
         // A reject holds this lock too: a payout it closed is never signed afterwards.
         const locked = await repo.lockById(tx, payout.id);
         if (locked?.status !== 'pending') return;
         // A reject with no payout row yet (or one whose lease ran out) locks only the submission.
         if ((await repo.lockSubmissionStatus(tx, payout.submissionId)) !== 'pending') {
-          await repo.setStatus(
-            tx,
-            payout.id,
-            ['pending'],
-            'failed',
-            'the submission is no longer pending',
-            now,
-          );
+          await repo.setStatus(tx, payout.id, ['pending'], 'failed', 'the submission is no longer pending', now);
           reviewed = true;
           return;
         }
+        const others = await inFlight(tx, payout.tokenAddress, payout.fromAddress, payout.submissionId);
+        const units = kinds.reduce((sum, k) => sum + unitsOf(payout, k), 0n);
+        await assertReservable(this.deps, payout.tokenAddress, payout.fromAddress, others, units);
+        const fees = capFees(await signer.quoteFees(), this.deps.maxFeePerGas);
         for (const kind of kinds) {
           const nonce = await repo.allocateNonce(tx, signer.address);
           const { leg, attempt } = await signLeg(signer, payout, kind, nonce, fees, now);
@@ -101,7 +130,13 @@ export class PayoutDriver {
       });
     } catch (err) {
       // Another process signed this payout's legs first; its legs are the ones to drive.
-      if (uniqueViolation(err) !== 'payout_legs_live_key') throw err;
+      if (uniqueViolation(err) === 'payout_legs_live_key') return;
+      if (err instanceof AppError && err.code === 'insufficient_funds') {
+        // Nothing was signed: the payout waits for the founder's next approval (or, when owed,
+        // for funds), instead of being retried by every reconciler pass.
+        await repo.failIfIdle(db, payout.id, err.message, clock.now());
+      }
+      throw err;
     }
     if (reviewed) {
       throw invalidState('The submission was reviewed while this approval ran; nothing was paid.');
@@ -109,8 +144,9 @@ export class PayoutDriver {
   }
 
   /**
-   * Records what mined for each unsettled leg, its receipts read together. An approval retried
-   * after a lost answer uses it before the funds check: a leg that mined unrecorded is paid.
+   * Records what mined for each unsettled leg, its receipts read together, and marks dropped the
+   * legs whose nonce another transaction took. An approval retried after a lost answer uses it
+   * before the funds check: a leg that mined unrecorded is paid.
    */
   async settle(payoutId: string): Promise<void> {
     const legs = await repo.legsOf(this.deps.db, payoutId);
@@ -120,15 +156,41 @@ export class PayoutDriver {
       this.deps.db,
       open.map((l) => l.id),
     );
-    await Promise.all(
-      open.map((l) =>
-        settleFromChain(
-          this.deps,
-          l,
-          attempts.filter((a) => a.legId === l.id),
-        ),
-      ),
-    );
+    const triedBy = (l: repo.LegRow) => attempts.filter((a) => a.legId === l.id);
+    const settled = await Promise.all(open.map((l) => settleFromChain(this.deps, l, triedBy(l))));
+    const unmined = open.filter((_, i) => !settled[i]);
+    if (unmined.length > 0) await this.dropTaken(unmined, triedBy);
+  }
+
+  /**
+   * A leg none of whose attempts mined, at a nonce the chain has used (at least PAYOUT_CONFIRMATIONS
+   * deep), was overtaken by a transaction the service did not sign (the same key elsewhere, a
+   * manual send, a restored database): its bytes can never mine. It is marked `dropped`, the
+   * nonce counter is raised past what the chain holds, and the payout gets a new leg at a fresh
+   * nonce. Never both: the dropped bytes' nonce is final on chain.
+   */
+  private async dropTaken(legs: repo.LegRow[], triedBy: (l: repo.LegRow) => repo.AttemptRow[]): Promise<void> {
+    const { db, signer, clock, log, confirmations } = this.deps;
+    const mine = legs.filter((l) => sameAddress(l.signer, signer.address));
+    if (mine.length === 0) return;
+    const head = await signer.headBlock();
+    const final = head - BigInt(confirmations);
+    const used = await signer.chainNonce(final < 0n ? 0n : final);
+    for (const leg of mine.filter((l) => l.nonce < used)) {
+      // Read again now that the nonce is known used: one of ours may have mined since the first
+      // look, and a node that still knows one of ours (a receipt index lagging the nonce count,
+      // say) is not certainty that another transaction took the nonce.
+      const tried = triedBy(leg);
+      const receipts = await Promise.all(tried.map((a) => signer.mined(a.txHash)));
+      if (receipts.some(Boolean)) continue;
+      if ((await Promise.all(tried.map((a) => signer.known(a.txHash)))).some(Boolean)) continue;
+      if (!(await repo.markDropped(db, leg.id, clock.now()))) continue;
+      await repo.raiseNonce(db, signer.address, await signer.chainNonce('pending'));
+      log.warn(
+        { leg: leg.id, payout: leg.payoutId, nonce: leg.nonce },
+        'another transaction used this payout nonce; the payout is signed again at a fresh nonce',
+      );
+    }
   }
 
   /** Polls every unsettled leg until all settle or the time is up; receipts are awaited together. */
@@ -145,19 +207,23 @@ export class PayoutDriver {
   }
 }
 
-/** The payout's state from its legs: both kinds paid, a live leg reverted, or still moving. */
+/**
+ * The payout's state from its legs: every kind paid; failed when nothing is in flight and a kind's
+ * latest leg reverted; otherwise still moving (a dropped leg waits to be signed again).
+ */
 export function outcome(legs: repo.LegRow[]): DriveResult {
-  const success = new Map(legs.filter((l) => l.status === 'success').map((l) => [l.kind, l]));
-  const contributor = success.get('contributor');
-  const fee = success.get('fee');
-  if (contributor?.txHash && fee?.txHash) {
-    return { status: 'confirmed', contributorTxHash: contributor.txHash, platformFeeTxHash: fee.txHash };
+  const kinds = kindsOf(legs);
+  const paid = kinds.map((k) => legs.find((l) => l.kind === k && l.status === 'success'));
+  if (paid.every((l) => l?.txHash)) {
+    const hashes = paid.map((l) => l?.txHash as string);
+    return { status: 'confirmed', contributorTxHash: hashes[0] as string, platformFeeTxHash: hashes.at(-1) as string };
   }
-  const live = legs.filter((l) => l.status !== 'reverted');
-  const liveKinds = new Set(live.map((l) => l.kind));
-  const reverted = legs.filter((l) => l.status === 'reverted' && !liveKinds.has(l.kind));
-  if (reverted.length > 0 && live.every((l) => l.status === 'success')) {
-    return { status: 'failed', error: `the ${reverted.map((l) => l.kind).join(' and ')} transfer reverted` };
+  if (legs.some(isOpen)) return { status: 'pending' };
+  // Legs are listed in nonce order: a kind's last leg is its latest.
+  const reverted = kinds.filter((k, i) => !paid[i] && legs.filter((l) => l.kind === k).at(-1)?.status === 'reverted');
+  if (reverted.length > 0) {
+    const what = reverted.includes('payout') ? 'payout' : `${reverted.join(' and ')} transfer`;
+    return { status: 'failed', error: `the ${what} reverted` };
   }
   return { status: 'pending' };
 }

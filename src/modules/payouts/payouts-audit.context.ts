@@ -1,5 +1,6 @@
 import { formatUnits } from 'viem';
 import type {
+  AuditBounty,
   AuditChain,
   AuditDifference,
   AuditLedger,
@@ -22,6 +23,7 @@ export interface AuditContext {
   payoutById: Map<string, AuditPayout>;
   legsByPayout: Map<string, AuditLeg[]>;
   submissionById: Map<string, AuditSubmission>;
+  bountyById: Map<string, AuditBounty>;
   payoutsBySubmission: Map<string, AuditPayout[]>;
   signers: Set<string>;
   legByAttempt: Map<string, AuditLeg>;
@@ -40,6 +42,21 @@ export function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> 
     else map.set(k, [item]);
   }
   return map;
+}
+
+/** Legs whose transaction pays the contributor, and those that pay the fee: a `payout` leg does both. */
+export const paysContributor = (kind: AuditLeg['kind']) => kind !== 'fee';
+export const paysFee = (kind: AuditLeg['kind']) => kind !== 'contributor';
+
+/** A leg that can no longer move anything: its transaction reverted, or another took its nonce. */
+export const isDead = (leg: AuditLeg) => leg.status === 'reverted' || leg.status === 'dropped';
+
+/** What a leg's transaction must move: the contributor's share, the fee, or both (in any order). */
+export function legTransfers(kind: AuditLeg['kind'], payout: AuditPayout) {
+  const at = { token: payout.tokenAddress, from: payout.fromAddress };
+  const contributor = { ...at, to: payout.contributorAddress, value: payout.contributorUnits };
+  const fee = { ...at, to: payout.treasuryAddress, value: payout.feeUnits };
+  return kind === 'payout' ? [contributor, fee] : kind === 'contributor' ? [contributor] : [fee];
 }
 
 /** A nonce filler: 0 ETH from the signer to itself, no call. It moves nothing. */

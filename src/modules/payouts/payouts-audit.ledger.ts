@@ -1,5 +1,14 @@
-import { type AuditContext, describeTransfer, groupBy, isFiller, lc } from './payouts-audit.context.ts';
-import type { AuditLeg, AuditRow } from './payouts-audit.types.ts';
+import {
+  type AuditContext,
+  describeTransfer,
+  groupBy,
+  isDead,
+  isFiller,
+  lc,
+  paysContributor,
+  paysFee,
+} from './payouts-audit.context.ts';
+import type { AuditRow } from './payouts-audit.types.ts';
 
 /** Every transaction of a platform signer is a leg: by nonce, and by what it moved. Returns their count. */
 export function checkSignerTxs(ctx: AuditContext): number {
@@ -8,14 +17,25 @@ export function checkSignerTxs(ctx: AuditContext): number {
   for (const signer of signers) {
     const count = chain.signerNonces[signer] ?? 0;
     signerTxs += count;
-    const legNonces = new Set(ledger.legs.filter((l) => lc(l.signer) === signer).map((l) => l.nonce));
+    const own = ledger.legs.filter((l) => lc(l.signer) === signer);
+    // A dropped leg holds its nonce, but another transaction used it: that one is judged as any.
+    const legNonces = new Set(own.filter((l) => l.status !== 'dropped').map((l) => l.nonce));
+    const droppedAt = new Map(own.filter((l) => l.status === 'dropped').map((l) => [l.nonce, l]));
     const bySignerNonce = new Map(chain.txs.filter((t) => lc(t.sender) === signer).map((t) => [t.nonce, t]));
     const missing: number[] = [];
     for (let n = 0; n < count; n++) {
       if (legNonces.has(n)) continue;
       const tx = bySignerNonce.get(n);
       // A transaction found at the nonce is judged below by what it moved.
-      if (!tx) missing.push(n);
+      if (tx) continue;
+      const dropped = droppedAt.get(n);
+      // The service knew: it dropped the leg for it. Had it moved a project token, its Transfer
+      // logs would have found it.
+      if (dropped)
+        notes.push(
+          `nonce ${n} of ${signer} (leg ${dropped.id}, dropped) was used by a transaction the service did not sign; no scanned Transfer log is from it`,
+        );
+      else missing.push(n);
     }
     if (missing.length > 0) {
       differ({
@@ -42,19 +62,33 @@ export function checkSignerTxs(ctx: AuditContext): number {
   return signerTxs;
 }
 
-/** Each payout: confirmed means both legs paid, and the submission says so. One row per payout. */
+/**
+ * Each payout: confirmed means the contributor's share and the fee paid once each (one `payout`
+ * leg, or a `contributor` and a `fee` leg), and the submission says so. One row per payout.
+ */
 export function checkPayouts(ctx: AuditContext): AuditRow[] {
   const { ledger, differ, notes, legsByPayout, submissionById, differences } = ctx;
   const rows: AuditRow[] = [];
   for (const payout of ledger.payouts) {
     const at = { payoutId: payout.id };
     const legs = legsByPayout.get(payout.id) ?? [];
-    const live = legs.filter((l) => l.status !== 'reverted');
-    const paid = (kind: AuditLeg['kind']) => legs.filter((l) => l.kind === kind && l.status === 'success');
-    for (const kind of ['contributor', 'fee'] as const) {
-      const n = live.filter((l) => l.kind === kind).length;
-      if (n > 1)
-        differ({ ...at, code: 'two_live_legs', message: `payout ${payout.id} has ${n} live ${kind} legs` });
+    const live = legs.filter((l) => !isDead(l));
+    const succeeded = legs.filter((l) => l.status === 'success');
+    const seen = new Set<string>();
+    for (const [to, pays] of [
+      ['contributor', paysContributor],
+      ['treasury', paysFee],
+    ] as const) {
+      const paying = live.filter((l) => pays(l.kind));
+      const which = paying.map((l) => `${l.kind} leg ${l.id}`).join(', ');
+      // Two `payout` legs pay both: one difference, not two.
+      if (paying.length > 1 && !seen.has(which))
+        differ({
+          ...at,
+          code: 'two_live_legs',
+          message: `payout ${payout.id} has ${paying.length} live legs paying the ${to}: ${which}`,
+        });
+      seen.add(which);
     }
     if (payout.contributorUnits + payout.feeUnits !== payout.rewardUnits) {
       differ({ ...at, code: 'split_differs', message: `payout ${payout.id}: contributor + fee != reward` });
@@ -67,13 +101,14 @@ export function checkPayouts(ctx: AuditContext): AuditRow[] {
         message: `payout ${payout.id} pays ${payout.contributorAddress}; the submitter's wallet is ${sub.submitterWallet ?? 'none'}`,
       });
     }
-    const [c, f] = [paid('contributor'), paid('fee')];
+    const c = succeeded.filter((l) => paysContributor(l.kind));
+    const f = succeeded.filter((l) => paysFee(l.kind));
     if (payout.status === 'confirmed') {
       if (c.length !== 1 || f.length !== 1) {
         differ({
           ...at,
           code: 'confirmed_not_paid',
-          message: `confirmed payout ${payout.id} has ${c.length} paid contributor and ${f.length} paid fee legs (1 each expected)`,
+          message: `confirmed payout ${payout.id} has ${c.length} paid legs to the contributor and ${f.length} to the treasury (1 each expected)`,
         });
       }
       if (sub?.status !== 'approved') {
@@ -106,9 +141,6 @@ export function checkPayouts(ctx: AuditContext): AuditRow[] {
         code: 'paid_for_rejected',
         message: `payout ${payout.id} paid the contributor of rejected submission ${sub.id}`,
       });
-    } else if (sub?.status === 'rejected' && f.length > 0) {
-      // The founder may reject only once the contributor transfer reverted; the fee had gone.
-      notes.push(`payout ${payout.id}: fee paid, contributor transfer reverted, submission rejected`);
     } else if (payout.status === 'pending') {
       notes.push(
         `payout ${payout.id} (bounty ${payout.bountyId}) is unfinished: the reconciler will finish it`,

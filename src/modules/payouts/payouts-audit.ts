@@ -1,13 +1,18 @@
 /**
  * The payout audit: the ledger (payouts, legs, submissions, bounties) against what the chain
- * says moved (mined transactions, the project tokens' Transfer logs, the payout wallet's nonce).
+ * says moved (mined transactions, the project tokens' Transfer logs, the payout wallet's nonce),
+ * and the payment rules against what moved (`payouts-audit.rules.ts`): a fee never without its
+ * contributor transfer, one contributor transfer per submission, no founder funds to anyone else
+ * through the payout key, and every reward the founder's merge made owed paid or flagged owed.
  * Pure: the reads live in `scripts/lib/payout-audit-sources.ts`, so tests can feed any difference.
  */
 
 import { type AuditContext, groupBy, lc, tokens } from './payouts-audit.context.ts';
 import { checkApprovals, checkPayouts, checkSignerTxs } from './payouts-audit.ledger.ts';
 import { checkLegs } from './payouts-audit.legs.ts';
+import { checkRules } from './payouts-audit.rules.ts';
 import type {
+  AuditBounty,
   AuditChain,
   AuditDifference,
   AuditLedger,
@@ -21,6 +26,7 @@ import type {
 } from './payouts-audit.types.ts';
 
 export type {
+  AuditBounty,
   AuditChain,
   AuditDifference,
   AuditLedger,
@@ -48,12 +54,15 @@ export function auditPayouts(ledger: AuditLedger, chain: AuditChain): AuditRepor
     payoutById: new Map(ledger.payouts.map((p) => [p.id, p])),
     legsByPayout: groupBy(ledger.legs, (l) => l.payoutId),
     submissionById: new Map(ledger.submissions.map((s) => [s.id, s])),
+    bountyById: new Map(ledger.bounties.map((b) => [b.id, b])),
     payoutsBySubmission: groupBy(ledger.payouts, (p) => p.submissionId),
     signers: new Set(ledger.signers.map(lc)),
     legByAttempt,
   };
   checkLegs(ctx);
   const signerTxs = checkSignerTxs(ctx);
+  // Before the rows: a payout that breaks a rule is DIFFERENT even where its ledger agrees.
+  checkRules(ctx);
   const rows = checkPayouts(ctx);
   checkApprovals(ctx);
   return {
@@ -99,7 +108,7 @@ export function formatAudit(report: AuditReport): string {
   }
   lines.push('');
   if (report.differences.length === 0) {
-    lines.push('OK: every payout matches the chain.');
+    lines.push('OK: every payout matches the chain, and what moved keeps the payment rules.');
   } else {
     lines.push(`${report.differences.length} difference(s):`);
     for (const d of report.differences) lines.push(`  - [${d.code}] ${d.message}`);

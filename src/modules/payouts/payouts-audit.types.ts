@@ -14,15 +14,21 @@ export interface AuditPayout {
   status: 'pending' | 'confirmed' | 'failed';
 }
 
+/**
+ * One transaction of a payout. Kind `payout`: one call to the payout router that moves both
+ * transfers (its to and amount are the contributor's); kinds `contributor` and `fee`: one
+ * transferFrom each (payouts signed before the router). `dropped`: a transaction the service did
+ * not sign took its nonce, so it moved nothing.
+ */
 export interface AuditLeg {
   id: string;
   payoutId: string;
-  kind: 'contributor' | 'fee';
+  kind: 'payout' | 'contributor' | 'fee';
   signer: string;
   nonce: number;
   toAddress: string;
   amountUnits: bigint;
-  status: 'signed' | 'sent' | 'success' | 'reverted';
+  status: 'signed' | 'sent' | 'success' | 'reverted' | 'dropped';
   txHash: string | null;
   /** Hashes of every signed attempt of the leg (replacements share its nonce). */
   attempts: string[];
@@ -38,15 +44,24 @@ export interface AuditSubmission {
   platformFeeTxHash: string | null;
   rewardUnits: bigint | null;
   feeUnits: bigint | null;
+  /** The founder merged its pull request: its reward is owed. */
+  founderMerged: boolean;
+}
+
+export interface AuditBounty {
+  id: string;
+  status: string;
+  /** The founder merged the pending submission and it is not paid yet. */
+  paymentOwed: boolean;
 }
 
 export interface AuditLedger {
   payouts: AuditPayout[];
   legs: AuditLeg[];
-  /** Every approved submission and every submission a payout belongs to. */
+  /** Every approved or founder-merged submission and every submission a payout belongs to. */
   submissions: AuditSubmission[];
-  /** Every done bounty and every bounty of a listed submission. */
-  bounties: { id: string; status: string }[];
+  /** Every done or owed bounty and every bounty of a listed submission. */
+  bounties: AuditBounty[];
   /** Every platform payout signer: the payout wallet and any earlier one found on legs. */
   signers: string[];
 }
@@ -71,7 +86,11 @@ export interface AuditTransfer {
 }
 
 export interface AuditChain {
-  /** Mined transactions: the legs' attempts that mined, and every transaction that moved a project token. */
+  /**
+   * Mined transactions: the legs' attempts that mined, every transaction that moved a project
+   * token between two holders (so every such Transfer's sender is known), and what the signers
+   * sent at nonces no live leg holds, where the node can tell.
+   */
   txs: AuditTx[];
   /** Transfer logs of the project tokens (and of the legs' transactions). */
   transfers: AuditTransfer[];

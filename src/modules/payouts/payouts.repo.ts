@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, inArray, lt, max, min, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, inArray, lt, max, min, ne, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { legAttempts, payoutLegs, payouts, signerNonces, submissions } from '../../infra/db/schema.ts';
 
@@ -36,6 +36,25 @@ export async function setStatus(
     .update(payouts)
     .set({ status: to, lastError, updatedAt: now })
     .where(and(eq(payouts.id, id), inArray(payouts.status, from)))
+    .returning({ id: payouts.id });
+  return rows.length > 0;
+}
+
+/**
+ * Marks a pending payout failed only while none of its legs may still move the tokens: a driver
+ * that saw a revert never fails a payout another process has signed a new leg for meanwhile.
+ */
+export async function failIfIdle(ex: Executor, id: string, lastError: string, now: Date): Promise<boolean> {
+  const rows = await ex
+    .update(payouts)
+    .set({ status: 'failed', lastError, updatedAt: now })
+    .where(
+      and(
+        eq(payouts.id, id),
+        eq(payouts.status, 'pending'),
+        sql`not exists (select 1 from payout_legs l where l.payout_id = ${payouts.id} and l.status in ('signed', 'sent'))`,
+      ),
+    )
     .returning({ id: payouts.id });
   return rows.length > 0;
 }
@@ -90,7 +109,7 @@ export async function liveLegsOfSubmission(ex: Executor, submissionId: string): 
     .select({ leg: payoutLegs })
     .from(payoutLegs)
     .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-    .where(and(eq(payouts.submissionId, submissionId), ne(payoutLegs.status, 'reverted')))
+    .where(and(eq(payouts.submissionId, submissionId), notInArray(payoutLegs.status, ['reverted', 'dropped'])))
     .then((rows) => rows.map((r) => r.leg));
 }
 
@@ -152,6 +171,47 @@ export async function settleLeg(
     .update(payoutLegs)
     .set({ status, txHash, blockNumber: Number(blockNumber), updatedAt: now })
     .where(and(eq(payoutLegs.id, legId), inArray(payoutLegs.status, ['signed', 'sent'])));
+}
+
+/** A leg whose nonce another transaction used: it moved nothing and never will. */
+export async function markDropped(ex: Executor, legId: string, now: Date): Promise<boolean> {
+  const rows = await ex
+    .update(payoutLegs)
+    .set({ status: 'dropped', updatedAt: now })
+    .where(and(eq(payoutLegs.id, legId), inArray(payoutLegs.status, ['signed', 'sent'])))
+    .returning({ id: payoutLegs.id });
+  return rows.length > 0;
+}
+
+/** Raises the signer's counter to at least `nonce` (the chain's), never lowers it. */
+export async function raiseNonce(ex: Executor, address: string, nonce: number): Promise<void> {
+  await ex
+    .update(signerNonces)
+    .set({ nextNonce: sql`greatest(${signerNonces.nextNonce}, ${nonce})` })
+    .where(eq(signerNonces.address, address));
+}
+
+/** A mined leg seen again in another block (a reorg that re-included it): its new place. */
+export async function moveLeg(ex: Executor, legId: string, blockNumber: bigint, now: Date): Promise<void> {
+  await ex
+    .update(payoutLegs)
+    .set({ blockNumber: Number(blockNumber), updatedAt: now })
+    .where(and(eq(payoutLegs.id, legId), eq(payoutLegs.status, 'success')));
+}
+
+/** The signer's mined legs above a block: what a reorg may still take back (PAYOUT_CONFIRMATIONS). */
+export function successLegsAbove(ex: Executor, signer: string, block: bigint): Promise<LegRow[]> {
+  return ex
+    .select()
+    .from(payoutLegs)
+    .where(
+      and(
+        eq(payoutLegs.signer, signer),
+        eq(payoutLegs.status, 'success'),
+        gt(payoutLegs.blockNumber, Number(block)),
+      ),
+    )
+    .orderBy(asc(payoutLegs.nonce));
 }
 
 /** Locks the payout row for the rest of the transaction: signing and rejecting serialize on it. */

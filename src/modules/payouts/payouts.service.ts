@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import { FreshPayout, type FreshResult, type PaidLeg } from './fresh-payout.ts';
 import { LedgerRepair } from './ledger-repair.ts';
-import { type DriveResult, type DriverDeps, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
+import { type DriveResult, type DriverDeps, kindsOf, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 
 export interface PayoutsDeps {
@@ -25,6 +25,8 @@ export interface PayoutsDeps {
   revertConfirmations?: number;
   /** PAYOUT_MAX_FEE_PER_GAS_GWEI; 500 when omitted. */
   maxFeePerGasGwei?: number;
+  /** PAYOUT_CONFIRMATIONS; 0 (final once mined) when omitted. */
+  confirmations?: number;
 }
 
 export interface RewardSplit {
@@ -64,6 +66,8 @@ export class PayoutsService {
       clock: deps.clock,
       signer: deps.chain.payoutSigner,
       log: deps.log,
+      readFunds: (token, owner) => deps.chain.readFunds(token, owner),
+      confirmations: deps.confirmations ?? 0,
       pollIntervalMs: deps.pollIntervalMs,
       stuckAfterMs: deps.stuckAfterMs,
       revertConfirmations: deps.revertConfirmations ?? 0,
@@ -100,39 +104,37 @@ export class PayoutsService {
     const { db, funds } = this.deps;
     const earlier = await repo.findBySubmission(db, intent.submissionId);
     if (earlier?.status === 'pending' || earlier?.status === 'failed') await this.driver.settle(earlier.id);
-    const paid = (await repo.liveLegsOfSubmission(db, intent.submissionId)).filter(
-      (l) => l.status === 'success',
-    );
-    const paidKinds = new Set(paid.map((l) => l.kind));
+    const legs = earlier ? await repo.legsOf(db, earlier.id) : [];
     const sent = earlier ?? {
       tokenAddress: intent.tokenAddress,
       fromAddress: intent.founderAddress,
+      rewardUnits: intent.split.rewardUnits,
       contributorUnits: intent.split.contributorUnits,
       feeUnits: intent.split.feeUnits,
     };
-    const units =
-      (paidKinds.has('contributor') ? 0n : sent.contributorUnits) +
-      (paidKinds.has('fee') ? 0n : sent.feeUnits);
+    const paid = (kind: string) => legs.some((l) => l.kind === kind && l.status === 'success');
+    const units = kindsOf(legs).reduce(
+      (sum, k) =>
+        paid(k) ? sum : sum + (k === 'payout' ? sent.rewardUnits : k === 'fee' ? sent.feeUnits : sent.contributorUnits),
+      0n,
+    );
+    // A first look, without the others in flight: signing checks again under the wallet's lock.
     if (units > 0n) await funds.assertCovers(sent.tokenAddress, sent.fromAddress, units);
   }
 
   /**
-   * The first approval of a submission (no payout row yet), under the bounty's lease: the funds
-   * check, the fee quote, then `FreshPayout` records the payout,
-   * signs and stores both legs in one transaction, sends both and reads both receipts. A payout
-   * it cannot finish cleanly is left `pending` for `drive` (see `FreshResult`).
+   * The first approval of a submission (no payout row yet), under the bounty's lease (`owner`
+   * holds it): `FreshPayout` checks the funds against the wallet's other payouts in flight,
+   * records the payout, signs and stores its transaction in one transaction, sends it and reads
+   * its receipt. A payout it cannot finish cleanly is left `pending` for `drive` (see `FreshResult`).
    */
   async payFresh(
     intent: PayoutIntent,
-    leaseMs: number,
+    lease: { owner: string; ms: number },
     waitMs: number,
   ): Promise<FreshResult & { payout: Payout }> {
-    const { chain, funds, clock } = this.deps;
-    // Funds first: a founder who cannot pay costs no fee quote.
-    await funds.assertCovers(intent.tokenAddress, intent.founderAddress, intent.split.rewardUnits);
-    const quote = await chain.payoutSigner.quoteFees();
-    const payout = this.rowFor(intent, clock.now());
-    return { ...(await this.fresh.pay(payout, quote, leaseMs, waitMs)), payout };
+    const payout = this.rowFor(intent, this.deps.clock.now());
+    return { ...(await this.fresh.pay(payout, lease, waitMs)), payout };
   }
 
   /** The submission's payout, created on the first approval and reopened by a retry after a failure. */
@@ -171,16 +173,7 @@ export class PayoutsService {
   /** Moves the payout as far as it goes within `waitMs`; a reverted leg marks it failed. */
   async drive(payoutId: string, waitMs: number): Promise<DriveResult> {
     const result = await this.driver.drive(payoutId, waitMs);
-    if (result.status === 'failed') {
-      await repo.setStatus(
-        this.deps.db,
-        payoutId,
-        ['pending'],
-        'failed',
-        result.error,
-        this.deps.clock.now(),
-      );
-    }
+    if (result.status === 'failed') await repo.failIfIdle(this.deps.db, payoutId, result.error, this.deps.clock.now());
     return result;
   }
 
@@ -208,10 +201,10 @@ export class PayoutsService {
 
   /**
    * For a reject, inside its transaction, under the payout's row lock (signing takes it too, so no
-   * leg appears meanwhile): 'paying' while a leg may still move tokens or the contributor was paid.
-   * Otherwise closes the submission's payout so nothing is signed for it afterwards, and says
-   * whether its contributor leg reverted: such a payout never wedges the bounty, even once its fee
-   * leg has mined, since the contract lets the founder reject it.
+   * leg appears meanwhile): 'paying' while a leg may still move tokens or has paid. Otherwise
+   * closes the submission's payout so nothing is signed for it afterwards, and says whether (a
+   * payout signed before the router) its contributor transfer reverted while its fee mined: such
+   * a payout never wedges the bounty.
    */
   async closeForReject(
     tx: Executor,
@@ -221,9 +214,11 @@ export class PayoutsService {
     if (!payout) return 'closed';
     const legs = await repo.legsOf(tx, payout.id);
     const contributor = legs.filter((l) => l.kind === 'contributor');
-    const contributorFailed = contributor.length > 0 && contributor.every((l) => l.status === 'reverted');
+    const contributorFailed =
+      contributor.length > 0 && contributor.every((l) => l.status === 'reverted' || l.status === 'dropped');
     const settledFee = (l: repo.LegRow) => contributorFailed && l.kind === 'fee' && l.status === 'success';
-    if (legs.some((l) => l.status !== 'reverted' && !settledFee(l))) return 'paying';
+    const moving = (l: repo.LegRow) => l.status !== 'reverted' && l.status !== 'dropped';
+    if (legs.some((l) => moving(l) && !settledFee(l))) return 'paying';
     await repo.setStatus(
       tx,
       payout.id,

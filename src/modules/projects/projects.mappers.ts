@@ -9,6 +9,7 @@ export const NO_REVIEWS: ReviewStatsJson = {
   median_hours_to_review: null,
   awaiting_review: 0,
   awaiting_over_7_days: 0,
+  owed: 0,
 };
 
 export const toReviewStatsJson = (r: ReviewStatsRow | undefined): ReviewStatsJson =>
@@ -21,6 +22,7 @@ export const toReviewStatsJson = (r: ReviewStatsRow | undefined): ReviewStatsJso
         median_hours_to_review: r.medianHours === null ? null : Math.round(Number(r.medianHours) * 100) / 100,
         awaiting_review: r.awaitingReview,
         awaiting_over_7_days: r.awaitingOver7Days,
+        owed: r.owed,
       }
     : NO_REVIEWS;
 

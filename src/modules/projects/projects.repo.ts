@@ -69,6 +69,7 @@ export interface ReviewStatsRow {
   medianHours: number | null;
   awaitingReview: number;
   awaitingOver7Days: number;
+  owed: number;
 }
 
 /**
@@ -93,6 +94,7 @@ export function reviewStats(
       awaitingReview: sql<number>`(count(*) filter (where ${pending}))::int`,
       awaitingOver7Days: sql<number>`(count(*) filter (where ${pending}
         and ${submissions.createdAt} < ${staleBefore.toISOString()}::timestamptz))::int`,
+      owed: sql<number>`(count(*) filter (where ${pending} and ${submissions.founderMerged}))::int`,
     })
     .from(submissions)
     .innerJoin(bounties, eq(bounties.id, submissions.bountyId))

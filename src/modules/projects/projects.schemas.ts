@@ -16,6 +16,9 @@ export const ReviewStats = Type.Object(
     ),
     awaiting_review: Type.Integer({ description: 'Pending submissions' }),
     awaiting_over_7_days: Type.Integer({ description: 'Pending submissions older than 7 days' }),
+    owed: Type.Integer({
+      description: 'Pending submissions the founder merged and has not paid yet (the reward is owed)',
+    }),
   },
   { description: "The founder's track record of reviewing this project's submissions" },
 );

@@ -1,9 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
-import type { AgentDirectory } from '../agents/agent-directory.ts';
 import * as repo from '../bounties/bounties.repo.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
@@ -20,7 +20,6 @@ export interface ApprovalsDeps {
   activity: ActivityService;
   bounties: BountiesService;
   projects: ProjectsService;
-  agents: AgentDirectory;
   payouts: PayoutsService;
   /** Told once a payout is recorded: the founder's funds fell and the bounty no longer counts. */
   payability: Pick<PayabilityService, 'afterChange'>;
@@ -40,6 +39,16 @@ export interface ApprovalResult {
   platform_fee_tx_hash: string;
 }
 
+/** A payout sent but not confirmed within the wait: not a failure, it completes on its own. */
+export class PayoutPendingError extends AppError {
+  constructor() {
+    super(
+      'upstream_error',
+      'The payout was sent but not confirmed in time; it will complete on its own, or approve again to check.',
+    );
+  }
+}
+
 /** How long one reconciler pass waits on a payout's receipts before moving to the next. */
 const RECONCILE_WAIT_MS = 2_000;
 
@@ -51,17 +60,33 @@ const RECONCILE_WAIT_MS = 2_000;
 export class ApprovalsService {
   constructor(private readonly deps: ApprovalsDeps) {}
 
-  /** Every 400 of the spec is checked before anything is signed; a failed payout answers 502. */
-  async approve(callerId: string, bountyId: string, notes: string | undefined): Promise<ApprovalResult> {
-    const { db, agents, payouts } = this.deps;
-    const { bounty, project, pending, founderAddress, hasPayout } = await loadReviewable(
-      this.deps,
-      callerId,
-      bountyId,
-      () => payouts.assertEnabled(),
-    );
-    const contributor = await agents.wallet(pending.agentId);
-    if (!contributor.address) {
+  /**
+   * Every 400 of the spec is checked before anything is signed; a failed payout answers 502.
+   * `submissionId` pins the submission to pay (an owed payout: the one the founder merged);
+   * `replay` (an Idempotency-Key retry of a request that died) answers a finished approval with
+   * its outcome instead of 400 `not_in_review`.
+   */
+  async approve(
+    callerId: string,
+    bountyId: string,
+    notes: string | undefined,
+    opts: { submissionId?: string; replay?: boolean } = {},
+  ): Promise<ApprovalResult> {
+    const { db, payouts } = this.deps;
+    let reviewable: Awaited<ReturnType<typeof loadReviewable>>;
+    try {
+      reviewable = await loadReviewable(this.deps, callerId, bountyId, () => payouts.assertEnabled());
+    } catch (err) {
+      const paid = opts.replay && err instanceof AppError && err.code === 'not_in_review';
+      const result = paid ? await this.paidResult(bountyId) : undefined;
+      if (result) return result;
+      throw err;
+    }
+    const { bounty, project, pending, founderAddress, hasPayout } = reviewable;
+    if (opts.submissionId && pending.id !== opts.submissionId) {
+      throw invalidState('The submission to pay is no longer the one under review; nothing was paid.');
+    }
+    if (!pending.contributorAddress) {
       throw new AppError(
         'contributor_without_wallet',
         'The contributor has no wallet address to receive the reward.',
@@ -69,11 +94,12 @@ export class ApprovalsService {
     }
     // A wallet stored before the rule existed (zero, platform, a project's contract) is refused
     // before anything is signed: such a leg would revert forever or pay the platform.
-    await this.deps.checkWallet(contributor.address);
+    await this.deps.checkWallet(pending.contributorAddress);
     if (!founderAddress || !project.tokenAddress) {
       throw new AppError('founder_without_wallet', 'The founder has no wallet address to pay from.');
     }
-    const lease = await this.lease(bountyId);
+    const owner = randomUUID();
+    const lease = await this.lease(bountyId, owner);
     if (!lease) throw inProgress();
     let finished = false;
     try {
@@ -86,7 +112,7 @@ export class ApprovalsService {
         bountyId,
         tokenAddress: project.tokenAddress,
         founderAddress,
-        contributorAddress: contributor.address,
+        contributorAddress: pending.contributorAddress,
         split: payouts.split(bounty.rewardAmount),
         reviewNotes: notes ?? null,
       };
@@ -94,7 +120,7 @@ export class ApprovalsService {
       const started = Date.now();
       const outcome = hasPayout
         ? ({ status: 'existing' } as const)
-        : await payouts.payFresh(intent, approvalLeaseMs, receiptTimeoutMs);
+        : await payouts.payFresh(intent, { owner, ms: approvalLeaseMs }, receiptTimeoutMs);
       let payout: Payout;
       let result: DriveResult;
       if (outcome.status === 'confirmed') {
@@ -102,6 +128,8 @@ export class ApprovalsService {
         result = outcome;
       } else if (outcome.status === 'reviewed') {
         throw invalidState('The submission was reviewed while this approval ran; nothing was paid.');
+      } else if (outcome.status === 'lease_lost') {
+        throw inProgress();
       } else if (outcome.status === 'pending') {
         payout = outcome.payout;
         result = outcome;
@@ -120,16 +148,28 @@ export class ApprovalsService {
         finished = answer.released;
         return answer.result;
       }
+      if (result.status === 'pending') throw new PayoutPendingError();
       throw new AppError(
         'upstream_error',
-        result.status === 'failed'
-          ? `The payout failed on chain (${result.error}); nothing paid twice. Approve again to retry the unpaid part.`
-          : 'The payout was sent but not confirmed in time; it will complete on its own, or approve again to check.',
+        `The payout failed on chain (${result.error}); nothing paid twice. Approve again to retry.`,
       );
     } finally {
-      // Finishing releases the lease in its own statement.
-      if (!finished) await repo.releaseLease(db, bountyId);
+      // Finishing releases the lease in its own statement; a lease another process took stays.
+      if (!finished) await repo.releaseLease(db, bountyId, owner);
     }
+  }
+
+  /** The answer of the bounty's finished approval, for a retry of the request that made it. */
+  private async paidResult(bountyId: string): Promise<ApprovalResult | undefined> {
+    const paid = await submissionsRepo.findPaid(this.deps.db, bountyId);
+    if (!paid) return undefined;
+    return {
+      bounty_id: bountyId,
+      status: 'done',
+      submission_id: paid.id,
+      contributor_tx_hash: paid.contributorTxHash,
+      platform_fee_tx_hash: paid.platformFeeTxHash,
+    };
   }
 
   /**
@@ -146,7 +186,8 @@ export class ApprovalsService {
       log.error({ err }, 'repairing the payout ledger failed; will retry');
     }
     for (const payout of await payouts.unfinished(batch)) {
-      const lease = await this.lease(payout.bountyId);
+      const owner = randomUUID();
+      const lease = await this.lease(payout.bountyId, owner);
       if (!lease) continue;
       let released = false;
       try {
@@ -170,16 +211,20 @@ export class ApprovalsService {
       } catch (err) {
         log.error({ err, payout: payout.id }, 'reconciling a payout failed; will retry');
       } finally {
-        if (!released) await repo.releaseLease(this.deps.db, payout.bountyId);
+        if (!released) await repo.releaseLease(this.deps.db, payout.bountyId, owner);
       }
     }
     return finished;
   }
 
-  /** The bounty's approval lease, with the submission pending as it was taken; undefined if held. */
-  private lease(bountyId: string) {
+  /**
+   * The bounty's approval lease for `owner` (a fencing token: renew and release match it), with
+   * the submission pending as it was taken; undefined while another holds a live one.
+   */
+  private lease(bountyId: string, owner: string) {
     const now = this.deps.clock.now();
-    return repo.takeLease(this.deps.db, bountyId, now, new Date(now.getTime() + this.deps.approvalLeaseMs));
+    const until = new Date(now.getTime() + this.deps.approvalLeaseMs);
+    return repo.takeLease(this.deps.db, bountyId, owner, now, until);
   }
 
   /**

@@ -6,6 +6,7 @@ import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import * as submissionsRepo from './submissions.repo.ts';
+import type { OwedSubmission } from './submissions.repo.ts';
 
 export interface MergesDeps {
   db: Db;
@@ -82,6 +83,8 @@ export class MergesService {
         if (pending?.id !== p.submissionId) return null;
         return { mergedBy: pending.mergedBy, byFounder: pending.founderMerged };
       }
+      // Owed from here on, in the merge's own transaction: the owed-payouts job pays it.
+      if (byFounder) await this.deps.bounties.markPaymentOwed(tx, p.bountyId);
       await activity.record(tx, {
         type: 'submission.merged',
         agentId: p.contributorId,
@@ -98,15 +101,29 @@ export class MergesService {
     });
   }
 
-  /** An approval on merge that could not pay: the founder and the contributor are told why. */
-  async recordPayoutFailure(p: PendingMerge, err: AppError): Promise<void> {
-    await this.deps.activity.record(this.deps.db, {
-      type: 'payout.failed',
-      recipients: [p.founderId, p.contributorId],
-      agentId: p.founderId,
-      projectId: p.projectId,
-      bountyId: p.bountyId,
-      data: { submission_id: p.submissionId, reason: err.code, message: err.message },
+  /** Pending submissions the founder merged and nobody has paid yet, oldest first. */
+  owed(limit: number): Promise<OwedSubmission[]> {
+    return submissionsRepo.owed(this.deps.db, limit);
+  }
+
+  /**
+   * An owed payout that could not be made: the founder and the contributor are told why, once per
+   * reason (a pass that fails the same way again says nothing), with the event's webhook outbox
+   * rows in the same transaction. False when nothing was recorded.
+   */
+  async recordPayoutFailure(p: OwedSubmission, err: AppError): Promise<boolean> {
+    const { db, activity, clock } = this.deps;
+    return db.transaction(async (tx) => {
+      if (!(await submissionsRepo.setPayoutFailure(tx, p.submissionId, err.code, clock.now()))) return false;
+      await activity.record(tx, {
+        type: 'payout.failed',
+        recipients: [p.founderId, p.contributorId],
+        agentId: p.founderId,
+        projectId: p.projectId,
+        bountyId: p.bountyId,
+        data: { submission_id: p.submissionId, reason: err.code, message: err.message },
+      });
+      return true;
     });
   }
 }

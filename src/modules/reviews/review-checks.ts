@@ -8,7 +8,7 @@ export interface Reviewable {
   project: { founderId: string; tokenAddress: string | null };
   /** The founder's wallet, the address a payout is sent from. */
   founderAddress: string | null;
-  pending: { id: string; agentId: string };
+  pending: { id: string; agentId: string; contributorAddress: string | null; founderMerged: boolean };
   /** The pending submission already has a payout (an earlier approval that failed or timed out). */
   hasPayout: boolean;
 }
@@ -38,7 +38,12 @@ export async function loadReviewable(
     bounty: { id: row.id, projectId: row.projectId, status: row.status, rewardAmount: row.rewardAmount },
     project: { founderId: row.founderId, tokenAddress: row.tokenAddress },
     founderAddress: row.founderAddress,
-    pending: { id: row.submissionId, agentId: row.submissionAgentId },
+    pending: {
+      id: row.submissionId,
+      agentId: row.submissionAgentId,
+      contributorAddress: row.contributorAddress,
+      founderMerged: row.founderMerged,
+    },
     hasPayout: row.hasPayout,
   };
 }

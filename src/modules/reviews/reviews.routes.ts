@@ -74,6 +74,8 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      approvals.approve(requireAgent(request).id, request.params.id, request.body?.review_notes ?? undefined),
+      approvals.approve(requireAgent(request).id, request.params.id, request.body?.review_notes ?? undefined, {
+        replay: request.idempotency?.retryOfLost === true,
+      }),
   );
 };

@@ -16,6 +16,10 @@ export interface ReviewableRow {
   /** The pending submission, if any. */
   submissionId: string | null;
   submissionAgentId: string | null;
+  /** The pending submission's author's wallet: where its reward goes. */
+  contributorAddress: string | null;
+  /** The founder merged the pending submission's pull request: its reward is owed. */
+  founderMerged: boolean;
   /** Whether the pending submission already has a payout row (an earlier approval). */
   hasPayout: boolean;
 }
@@ -27,11 +31,13 @@ export async function findReviewable(ex: Executor, bountyId: string): Promise<Re
       select b.id, b.project_id as "projectId", b.status, b.reward_amount as "rewardAmount",
              p.founder_id as "founderId", a.wallet_address as "founderAddress",
              p.token_address as "tokenAddress", s.id as "submissionId", s.agent_id as "submissionAgentId",
+             c.wallet_address as "contributorAddress", coalesce(s.founder_merged, false) as "founderMerged",
              exists (select 1 from payouts po where po.submission_id = s.id) as "hasPayout"
         from bounties b
         join projects p on p.id = b.project_id
         join agents a on a.id = p.founder_id
         left join submissions s on s.bounty_id = b.id and s.status = 'pending'
+        left join agents c on c.id = s.agent_id
        where b.id = ${bountyId}
        limit 1`),
   );
@@ -93,27 +99,75 @@ export async function recordMerge(
   return row;
 }
 
-/**
- * Rejects a pending submission. One the founder merged is owed its reward and stays pending,
- * unless `evenIfFounderMerged` (its payout's contributor leg cannot succeed).
- */
+/** Rejects a pending submission, unless the founder merged it: its reward is owed. */
 export async function reject(
   ex: Executor,
   id: string,
   set: Pick<SubmissionRow, 'reviewNotes' | 'reviewedAt' | 'updatedAt'>,
-  evenIfFounderMerged: boolean,
 ): Promise<SubmissionRow | undefined> {
   const [row] = await ex
     .update(submissions)
     .set({ ...set, status: 'rejected' })
+    .where(and(eq(submissions.id, id), eq(submissions.status, 'pending'), eq(submissions.founderMerged, false)))
+    .returning();
+  return row;
+}
+
+/** A pending submission the founder merged: its reward is owed, with who is concerned. */
+export interface OwedSubmission {
+  submissionId: string;
+  bountyId: string;
+  projectId: string;
+  founderId: string;
+  contributorId: string;
+  prUrl: string;
+}
+
+/** Owed submissions (their bounty flagged `payment_owed`), the longest waiting first. */
+export async function owed(ex: Executor, limit: number): Promise<OwedSubmission[]> {
+  return rowsOf<OwedSubmission>(
+    await ex.execute(sql`
+      select s.id as "submissionId", b.id as "bountyId", b.project_id as "projectId",
+             p.founder_id as "founderId", s.agent_id as "contributorId", s.pr_url as "prUrl"
+        from bounties b
+        join submissions s on s.bounty_id = b.id and s.status = 'pending' and s.founder_merged
+        join projects p on p.id = b.project_id
+       where b.payment_owed and b.status = 'in_review'
+       order by b.updated_at
+       limit ${limit}`),
+  );
+}
+
+/** Records why an owed payout failed; false when that reason was already recorded (told once). */
+export async function setPayoutFailure(ex: Executor, id: string, reason: string, now: Date): Promise<boolean> {
+  const rows = await ex
+    .update(submissions)
+    .set({ payoutFailedReason: reason, updatedAt: now })
     .where(
       and(
         eq(submissions.id, id),
         eq(submissions.status, 'pending'),
-        evenIfFounderMerged ? undefined : eq(submissions.founderMerged, false),
+        sql`${submissions.payoutFailedReason} is distinct from ${reason}`,
       ),
     )
-    .returning();
+    .returning({ id: submissions.id });
+  return rows.length > 0;
+}
+
+/** The bounty's approved submission with its paid hashes (a confirmed payout), if any. */
+export async function findPaid(
+  ex: Executor,
+  bountyId: string,
+): Promise<{ id: string; contributorTxHash: string; platformFeeTxHash: string } | undefined> {
+  const [row] = rowsOf<{ id: string; contributorTxHash: string; platformFeeTxHash: string }>(
+    await ex.execute(sql`
+      select s.id, s.contributor_tx_hash as "contributorTxHash", s.platform_fee_tx_hash as "platformFeeTxHash"
+        from submissions s
+        join payouts p on p.submission_id = s.id and p.status = 'confirmed'
+       where s.bounty_id = ${bountyId} and s.status = 'approved'
+       order by s.reviewed_at desc
+       limit 1`),
+  );
   return row;
 }
 
@@ -186,12 +240,14 @@ export async function approvePaid(
         update submissions
            set status = 'approved', review_notes = ${a.reviewNotes},
                contributor_tx_hash = ${a.contributorTxHash}, platform_fee_tx_hash = ${a.platformFeeTxHash},
+               payout_failed_reason = null,
                reward_units = ${a.rewardUnits.toString()}::numeric, fee_units = ${a.feeUnits.toString()}::numeric,
                reviewed_at = ${now}, updated_at = ${now}
          where id = ${a.submissionId} and status = 'pending' and exists (select 1 from paid)
         returning agent_id),
       done as (
-        update bounties set status = 'done', approval_lease_until = null, payable = true, updated_at = ${now}
+        update bounties set status = 'done', approval_lease_until = null, approval_lease_owner = null,
+                            payable = true, payment_owed = false, updated_at = ${now}
          where id = ${a.bountyId} and status = 'in_review' and exists (select 1 from approved)
         returning project_id)
       select exists (select 1 from paid) as confirmed, (select agent_id from approved) as "agentId",

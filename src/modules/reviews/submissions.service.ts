@@ -2,7 +2,7 @@ import type { Db } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
+import { AppError, forbidden, invalidState, paymentOwed } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
@@ -96,6 +96,7 @@ export class SubmissionsService {
           mergedAt: null,
           mergedBy: null,
           founderMerged: false,
+          payoutFailedReason: null,
           createdAt: now,
           reviewedAt: null,
           updatedAt: now,
@@ -147,6 +148,8 @@ export class SubmissionsService {
   async reject(callerId: string, bountyId: string, notes: string) {
     const { db, clock, activity } = this.deps;
     const { bounty, pending } = await loadReviewable(this.deps, callerId, bountyId);
+    // Once the founder merged it the reward is owed, whatever happens to its payout.
+    if (pending.founderMerged) throw paymentOwed();
     const now = clock.now();
     await db.transaction(async (tx) => {
       // Checked under the payout's row lock, which signing takes too: no leg can appear meanwhile.
@@ -154,22 +157,14 @@ export class SubmissionsService {
       if (payout === 'paying') {
         throw invalidState('A payout of this submission has started; approve again to finish it instead.');
       }
-      // A merge by the founder makes the reward owed (the code is kept), so the submission stays
-      // pending; only a contributor leg that reverted lets the founder out, so no bounty wedges.
-      const rejected = await submissionsRepo.reject(
-        tx,
-        pending.id,
-        { reviewNotes: notes, reviewedAt: now, updatedAt: now },
-        payout === 'contributor_failed',
-      );
+      const rejected = await submissionsRepo.reject(tx, pending.id, {
+        reviewNotes: notes,
+        reviewedAt: now,
+        updatedAt: now,
+      });
       if (!rejected) {
         const still = await submissionsRepo.findPending(tx, bountyId);
-        if (still?.id === pending.id && still.founderMerged) {
-          throw invalidState(
-            'You merged this pull request, so you owe its reward: fund your wallet (balance and ' +
-              'allowance for the payout wallet) and approve the submission instead.',
-          );
-        }
+        if (still?.id === pending.id && still.founderMerged) throw paymentOwed();
         throw invalidState('The submission was reviewed by another request.');
       }
       const reopened = await repo.transition(

@@ -27,8 +27,8 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhooksService }> =
       bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
       schema: {
         tags: ['webhooks'],
-        summary: 'GitHub (or local host) webhook: a merged pull request approves its pending submission',
-        response: { ...errors(400, 403, 409, 413, 415, 502, 503) },
+        summary: 'GitHub (or local host) webhook: a merge by the founder makes the reward owed, paid at once',
+        response: { ...errors(400, 403, 413, 415, 502, 503) },
       },
     },
     async (request) =>

@@ -3,7 +3,6 @@ import type { Db } from '../../infra/db/client.ts';
 import { parsePullRequestWebhook, type RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { ApprovalsService } from '../reviews/approvals.service.ts';
 import type { MergesService, PendingMerge } from '../reviews/merges.service.ts';
 import * as repo from './webhooks.repo.ts';
 
@@ -13,7 +12,8 @@ export interface WebhooksDeps {
   log: FastifyBaseLogger;
   repoHost: RepoHost;
   merges: MergesService;
-  approvals: ApprovalsService;
+  /** The owed-payouts job: told at once that a founder's merge made a reward owed. */
+  owed: { nudge(): void };
 }
 
 export interface Delivery {
@@ -25,25 +25,18 @@ export interface Delivery {
 
 export type WebhookOutcome =
   | { status: 'duplicate' | 'ignored' }
-  | {
-      status: 'approved';
-      bounty_id: string;
-      submission_id: string;
-      contributor_tx_hash: string;
-      platform_fee_tx_hash: string;
-    }
-  | { status: 'merged'; bounty_id: string; submission_id: string; merged_by: string | null }
-  | { status: 'payout_failed'; bounty_id: string; submission_id: string; reason: string };
-
-/** Approval errors that mean the submission was reviewed meanwhile: nothing is left to do. */
-const ALREADY_REVIEWED = new Set(['not_in_review', 'no_pending_submission']);
+  /** Merged by the founder: the reward is owed, and the owed-payouts job pays it. */
+  | { status: 'owed'; bounty_id: string; submission_id: string }
+  | { status: 'merged'; bounty_id: string; submission_id: string; merged_by: string | null };
 
 /**
  * The repository host's webhooks. A merged pull request that backs a pending submission is first
  * checked with the host (a signed delivery proves who sent it, not that the merge happened, nor
- * who made it), then recorded; only a merge by the founder approves it, exactly as the founder
- * would: same checks, same payout path, same exactly-once guarantees. A delivery is recorded only
- * once handled, so a failed one can be redelivered; a handled one is acknowledged again and ignored.
+ * who made it), then recorded; only a merge by the founder makes its reward owed, and the
+ * delivery is acknowledged at once: the owed-payouts job approves it exactly as the founder would
+ * (same checks, same payout path, same exactly-once guarantees), pinned to the merged submission,
+ * and tells both sides if it cannot pay yet. A delivery is recorded only once handled, so a
+ * failed one can be redelivered; a handled one is acknowledged again and ignored.
  */
 export class WebhooksService {
   constructor(private readonly deps: WebhooksDeps) {}
@@ -93,22 +86,8 @@ export class WebhooksService {
       );
       return { status: 'merged', ...ids, merged_by: merge.mergedBy };
     }
-    log.info({ pr: pending.prUrl, bounty: pending.bountyId }, 'merged by the founder: approving');
-    try {
-      const approved = await this.deps.approvals.approve(
-        pending.founderId,
-        pending.bountyId,
-        `Merged: ${pending.prUrl}`,
-      );
-      return { ...approved, status: 'approved' };
-    } catch (err) {
-      // Another approval holding the bounty answers 409 and the host redelivers; anything else
-      // the founder must fix (funds, wallets, payouts off, the chain) is told, not retried forever.
-      if (!(err instanceof AppError) || err.code === 'operation_in_progress') throw err;
-      if (ALREADY_REVIEWED.has(err.code)) return { status: 'ignored' };
-      log.warn({ err, pr: pending.prUrl }, 'approval on merge could not pay');
-      await merges.recordPayoutFailure(pending, err);
-      return { status: 'payout_failed', ...ids, reason: err.code };
-    }
+    log.info({ pr: pending.prUrl, bounty: pending.bountyId }, 'merged by the founder: the reward is owed');
+    this.deps.owed.nudge();
+    return { status: 'owed', ...ids };
   }
 }

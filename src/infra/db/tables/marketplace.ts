@@ -90,6 +90,16 @@ export const bounties = pgTable(
     // An approval holds this lease while it pays; another approval (any instance) sees it and gets 409.
     approvalLeaseUntil: ts('approval_lease_until'),
     /**
+     * Who holds the approval lease (a fencing token drawn at take): renewing and releasing match
+     * it, so an approval that outlived its lease never releases a lease another process took.
+     */
+    approvalLeaseOwner: text('approval_lease_owner'),
+    /**
+     * The founder merged the pending submission's pull request and it is not paid yet: the reward
+     * is owed (reject refused) and the owed-payouts job pays it as soon as the funds cover it.
+     */
+    paymentOwed: boolean('payment_owed').notNull().default(false),
+    /**
      * The founder's spendable funds (min of balance and allowance) cover this reward together with
      * the project's older open, claimed and in-review rewards; kept by the payability tracker.
      */
@@ -131,6 +141,7 @@ export const bounties = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('bounties_claimed_at_idx').on(t.claimedAt).where(sql`${t.status} = 'claimed'`),
+    index('bounties_payment_owed_idx').on(t.updatedAt).where(sql`${t.paymentOwed}`),
     // One active claim per agent per project is a constraint, so concurrent claims cannot both win.
     uniqueIndex('bounties_one_active_claim_key')
       .on(t.claimedBy, t.projectId)
@@ -167,6 +178,8 @@ export const submissions = pgTable(
     mergedBy: text('merged_by'),
     /** The founder merged it: the founder owes the reward, and reject is refused until paid. */
     founderMerged: boolean('founder_merged').notNull().default(false),
+    /** Why the owed payout could not be made last time (told once as payout.failed); null once paid. */
+    payoutFailedReason: text('payout_failed_reason'),
     createdAt: ts('created_at').notNull(),
     reviewedAt: ts('reviewed_at'),
     updatedAt: ts('updated_at').notNull(),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts, units } from './columns.ts';
 import { agents, bounties, submissions } from './marketplace.ts';
 
@@ -26,6 +26,20 @@ export const signerNonces = pgTable('signer_nonces', {
   address: text('address').primaryKey(),
   nextNonce: bigint('next_nonce', { mode: 'number' }).notNull(),
 });
+
+/**
+ * One row per (founder wallet, token) that has paid: the payout signing transactions lock it, so
+ * the funds check of one payout sees every other payout of the same wallet and token in flight
+ * (on every instance) before it reserves its own.
+ */
+export const payoutFundsLocks = pgTable(
+  'payout_funds_locks',
+  {
+    tokenAddress: text('token_address').notNull(),
+    fromAddress: text('from_address').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenAddress, t.fromAddress] })],
+);
 
 /** One payout per approved submission: the intent, recorded before anything is signed. */
 export const payouts = pgTable(
@@ -54,13 +68,21 @@ export const payouts = pgTable(
   (t) => [
     uniqueIndex('payouts_submission_key').on(t.submissionId),
     index('payouts_unfinished_idx').on(t.updatedAt).where(sql`${t.status} = 'pending'`),
+    // The funds reservation: what a founder wallet is about to send on a token.
+    index('payouts_in_flight_idx')
+      .on(t.tokenAddress, t.fromAddress)
+      .where(sql`${t.status} = 'pending'`),
     check('payouts_status_check', sql`${t.status} in ('pending', 'confirmed', 'failed')`),
   ],
 );
 
 /**
- * One ERC-20 transferFrom of a payout. A leg holds its nonce for life; a leg whose transaction
- * reverted is kept, and only then may a new leg of the same kind be signed.
+ * One transaction of a payout. Kind `payout` (every payout since the payout router): one call to
+ * the PayoutRouter that makes both transferFroms (reward minus fee to the contributor, the fee to
+ * the treasury) or neither. Kinds `contributor` and `fee`: one transferFrom each (payouts signed
+ * before the router; still driven and audited). A leg holds its nonce for life; a leg whose
+ * transaction reverted, or whose nonce another transaction took (`dropped`), is kept, and only
+ * then may a new leg of the same kind be signed.
  */
 export const payoutLegs = pgTable(
   'payout_legs',
@@ -69,12 +91,12 @@ export const payoutLegs = pgTable(
     payoutId: text('payout_id')
       .notNull()
       .references(() => payouts.id),
-    kind: text('kind', { enum: ['contributor', 'fee'] }).notNull(),
+    kind: text('kind', { enum: ['payout', 'contributor', 'fee'] }).notNull(),
     signer: text('signer').notNull(),
     nonce: bigint('nonce', { mode: 'number' }).notNull(),
     toAddress: text('to_address').notNull(),
     amountUnits: units('amount_units').notNull(),
-    status: text('status', { enum: ['signed', 'sent', 'success', 'reverted'] }).notNull(),
+    status: text('status', { enum: ['signed', 'sent', 'success', 'reverted', 'dropped'] }).notNull(),
     txHash: text('tx_hash'),
     blockNumber: bigint('block_number', { mode: 'number' }),
     createdAt: ts('created_at').notNull(),
@@ -82,11 +104,16 @@ export const payoutLegs = pgTable(
   },
   (t) => [
     // Exactly once: at most one leg of each kind that may still move (or has moved) the tokens.
-    uniqueIndex('payout_legs_live_key').on(t.payoutId, t.kind).where(sql`${t.status} <> 'reverted'`),
+    uniqueIndex('payout_legs_live_key')
+      .on(t.payoutId, t.kind)
+      .where(sql`${t.status} not in ('reverted', 'dropped')`),
     uniqueIndex('payout_legs_signer_nonce_key').on(t.signer, t.nonce),
     index('payout_legs_payout_idx').on(t.payoutId),
-    check('payout_legs_kind_check', sql`${t.kind} in ('contributor', 'fee')`),
-    check('payout_legs_status_check', sql`${t.status} in ('signed', 'sent', 'success', 'reverted')`),
+    check('payout_legs_kind_check', sql`${t.kind} in ('payout', 'contributor', 'fee')`),
+    check(
+      'payout_legs_status_check',
+      sql`${t.status} in ('signed', 'sent', 'success', 'reverted', 'dropped')`,
+    ),
   ],
 );
 
