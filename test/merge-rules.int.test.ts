@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, expectError, type TestContext } from './helpers/app.ts';
 import { activity, approve, ok, reject } from './helpers/bounty-flows.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
@@ -9,7 +9,8 @@ import { prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
 
 /**
  * Who gets paid, and who decides, at the merge: a signed merge delivery is checked with the host,
- * recorded with who merged, and only the founder's own merge approves (and makes the reward owed).
+ * recorded with who merged, and only the founder's own merge makes the reward owed; the
+ * owed-payouts job then pays it as the founder's approval would, as soon as it can.
  */
 
 const lower = (a: string) => a.toLowerCase();
@@ -26,28 +27,42 @@ beforeAll(async () => {
   kit = webhookKit(ctx, chain, host);
 });
 afterAll(() => ctx.close());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  // A pass a delivery nudged finishes before the next test sets its knobs.
+  await ctx.app.services.owedPayouts.idle();
+  chain.failNextBroadcast = null;
+  chain.holdReceipts = false;
+});
 
 const transfersOf = (s: Scene) => chain.transfers.filter((t) => t.tokenAddress === lower(s.tokenAddress));
+/** Successful transfers of the scene's token: what actually moved. */
+const paidOn = (s: Scene) => transfersOf(s).filter((t) => t.status === 'success');
 const mergedEvents = async (s: Scene) =>
   (await activity(ctx.app, { type: 'submission.merged', project_id: s.project.id })).filter(
     (e) => e.bounty_id === s.bounty.id,
   );
 
-describe('merge webhook: only a merge by the founder approves', () => {
-  it('a merge by the founder (login compared case-insensitively) pays, and is recorded', async () => {
+describe('merge webhook: only a merge by the founder makes the reward owed', () => {
+  it('a merge by the founder (login compared case-insensitively) is owed at once, recorded, and paid by the job', async () => {
     const s = await kit.inReview(50);
     kit.mergeOnHost(s, s.founderLogin.toUpperCase());
+    const nudges = kit.holdNudges();
     const body = ok<Record<string, string>>(await kit.deliver(prPayload(s.prUrl)));
-    expect(body).toMatchObject({ status: 'approved', bounty_id: s.bounty.id, submission_id: s.submissionId });
-    expect(transfersOf(s).map((t) => t.status)).toEqual(['success', 'success']);
-    const b = await kit.bountyState(s);
-    expect(b).toMatchObject({ status: 'done', payment_owed: false });
-    expect(b.submissions[0]).toMatchObject({
-      status: 'approved',
+    expect(body).toEqual({ status: 'owed', bounty_id: s.bounty.id, submission_id: s.submissionId });
+    expect(nudges.calls()).toBe(1);
+    // Owed, not paid: nothing signed inside the request.
+    expect(kit.signedFor(s)).toEqual([]);
+    const owed = await kit.bountyState(s);
+    expect(owed).toMatchObject({ status: 'in_review', payment_owed: true });
+    expect(owed.submissions[0]).toMatchObject({
+      status: 'pending',
       merged_at: ctx.clock.now().toISOString(),
       merged_by: s.founderLogin.toUpperCase(),
       founder_merged: true,
     });
+    expect(await kit.listed(s)).toMatchObject({ status: 'in_review', payment_owed: true });
+    expect(await kit.reviewStats(s)).toMatchObject({ awaiting_review: 1, owed: 1, approved: 0 });
     expect(await mergedEvents(s)).toEqual([
       expect.objectContaining({
         agent_id: s.dev.id,
@@ -59,11 +74,26 @@ describe('merge webhook: only a merge by the founder approves', () => {
         },
       }),
     ]);
+    expectError(await reject(ctx.app, s.founder, s.bounty.id), 409, 'payment_owed');
+
+    expect(await kit.payOwed()).toBe(1);
+    expect(transfersOf(s).map((t) => t.status)).toEqual(['success', 'success']);
+    const b = await kit.bountyState(s);
+    expect(b).toMatchObject({ status: 'done', payment_owed: false });
+    expect(b.submissions[0]).toMatchObject({ status: 'approved', founder_merged: true });
+    // One router transaction: the contributor's share and the fee under one hash.
+    const [tx] = kit.signedFor(s);
+    expect(kit.signedFor(s)).toHaveLength(1);
+    expect(b.submissions[0]?.contributor_tx_hash).toBe(tx?.hash);
+    expect(b.submissions[0]?.platform_fee_tx_hash).toBe(tx?.hash);
+    expect(await kit.listed(s)).toMatchObject({ status: 'done', payment_owed: false });
+    expect(await kit.reviewStats(s)).toMatchObject({ awaiting_review: 0, owed: 0, approved: 1 });
   });
 
   it('a merge by anyone else pays nothing, is recorded, and waits for the founder, who can approve', async () => {
     const s = await kit.inReview(40);
     kit.mergeOnHost(s, s.devLogin);
+    const nudges = kit.holdNudges();
     const id = randomUUID();
     expect(ok(await kit.deliver(prPayload(s.prUrl), { id }))).toEqual({
       status: 'merged',
@@ -72,7 +102,10 @@ describe('merge webhook: only a merge by the founder approves', () => {
       merged_by: s.devLogin,
     });
     expect(await kit.recorded(id)).toBe(true);
-    expect(chain.signed.filter((t) => t.tokenAddress === lower(s.tokenAddress))).toEqual([]);
+    expect(nudges.calls()).toBe(0);
+    // Not owed: the owed-payouts job leaves it alone.
+    await kit.payOwed();
+    expect(kit.signedFor(s)).toEqual([]);
     const b = await kit.bountyState(s);
     expect(b).toMatchObject({ status: 'in_review', payment_owed: false });
     expect(b.submissions[0]).toMatchObject({
@@ -81,15 +114,19 @@ describe('merge webhook: only a merge by the founder approves', () => {
       merged_at: ctx.clock.now().toISOString(),
       founder_merged: false,
     });
+    expect(await kit.reviewStats(s)).toMatchObject({ awaiting_review: 1, owed: 0 });
     expect((await mergedEvents(s)).map((e) => e.data)).toEqual([
       { submission_id: s.submissionId, pr_url: s.prUrl, merged_by: s.devLogin, by_founder: false },
     ]);
     // Another delivery of the same merge records nothing more and still pays nothing.
     expect(ok(await kit.deliver(prPayload(s.prUrl))).status).toBe('merged');
     expect(await mergedEvents(s)).toHaveLength(1);
+    await kit.payOwed();
     expect(transfersOf(s)).toEqual([]);
 
-    expect(ok(await approve(ctx.app, s.founder, s.bounty.id)).status).toBe('done');
+    const approved = ok<Record<string, string>>(await approve(ctx.app, s.founder, s.bounty.id));
+    expect(approved.status).toBe('done');
+    expect(approved.contributor_tx_hash).toBe(approved.platform_fee_tx_hash);
     expect(transfersOf(s).map((t) => t.status)).toEqual(['success', 'success']);
   });
 
@@ -99,10 +136,11 @@ describe('merge webhook: only a merge by the founder approves', () => {
     expect(ok(await kit.deliver(prPayload(s.prUrl))).status).toBe('merged');
     ok(await reject(ctx.app, s.founder, s.bounty.id));
     expect(await kit.bountyState(s)).toMatchObject({ status: 'open', payment_owed: false });
+    await kit.payOwed();
     expect(transfersOf(s)).toEqual([]);
   });
 
-  it('a founder without a repo_login, or a host that does not say who merged, never auto-approves', async () => {
+  it('a founder without a repo_login, or a host that does not say who merged, never makes it owed', async () => {
     const a = await kit.inReview(10);
     await setRepoLogin(ctx, a.founder.id, null);
     kit.mergeOnHost(a, a.founderLogin);
@@ -110,6 +148,7 @@ describe('merge webhook: only a merge by the founder approves', () => {
     const b = await kit.inReview(10);
     kit.mergeOnHost(b, null);
     expect(ok(await kit.deliver(prPayload(b.prUrl)))).toMatchObject({ status: 'merged', merged_by: null });
+    await kit.payOwed();
     for (const s of [a, b]) {
       expect(await kit.bountyState(s)).toMatchObject({ status: 'in_review', payment_owed: false });
       expect(transfersOf(s)).toEqual([]);
@@ -124,27 +163,33 @@ describe('merge webhook: only a merge by the founder approves', () => {
     expect(await kit.recorded(id)).toBe(true);
     host.removePullRequest(s.prUrl);
     expect(ok(await kit.deliver(prPayload(s.prUrl)))).toEqual({ status: 'ignored' });
+    await kit.payOwed();
     const b = await kit.bountyState(s);
     expect(b).toMatchObject({ status: 'in_review', payment_owed: false });
     expect(b.submissions[0]).toMatchObject({ merged_at: null, merged_by: null, founder_merged: false });
     expect(await mergedEvents(s)).toEqual([]);
-    expect(chain.signed.filter((t) => t.tokenAddress === lower(s.tokenAddress))).toEqual([]);
+    expect(kit.signedFor(s)).toEqual([]);
   });
 });
 
-describe('a founder merge that cannot pay', () => {
-  it('records payout.failed for founder and contributor, answers 2xx; reject is 409 until the founder pays', async () => {
+describe('a founder merge that cannot be paid yet', () => {
+  it('tells founder and contributor once per reason, refuses reject (409 payment_owed), and pays once funds cover it', async () => {
     const s = await kit.inReview(25);
-    chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 1_000_000n, 0n);
+    const founderWallet = s.founder.walletAddress as string;
+    chain.setFunds(s.tokenAddress, founderWallet, 1_000_000n, 0n);
     kit.mergeOnHost(s);
+    kit.holdNudges();
     const id = randomUUID();
+    // Answered at once, whatever the founder's funds: no payout reason in the answer.
     expect(ok(await kit.deliver(prPayload(s.prUrl), { id }))).toEqual({
-      status: 'payout_failed',
+      status: 'owed',
       bounty_id: s.bounty.id,
       submission_id: s.submissionId,
-      reason: 'insufficient_funds',
     });
     expect(await kit.recorded(id)).toBe(true);
+    expect(await kit.eventsOf(s, 'payout.failed')).toEqual([]);
+
+    expect(await kit.payOwed()).toBe(0);
     const failures = await kit.eventsOf(s, 'payout.failed');
     expect(failures).toHaveLength(1);
     expect(failures[0]?.recipients?.toSorted()).toEqual([s.founder.id, s.dev.id].toSorted());
@@ -157,19 +202,75 @@ describe('a founder merge that cannot pay', () => {
     expect((await activity(ctx.app, { project_id: s.project.id })).map((e) => e.type)).not.toContain(
       'payout.failed',
     );
+    // Every pass tries again; one that fails the same way tells nobody anything new.
+    expect(await kit.payOwed()).toBe(0);
+    expect(await kit.payOwed()).toBe(0);
+    expect(await kit.eventsOf(s, 'payout.failed')).toHaveLength(1);
+    expect(kit.signedFor(s)).toEqual([]);
 
-    const refused = expectError(await reject(ctx.app, s.founder, s.bounty.id), 409, 'invalid_state');
+    const refused = expectError(await reject(ctx.app, s.founder, s.bounty.id), 409, 'payment_owed');
     expect(refused.message).toMatch(/owe/);
-    expect(refused.message).toMatch(/approve/);
     const b = await kit.bountyState(s);
     expect(b).toMatchObject({ status: 'in_review', payment_owed: true });
     expect(b.submissions[0]).toMatchObject({ status: 'pending', founder_merged: true });
+    expect(await kit.listed(s)).toMatchObject({ payment_owed: true });
+    expect(await kit.reviewStats(s)).toMatchObject({ owed: 1, awaiting_review: 1 });
 
-    // Funded, the founder approves and pays; nothing is owed any more.
-    chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 1_000_000n);
-    expect(ok(await approve(ctx.app, s.founder, s.bounty.id)).status).toBe('done');
-    expect(transfersOf(s).map((t) => t.status)).toEqual(['success', 'success']);
+    // Funded, but the node fails to take the payout: another reason, told once more.
+    chain.setFunds(s.tokenAddress, founderWallet, 1_000_000n);
+    chain.failNextBroadcast = new Error('ECONNRESET rpc-node-7.internal:8545');
+    expect(await kit.payOwed()).toBe(0);
+    expect((await kit.eventsOf(s, 'payout.failed')).map((e) => e.data.reason)).toEqual([
+      'insufficient_funds',
+      'upstream_error',
+    ]);
+    expect(paidOn(s)).toEqual([]);
+    expectError(await reject(ctx.app, s.founder, s.bounty.id), 409, 'payment_owed');
+
+    // The next pass pays it, once; nothing more is told and nothing is owed any more.
+    expect(await kit.payOwed()).toBe(1);
+    expect(paidOn(s).map((t) => [t.to, t.amountUnits])).toEqual([
+      [lower(s.dev.walletAddress as string), 2_375n * 10n ** 16n],
+      [lower(chain.info.treasuryAddress), 125n * 10n ** 16n],
+    ]);
     expect(await kit.bountyState(s)).toMatchObject({ status: 'done', payment_owed: false });
+    expect(await kit.reviewStats(s)).toMatchObject({ owed: 0, awaiting_review: 0, approved: 1 });
+    expect(await kit.payOwed()).toBe(0);
+    expect(await kit.eventsOf(s, 'payout.failed')).toHaveLength(2);
+    expect(paidOn(s)).toHaveLength(2);
+    expectError(await reject(ctx.app, s.founder, s.bounty.id), 400, 'not_in_review');
+  });
+
+  it('a payout still confirming is not a failure: nothing is told, and the next pass finishes it', async () => {
+    const s = await kit.inReview(35);
+    kit.mergeOnHost(s);
+    kit.holdNudges();
+    expect(ok(await kit.deliver(prPayload(s.prUrl))).status).toBe('owed');
+    // Another instance that waits one second on receipts; the node withholds them.
+    const quick = await buildTestApp({
+      chain,
+      database: ctx.database,
+      repoHost: host,
+      env: { PAYOUT_RECEIPT_TIMEOUT_SECONDS: '1' },
+    });
+    chain.holdReceipts = true;
+    try {
+      expect(await quick.app.services.owedPayouts.run()).toBe(0);
+      expect(await quick.app.services.owedPayouts.run()).toBe(0);
+      expect(kit.signedFor(s)).toHaveLength(1);
+      expect(await kit.eventsOf(s, 'payout.failed')).toEqual([]);
+      expect(await kit.bountyState(s)).toMatchObject({ status: 'in_review', payment_owed: true });
+      expectError(await reject(ctx.app, s.founder, s.bounty.id), 409, 'payment_owed');
+      chain.holdReceipts = false;
+      expect(await quick.app.services.owedPayouts.run()).toBe(1);
+    } finally {
+      chain.holdReceipts = false;
+      await quick.close();
+    }
+    expect(await kit.bountyState(s)).toMatchObject({ status: 'done', payment_owed: false });
+    expect(kit.signedFor(s)).toHaveLength(1);
+    expect(paidOn(s)).toHaveLength(2);
+    expect(await kit.eventsOf(s, 'payout.failed')).toEqual([]);
   });
 
   it('a reject racing the founder merge: either the reject wins and the merge is ignored, or the reward is owed', async () => {
@@ -180,17 +281,20 @@ describe('a founder merge that cannot pay', () => {
       kit.deliver(prPayload(s.prUrl)),
       reject(ctx.app, s.founder, s.bounty.id),
     ]);
+    await kit.payOwed();
     const b = await kit.bountyState(s);
     if (rejected.statusCode === 200) {
       expect(ok(delivery).status).toBe('ignored');
       expect(b).toMatchObject({ status: 'open', payment_owed: false });
       expect(await mergedEvents(s)).toEqual([]);
     } else {
-      // Refused as owed, or met the auto-approval's lease while it checked the founder's funds.
-      expect(rejected.statusCode, rejected.body).toBe(409);
-      expect(['invalid_state', 'operation_in_progress']).toContain(rejected.json().error.code);
-      expect(ok(delivery).status).toBe('payout_failed');
+      // The merge came first: owed, so the reject is refused as such.
+      expectError(rejected, 409, 'payment_owed');
+      expect(ok(delivery).status).toBe('owed');
       expect(b).toMatchObject({ status: 'in_review', payment_owed: true });
+      expect((await kit.eventsOf(s, 'payout.failed')).map((e) => e.data.reason)).toEqual([
+        'insufficient_funds',
+      ]);
     }
     expect(transfersOf(s)).toEqual([]);
   });

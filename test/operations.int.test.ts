@@ -281,6 +281,8 @@ describe('GET /metrics', () => {
       name: 'stub',
       explorerUrl: null,
       factoryAddress: '0x00000000000000000000000000000000000000F1',
+      // What connectChain reads from the factory at start; this stub node has no factory to ask.
+      payoutRouterAddress: '0x00000000000000000000000000000000000000D1',
       treasuryAddress: '0x00000000000000000000000000000000000000B1',
       operatorKey: `0x${'11'.repeat(32)}`,
       payoutKey: `0x${'22'.repeat(32)}`,

@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createProject, registerAgent, type TestContext } from './helpers/app.ts';
+import { buildTestApp, createProject, expectError, registerAgent, type TestContext } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
+import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { approve, inReview, okJson, reject, scene } from './helpers/review-flow.ts';
+import { prPayload, webhookKit } from './helpers/webhook-flows.ts';
 
 const HOUR = 3_600_000;
 
 describe('project review_stats', () => {
   let ctx: TestContext;
   let chain: FakeChain;
+  let host: FakeRepoHost;
   beforeAll(async () => {
     chain = new FakeChain();
-    ctx = await buildTestApp({ chain });
+    host = new FakeRepoHost();
+    ctx = await buildTestApp({ chain, repoHost: host });
   });
   afterAll(async () => {
     await ctx?.close();
@@ -44,6 +48,7 @@ describe('project review_stats', () => {
       median_hours_to_review: 3,
       awaiting_review: 1,
       awaiting_over_7_days: 0,
+      owed: 0,
     });
 
     // Eight days on (the test clock, not the database's now()), the pending one is overdue.
@@ -61,6 +66,7 @@ describe('project review_stats', () => {
       median_hours_to_review: 4,
       awaiting_review: 1,
       awaiting_over_7_days: 0,
+      owed: 0,
     });
 
     // Lists carry the same figures, per project of the page; a project without submissions has none.
@@ -78,6 +84,7 @@ describe('project review_stats', () => {
           median_hours_to_review: null,
           awaiting_review: 0,
           awaiting_over_7_days: 0,
+          owed: 0,
         },
       ],
       [s.project.id, (await getProject(s.project.id)).review_stats],
@@ -90,5 +97,48 @@ describe('project review_stats', () => {
     ctx.clock.advance(90 * 60_000 + 20_000);
     okJson(await reject(ctx.app, s.founder, bounty.id, { review_notes: 'Close.' }));
     expect((await getProject(s.project.id)).review_stats.median_hours_to_review).toBe(1.51);
+  });
+
+  it('counts a submission the founder merged as owed until the owed-payouts job pays it', async () => {
+    const kit = webhookKit(ctx, chain, host);
+    const merged = await kit.inReview(20);
+    const other = await kit.inReview(30);
+    // Merged by the founder, with an allowance that cannot pay it yet; the other merged by someone else.
+    chain.setFunds(merged.tokenAddress, merged.founder.walletAddress as string, 1_000_000n, 0n);
+    kit.mergeOnHost(merged);
+    kit.mergeOnHost(other, other.devLogin);
+    expect(okJson(await kit.deliver(prPayload(merged.prUrl))).status).toBe('owed');
+    expect(okJson(await kit.deliver(prPayload(other.prUrl))).status).toBe('merged');
+    await kit.payOwed();
+    expect((await getProject(merged.project.id)).review_stats).toEqual({
+      reviewed: 0,
+      approved: 0,
+      rejected: 0,
+      median_hours_to_review: null,
+      awaiting_review: 1,
+      awaiting_over_7_days: 0,
+      owed: 1,
+    });
+    expect((await getProject(other.project.id)).review_stats).toMatchObject({ awaiting_review: 1, owed: 0 });
+    // Still owed: it cannot be rejected, and it stays counted.
+    expectError(
+      await reject(ctx.app, merged.founder, merged.bounty.id, { review_notes: 'No.' }),
+      409,
+      'payment_owed',
+    );
+    expect((await getProject(merged.project.id)).review_stats).toMatchObject({ owed: 1, rejected: 0 });
+
+    chain.setFunds(merged.tokenAddress, merged.founder.walletAddress as string, 1_000_000n);
+    ctx.clock.advance(HOUR);
+    await kit.payOwed();
+    expect((await getProject(merged.project.id)).review_stats).toEqual({
+      reviewed: 1,
+      approved: 1,
+      rejected: 0,
+      median_hours_to_review: 1,
+      awaiting_review: 0,
+      awaiting_over_7_days: 0,
+      owed: 0,
+    });
   });
 });

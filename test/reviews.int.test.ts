@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bounties } from '../src/infra/db/schema.ts';
 import { AppError } from '../src/lib/errors.ts';
 import {
   buildTestApp,
@@ -38,9 +40,27 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 afterEach(() => {
   chain.failNextBroadcast = null;
-  chain.revertNext = false;
+  stopReverting();
   chain.payoutDelayMs = 0;
+  chain.receiptDelayMs = 0;
 });
+
+/** Every payout signed from now on mines reverted (a revert that persists), until `stopReverting`. */
+function revertEveryPayout(): void {
+  const hook = async () => {
+    chain.revertNext = true;
+    chain.onSign = hook;
+  };
+  chain.onSign = hook;
+}
+
+function stopReverting(): void {
+  chain.onSign = null;
+  chain.revertNext = false;
+}
+
+/** The transactions the payout key signed on the scene's token, in order. */
+const signedOn = (s: Scene) => chain.signed.filter((t) => t.tokenAddress === s.tokenAddress.toLowerCase());
 
 /**
  * What the chain paid for the scene's contributor: successful transfers of the scene's token to
@@ -334,7 +354,18 @@ describe('POST /api/bounties/{id}/approve', () => {
       contributor_tx_hash: expect.stringMatching(TX_HASH),
       platform_fee_tx_hash: expect.stringMatching(TX_HASH),
     });
-    expect(body.contributor_tx_hash).not.toBe(body.platform_fee_tx_hash);
+    // One router transaction pays both, so the two hashes are the same one.
+    expect(body.contributor_tx_hash).toBe(body.platform_fee_tx_hash);
+    expect(signedOn(s)).toEqual([
+      expect.objectContaining({
+        hash: body.contributor_tx_hash,
+        signer: chain.payoutSigner.address.toLowerCase(),
+        from: (s.founder.walletAddress as string).toLowerCase(),
+        to: (s.dev.walletAddress as string).toLowerCase(),
+        amountUnits: 95n * UNIT,
+        feeUnits: 5n * UNIT,
+      }),
+    ]);
 
     // One payout: token, founder, contributor, exact amounts and the answered hashes.
     expectOnePayout(
@@ -632,20 +663,55 @@ describe('POST /api/bounties/{id}/approve', () => {
     expect((await getBounty(ctx.app, bounty.id)).status).toBe('done');
   });
 
-  it('is 409 operation_in_progress for an approval or rejection while a payout is under way', async () => {
+  it('is 409 operation_in_progress for an approval or rejection while another approval holds the bounty', async () => {
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s);
-    // The payout's first chain call (before it signs anything) takes 300 ms.
-    chain.payoutDelayMs = 300;
-    const started = chain.nextPayoutStarted();
-    const first = approve(ctx.app, s.founder, bounty.id);
-    await started;
+    // Another instance's approval holds the lease, before it signs anything.
+    await ctx.database.db
+      .update(bounties)
+      .set({
+        approvalLeaseUntil: new Date(ctx.clock.now().getTime() + 60_000),
+        approvalLeaseOwner: 'another-instance',
+      })
+      .where(eq(bounties.id, bounty.id));
     expectError(await approve(ctx.app, s.founder, bounty.id), 409, 'operation_in_progress');
     expectError(
       await reject(ctx.app, s.founder, bounty.id, { review_notes: 'too late' }),
       409,
       'operation_in_progress',
     );
+    expect(signedOn(s)).toEqual([]);
+    expect((await getBounty(ctx.app, bounty.id)).submissions[0]).toMatchObject({
+      id: submission.id,
+      status: 'pending',
+    });
+    // A lease that ran out holds nothing.
+    ctx.clock.advance(61_000);
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body).toMatchObject({ status: 'done', submission_id: submission.id });
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      body,
+    );
+  });
+
+  it('is 409 for an approval (operation_in_progress) or a rejection (the payout started) while the payout confirms', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    // The payout is sent and mined, but its receipt shows only a second later.
+    chain.receiptDelayMs = 1000;
+    const first = approve(ctx.app, s.founder, bounty.id);
+    await expect.poll(() => signedOn(s).length, { interval: 10 }).toBe(1);
+    expectError(await approve(ctx.app, s.founder, bounty.id), 409, 'operation_in_progress');
+    const refused = expectError(
+      await reject(ctx.app, s.founder, bounty.id, { review_notes: 'too late' }),
+      409,
+      'invalid_state',
+    );
+    expect(refused.message).toMatch(/payout of this submission has started/);
     const body = okJson(await first);
     expect(body).toMatchObject({ status: 'done', submission_id: submission.id });
     expectOnePayout(
@@ -655,21 +721,45 @@ describe('POST /api/bounties/{id}/approve', () => {
       { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
       body,
     );
+    expect(signedOn(s)).toHaveLength(1);
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.submissions[0]).toMatchObject({ status: 'approved', review_notes: null });
   });
 
+  it('signs a payout that reverted once again at once: paid within the same approval, the reverted one moved nothing', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty, submission } = await inReview(ctx.app, s);
+    chain.revertNext = true;
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
+    const [reverted, paid, ...more] = signedOn(s);
+    expect(more).toEqual([]);
+    expect(paid?.hash).toBe(body.contributor_tx_hash);
+    expect(paid?.nonce).toBeGreaterThan(reverted?.nonce as number);
+    // Both or neither: the reverted transaction moved neither the reward nor the fee.
+    expect(
+      chain.transfers.filter((t) => t.hash === reverted?.hash).map((t) => [t.amountUnits, t.status]),
+    ).toEqual([
+      [95n * UNIT, 'reverted'],
+      [5n * UNIT, 'reverted'],
+    ]);
+    const amounts = { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT };
+    expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
+    const funds = await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string);
+    expect(funds.balanceUnits).toBe(1_000_000n * UNIT - 100n * UNIT);
+  });
+
   it.each([
     [
-      'the contributor transfer reverts on chain',
+      'the payout transaction reverts on chain, and again when signed anew',
       () => {
-        chain.revertNext = true;
+        revertEveryPayout();
       },
     ],
     [
       'the node fails to take the transaction',
       () => {
-        chain.failNextBroadcast = new AppError('upstream_error', 'transferFrom failed');
+        chain.failNextBroadcast = new AppError('upstream_error', 'the node refused the payout');
       },
     ],
   ])(
@@ -679,10 +769,11 @@ describe('POST /api/bounties/{id}/approve', () => {
       const { bounty, submission } = await inReview(ctx.app, s);
       fail();
       expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
-      // The contributor was paid nothing; at most the fee moved, and only once.
-      expect(paidFor(s).contributor).toEqual([]);
-      expect(paidFor(s).fee.length).toBeLessThanOrEqual(1);
+      // Both or neither: neither the contributor nor the fee was paid.
+      expect(paidFor(s)).toEqual({ contributor: [], fee: [] });
       if (failure.includes('node')) expectNothingPaid(s);
+      else expect(chain.transfers.filter((t) => t.hash === signedOn(s)[0]?.hash)).toHaveLength(2);
+      stopReverting();
       const failed = await getBounty(ctx.app, bounty.id);
       expect(failed.status).toBe('in_review');
       expect(failed.submissions[0]).toMatchObject({
@@ -707,12 +798,47 @@ describe('POST /api/bounties/{id}/approve', () => {
         contributor_tx_hash: retry.contributor_tx_hash,
         platform_fee_tx_hash: retry.platform_fee_tx_hash,
       });
+      expect(retry.contributor_tx_hash).toBe(retry.platform_fee_tx_hash);
       expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'not_in_review');
       expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, retry);
       const funds = await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string);
       expect(funds.balanceUnits).toBe(1_000_000n * UNIT - 100n * UNIT);
     },
   );
+
+  it('reserves the funds of a payout in flight: another payout from the same wallet and token is 400 insufficient_funds until they cover both', async () => {
+    const s = await scene(ctx, chain);
+    const a = await inReview(ctx.app, s, { reward: 100 });
+    const b = await inReview(ctx.app, s, { reward: 100, dev: await registerAgent(ctx.app) });
+    chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 150n);
+    // A's payout is signed but the node did not take it: in flight, its 100 tokens reserved.
+    chain.failNextBroadcast = new AppError('upstream_error', 'the node is down');
+    expectError(await approve(ctx.app, s.founder, a.bounty.id), 502, 'upstream_error');
+    expect(signedOn(s)).toHaveLength(1);
+    expect((await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string)).balanceUnits).toBe(
+      150n * UNIT,
+    );
+    // 150 spendable covers B's 100 alone, not beside A's 100 on its way.
+    const refused = expectError(await approve(ctx.app, s.founder, b.bounty.id), 400, 'insufficient_funds');
+    expect(refused.message).toContain('already on their way');
+    expect(signedOn(s)).toHaveLength(1);
+    expect((await getBounty(ctx.app, b.bounty.id)).status).toBe('in_review');
+
+    // A's retry sends its signed payout; the 50 left do not cover B either.
+    const paidA = okJson(await approve(ctx.app, s.founder, a.bounty.id));
+    expect(paidA.contributor_tx_hash).toBe(signedOn(s)[0]?.hash);
+    expectError(await approve(ctx.app, s.founder, b.bounty.id), 400, 'insufficient_funds');
+    // Funded for B: paid once.
+    chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 100n);
+    const paidB = okJson(await approve(ctx.app, s.founder, b.bounty.id));
+    expect(paidB.submission_id).toBe(b.submission.id);
+    expect(signedOn(s)).toHaveLength(2);
+    expect(paidOn(chain, s.tokenAddress).contributor.map((t) => t.amountUnits)).toEqual([
+      95n * UNIT,
+      95n * UNIT,
+    ]);
+    expect(paidOn(chain, s.tokenAddress).fee.map((t) => t.amountUnits)).toEqual([5n * UNIT, 5n * UNIT]);
+  });
 
   it('hides the message of an unexpected chain failure', async () => {
     const s = await scene(ctx, chain);

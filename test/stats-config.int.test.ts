@@ -1,6 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
+import { type Address, decodeFunctionData, encodeFunctionResult, getAddress, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectChain } from '../src/infra/chain/connect.ts';
+import { payoutRouterAbi } from '../src/infra/chain/contracts/PayoutRouter.ts';
+import { projectFactoryAbi } from '../src/infra/chain/contracts/ProjectFactory.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/client.ts';
 import {
@@ -28,6 +34,61 @@ import {
 
 async function stats(ctx: TestContext) {
   return okJson(await ctx.app.inject({ method: 'GET', url: '/api/dashboard/stats' })).stats;
+}
+
+/**
+ * A JSON-RPC node that answers only what `connectChain` reads at start: the factory's
+ * `payoutRouter()` and the router's `payer()` and `treasury()`. Every call it got is in `calls`.
+ */
+async function routerNode(o: { factory: Address; router: Address; payer: Address; treasury: Address }) {
+  const calls: { path: string; fn: string }[] = [];
+  type Call = { id: number; method: string; params?: [{ to?: string; data?: Hex }, ...unknown[]] };
+  const answer = (c: Call) => {
+    const to = c.params?.[0]?.to ? getAddress(c.params[0].to) : null;
+    const data = c.params?.[0]?.data ?? '0x';
+    if (c.method === 'eth_call' && to === o.factory) {
+      const { functionName } = decodeFunctionData({ abi: projectFactoryAbi, data });
+      if (functionName === 'payoutRouter') {
+        return {
+          fn: functionName,
+          result: encodeFunctionResult({ abi: projectFactoryAbi, functionName, result: o.router }),
+        };
+      }
+    }
+    if (c.method === 'eth_call' && to === o.router) {
+      const { functionName } = decodeFunctionData({ abi: payoutRouterAbi, data });
+      if (functionName === 'payer' || functionName === 'treasury') {
+        const result = functionName === 'payer' ? o.payer : o.treasury;
+        return {
+          fn: functionName,
+          result: encodeFunctionResult({ abi: payoutRouterAbi, functionName, result }),
+        };
+      }
+    }
+    return { fn: c.method, error: { code: -32601, message: `unexpected ${c.method}` } };
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const parsed = JSON.parse(body) as Call | Call[];
+      const reply = (c: Call) => {
+        const { fn, ...rest } = answer(c);
+        calls.push({ path: req.url ?? '', fn });
+        return { jsonrpc: '2.0', id: c.id, ...rest };
+      };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(reply) : reply(parsed)));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 async function publicConfig(ctx: TestContext) {
@@ -83,9 +144,19 @@ describe('GET /api/dashboard/stats', () => {
     const f = await createBounty(ctx.app, founder2, p2.id, { reward_amount: 9 });
     await claim(ctx.app, dev3, f.id);
     await submit(ctx.app, dev3, f.id, nextPrUrl(p2Chain.repoUrl));
-    // The contributor's transferFrom reverts on chain.
-    chain.revertNext = true;
-    expectError(await approve(ctx.app, founder2, f.id), 502, 'upstream_error');
+    // The payout reverts on chain, and again when signed anew: the approval fails, nothing moves.
+    const hook = async () => {
+      chain.revertNext = true;
+      chain.onSign = hook;
+    };
+    chain.onSign = hook;
+    try {
+      expectError(await approve(ctx.app, founder2, f.id), 502, 'upstream_error');
+    } finally {
+      chain.onSign = null;
+      chain.revertNext = false;
+    }
+    expect(chain.paid.filter((t) => t.tokenAddress === p2Chain.tokenAddress.toLowerCase())).toEqual([]);
 
     // Refused requests change nothing.
     expectError(
@@ -282,36 +353,56 @@ describe('GET /api/config/public', () => {
 
   it('on a configured chain publishes CHAIN_PUBLIC_RPC_URL, never CHAIN_RPC_URL and its API key', async () => {
     const apiKey = 'k3y-of-the-rpc-provider';
+    const payoutKey = `0x${'22'.repeat(32)}` as const;
+    const treasury = getAddress('0x00000000000000000000000000000000000000B1');
+    const router = getAddress('0x00000000000000000000000000000000000000D7');
+    const node = await routerNode({
+      factory: getAddress('0x00000000000000000000000000000000000000F1'),
+      router,
+      payer: privateKeyToAccount(payoutKey).address,
+      treasury,
+    });
     const env = {
-      CHAIN_RPC_URL: `https://rpc.provider.example/v2/${apiKey}`,
+      CHAIN_RPC_URL: `${node.url}/v2/${apiKey}`,
       CHAIN_ID: '8453',
       CHAIN_NAME: 'Base',
       FACTORY_ADDRESS: '0x00000000000000000000000000000000000000F1',
-      TREASURY_ADDRESS: '0x00000000000000000000000000000000000000B1',
+      TREASURY_ADDRESS: treasury,
       OPERATOR_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
-      PAYOUT_PRIVATE_KEY: `0x${'22'.repeat(32)}`,
+      PAYOUT_PRIVATE_KEY: payoutKey,
     };
-    for (const publicUrl of ['https://mainnet.base.org', undefined]) {
-      const config = loadConfig({ ...env, ...(publicUrl ? { CHAIN_PUBLIC_RPC_URL: publicUrl } : {}) });
-      // The chain exactly as `npm start` connects it; nothing is sent to the RPC here.
-      const { chain } = await connectChain(config, pino({ level: 'silent' }));
-      const ctx = await buildTestApp({
-        chain,
-        database,
-        env: { ...env, ...(publicUrl ? { CHAIN_PUBLIC_RPC_URL: publicUrl } : {}) },
-      });
-      try {
-        const published = await publicConfig(ctx);
-        expect(published.chain).toEqual({
-          id: 8453,
-          name: 'Base',
-          rpc_url: publicUrl ?? null,
-          explorer_url: null,
+    try {
+      for (const publicUrl of ['https://mainnet.base.org', undefined]) {
+        const config = loadConfig({ ...env, ...(publicUrl ? { CHAIN_PUBLIC_RPC_URL: publicUrl } : {}) });
+        // The chain exactly as `npm start` connects it: it reads only the factory's payout router
+        // and whom that router lets pay, through CHAIN_RPC_URL.
+        node.calls.length = 0;
+        const { chain } = await connectChain(config, pino({ level: 'silent' }));
+        expect(node.calls.map((c) => c.fn).sort()).toEqual(['payer', 'payoutRouter', 'treasury']);
+        expect(node.calls.every((c) => c.path === `/v2/${apiKey}`)).toBe(true);
+        const ctx = await buildTestApp({
+          chain,
+          database,
+          env: { ...env, ...(publicUrl ? { CHAIN_PUBLIC_RPC_URL: publicUrl } : {}) },
         });
-        expectNoSecrets(published, [apiKey, 'rpc.provider.example']);
-      } finally {
-        await ctx.close();
+        try {
+          const published = await publicConfig(ctx);
+          expect(published.chain).toEqual({
+            id: 8453,
+            name: 'Base',
+            rpc_url: publicUrl ?? null,
+            explorer_url: null,
+          });
+          // Founders approve the payout router, not the payout key that calls it.
+          expect(published.payout_spender_address).toBe(router);
+          expect(published.treasury_address).toBe(treasury);
+          expectNoSecrets(published, [apiKey, node.url.replace('http://', '')]);
+        } finally {
+          await ctx.close();
+        }
       }
+    } finally {
+      await node.close();
     }
   });
 

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
+import { deliverMerge } from './helpers/merge-webhook.ts';
+import { setRepoLogin } from './helpers/repo-login.ts';
 import { newVault } from './helpers/wallets.ts';
 import {
   type Browserless,
@@ -241,8 +243,13 @@ describe('contributor and review forms', () => {
     expect(sub).toMatchObject({ status: 'approved', review_notes: 'Clean work' });
     expect(approved.page.body).toContain(`Contributor transaction ${sub?.contributor_tx_hash}`);
     expect(approved.page.body).toContain(`fee transaction ${sub?.platform_fee_tx_hash}`);
-    expect(approved.page.body).toMatch(/status-confirmed">confirmed/);
-    expect(approved.page.body).toContain(`title="${sub?.contributor_tx_hash}"`);
+    // One router transaction pays the contributor and the fee: one hash for both.
+    expect(sub?.contributor_tx_hash).toBe(sub?.platform_fee_tx_hash);
+    const row = /<tr id="payout-[^"]+">[\s\S]*?<\/tr>/.exec(approved.page.body)?.[0] ?? '';
+    expect(row).toMatch(/status-confirmed">confirmed/);
+    // Its payout row shows that transaction in the contributor column and in the fee column.
+    expect(row).not.toContain('not sent yet');
+    expect(row.split(`title="${sub?.contributor_tx_hash}"`)).toHaveLength(3);
     const mine = await web.get(contributorSession, '/console');
     expect(mine.body).toContain('Clean work');
     // 100 tokens less the 5% fee.
@@ -274,6 +281,70 @@ describe('contributor and review forms', () => {
     expect(await bountyStatus(second)).toBe('open');
     const mine = await web.get(contributorSession, '/console');
     expect(mine.body).toMatch(/status-rejected">rejected<\/span><\/td>\s*<td>Missing tests<\/td>/);
+  });
+
+  it('a pull request the founder merged is owed: no reject form, the project page says so, and it is paid', async () => {
+    await web.submit(founderSession, `/console/projects/${projectId}/bounties`, {
+      title: 'Third job',
+      description: 'Merged by the founder',
+      reward_amount: '30',
+      difficulty: 'easy',
+    });
+    const { bounties } = await ctx.app.services.bounties.list({
+      project_id: projectId,
+      status: 'open',
+      limit: 10,
+      offset: 0,
+    });
+    const third = bounties.find((b) => b.title === 'Third job')?.id as string;
+    await web.submit(contributorSession, `/console/bounties/${third}/claim`, {});
+    const login = (await ctx.app.services.directory.require(contributor.id)).repoLogin as string;
+    const prUrl = `${repoUrl}/pull/9`;
+    host.adoptAuthor(prUrl, login);
+    await web.submit(contributorSession, `/console/bounties/${third}/submit`, { pr_url: prUrl });
+    // The founder merges it with no allowance left: owed, and not payable yet.
+    let founderLogin = (await ctx.app.services.directory.require(founder.id)).repoLogin;
+    if (!founderLogin) {
+      founderLogin = `founder-${founder.id.slice(-12)}`;
+      await setRepoLogin(ctx, founder.id, founderLogin);
+    }
+    const address = await founderWallet();
+    const token = (await ctx.app.services.projects.get(projectId)).token_address as string;
+    const funds = await chain.readFunds(token, address);
+    chain.setFundsUnits(token, address, funds.balanceUnits, 0n);
+    host.setPullRequest(prUrl, {
+      state: 'closed',
+      merged: true,
+      mergedByLogin: founderLogin,
+      authorLogin: login,
+    });
+    const merged = await deliverMerge(ctx.app, host.webhookSecret, prUrl);
+    expect(merged.statusCode, merged.body).toBe(200);
+    expect(merged.json()).toMatchObject({ status: 'owed', bounty_id: third });
+    await ctx.app.services.owedPayouts.run();
+    expect(await bountyStatus(third)).toBe('in_review');
+
+    const queue = await web.get(founderSession, '/console/reviews');
+    expect(queue.body).toContain('You merged it: the reward is owed.');
+    expect(queue.body).toContain(`action="/console/bounties/${third}/approve"`);
+    expect(queue.body).not.toContain(`action="/console/bounties/${third}/reject"`);
+    // The service refuses a reject sent anyway: 409, shown on the page.
+    const forced = await web.post(founderSession, `/console/bounties/${third}/reject`, {
+      review_notes: 'No',
+    });
+    expect(forced.statusCode).toBe(409);
+    expect(await bountyStatus(third)).toBe('in_review');
+    const projectPage = await web.get('', `/projects/${projectId}`);
+    expect(projectPage.body).toMatch(/<dt>Merged, payment owed<\/dt><dd>1<\/dd>/);
+
+    // The allowance covers it again: the next pass pays it.
+    chain.setFundsUnits(token, address, funds.balanceUnits, funds.allowanceUnits);
+    await ctx.app.services.owedPayouts.run();
+    expect(await bountyStatus(third)).toBe('done');
+    expect((await web.get(founderSession, '/console/reviews')).body).not.toContain(
+      `action="/console/bounties/${third}/approve"`,
+    );
+    expect((await web.get('', `/projects/${projectId}`)).body).not.toContain('Merged, payment owed');
   });
 
   it('withdraws ETH from the in-app wallet to an outside address', async () => {

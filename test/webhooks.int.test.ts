@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PullRequestInfo } from '../src/infra/repo-host/repo-host.ts';
 import { signWebhook } from '../src/infra/repo-host/webhook-signature.ts';
 import { AppError } from '../src/lib/errors.ts';
@@ -19,6 +19,7 @@ import {
   claim,
   getBounty,
   ok,
+  reject,
 } from './helpers/bounty-flows.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
@@ -27,8 +28,9 @@ import { type DeliveryOpts, loginOf, prPayload, type Scene, webhookKit } from '.
 
 /**
  * The repository host's webhook (POST /api/webhooks/github) and submit's check of the pull
- * request on the host. A merged pull request that backs a pending submission is approved as the
- * founder would approve it, exactly once, whatever is redelivered, forged or raced.
+ * request on the host. A merged pull request that backs a pending submission, merged by the
+ * founder, is answered `owed` at once; the owed-payouts job then approves it as the founder
+ * would, exactly once, whatever is redelivered, forged or raced.
  */
 
 const UNIT = 10n ** 18n;
@@ -63,7 +65,10 @@ beforeAll(async () => {
   kit = webhookKit(ctx, chain, host);
 });
 afterAll(() => ctx.close());
-afterEach(() => {
+afterEach(async () => {
+  vi.restoreAllMocks();
+  // A pass a delivery nudged finishes before the next test sets its knobs.
+  await ctx.app.services.owedPayouts.idle();
   chain.failNextBroadcast = null;
   host.failNextPullRead = null;
 });
@@ -113,39 +118,63 @@ async function brief(s: Scene) {
 }
 
 describe('POST /api/webhooks/github: a merged pull request', () => {
-  it('approves the pending submission it backs and pays once: bounty done, two transfers', async () => {
+  it('answers owed at once for the founder merge; the owed-payouts job pays it once: bounty done, one router transaction', async () => {
     const s = await mergedByFounder(100);
+    const nudges = kit.holdNudges();
     const id = randomUUID();
     const res = await deliver(prPayload(s.prUrl), { id });
     const body = ok<Record<string, string>>(res);
-    expect(body).toEqual({
-      status: 'approved',
-      bounty_id: s.bounty.id,
-      submission_id: s.submissionId,
-      contributor_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-      platform_fee_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-    });
-    expect(await brief(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
-    expectOnePayout(s, 100n);
-    const hashes = transfersOf(s).map((t) => t.hash);
-    expect(hashes).toEqual([body.contributor_tx_hash, body.platform_fee_tx_hash]);
+    // At once: the answer carries no transaction, nothing is signed inside the request, and the
+    // owed-payouts job is nudged.
+    expect(body).toEqual({ status: 'owed', bounty_id: s.bounty.id, submission_id: s.submissionId });
+    expect(nudges.calls()).toBe(1);
     expect(await recorded(id)).toBe(true);
+    expect(kit.signedFor(s)).toEqual([]);
+    expect(transfersOf(s)).toEqual([]);
+    const owed = await kit.bountyState(s);
+    expect(owed).toMatchObject({ status: 'in_review', payment_owed: true });
+    expect(owed.submissions).toEqual([
+      expect.objectContaining({ id: s.submissionId, status: 'pending', founder_merged: true }),
+    ]);
 
-    // Approved as the founder would: the same event, with the merge noted and both hashes.
+    // The job pays it, as the founder would approve it.
+    expect(await kit.payOwed()).toBe(1);
+    expect(await brief(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
+    expect((await kit.bountyState(s)).payment_owed).toBe(false);
+    expectOnePayout(s, 100n);
+    // One router transaction, signed by the payout key, carries both transfers: both or neither.
+    const [tx, ...more] = kit.signedFor(s);
+    expect(more).toEqual([]);
+    expect(tx).toMatchObject({
+      signer: lower(chain.payoutSigner.address),
+      from: lower(s.founder.walletAddress as string),
+      to: lower(s.dev.walletAddress as string),
+      amountUnits: 95n * UNIT,
+      feeUnits: 5n * UNIT,
+    });
+    expect(transfersOf(s).map((t) => t.hash)).toEqual([tx?.hash, tx?.hash]);
+    const [paid] = (await kit.bountyState(s)).submissions;
+    expect(paid).toMatchObject({ contributor_tx_hash: tx?.hash, platform_fee_tx_hash: tx?.hash });
+
+    // Approved as the founder would: the same event, with the merge noted and the hash for both.
     const [event] = await activity(ctx.app, { type: 'submission.approved', project_id: s.project.id });
     expect(event).toMatchObject({
       bounty_id: s.bounty.id,
       project_id: s.project.id,
       data: expect.objectContaining({
         submission_id: s.submissionId,
-        contributor_tx_hash: body.contributor_tx_hash,
-        platform_fee_tx_hash: body.platform_fee_tx_hash,
+        contributor_tx_hash: tx?.hash,
+        platform_fee_tx_hash: tx?.hash,
       }),
     });
     const detail = ok<{ bounty: { submissions: { review_notes: string | null }[] } }>(
       await getBounty(ctx.app, s.bounty.id),
     ).bounty;
     expect(detail.submissions[0]?.review_notes).toContain(s.prUrl);
+    // Nothing is owed any more: another pass pays nothing.
+    await kit.payOwed();
+    expect(kit.signedFor(s)).toHaveLength(1);
+    expect(await kit.eventsOf(s, 'payout.failed')).toEqual([]);
   });
 
   it('takes a delivery as GitHub sends it: charset in the content type, a long pull request body', async () => {
@@ -167,7 +196,9 @@ describe('POST /api/webhooks/github: a merged pull request', () => {
       },
       payload: raw,
     });
-    expect(ok(res).status).toBe('approved');
+    expect(ok(res).status).toBe('owed');
+    // The webhook's own nudge starts the pass that pays it: no test-driven pass here.
+    await expect.poll(async () => (await kit.bountyState(s)).status, { timeout: 10_000 }).toBe('done');
     expectOnePayout(s, 15n);
   });
 
@@ -177,95 +208,123 @@ describe('POST /api/webhooks/github: a merged pull request', () => {
     const huge = { ...payload, pull_request: { ...payload.pull_request, body: 'x'.repeat(1024 * 1024) } };
     const res = await deliver(huge);
     expectError(res, 413, 'payload_too_large');
+    await kit.payOwed();
     expect(transfersOf(s)).toEqual([]);
-    expect((await brief(s)).status).toBe('in_review');
+    expect(await kit.bountyState(s)).toMatchObject({ status: 'in_review', payment_owed: false });
   });
 
   it('answers the same delivery id again with duplicate and pays nothing more', async () => {
     const s = await mergedByFounder(40);
+    const nudges = kit.holdNudges();
     const id = randomUUID();
-    expect(ok(await deliver(prPayload(s.prUrl), { id })).status).toBe('approved');
-    const signedBefore = chain.signed.length;
+    expect(ok(await deliver(prPayload(s.prUrl), { id })).status).toBe('owed');
+    // Before the payout and after it: a duplicate, which nudges nothing.
     for (let i = 0; i < 2; i++)
       expect(ok(await deliver(prPayload(s.prUrl), { id }))).toEqual({ status: 'duplicate' });
-    expect(chain.signed.length).toBe(signedBefore);
+    expect(nudges.calls()).toBe(1);
+    expect(await kit.payOwed()).toBe(1);
+    for (let i = 0; i < 2; i++)
+      expect(ok(await deliver(prPayload(s.prUrl), { id }))).toEqual({ status: 'duplicate' });
+    await kit.payOwed();
+    expect(kit.signedFor(s)).toHaveLength(1);
     expectOnePayout(s, 40n);
   });
 
   it('ignores another delivery of the same merge: the submission is no longer pending, no second payout', async () => {
     const s = await mergedByFounder(60);
-    expect(ok(await deliver(prPayload(s.prUrl))).status).toBe('approved');
-    const signedBefore = chain.signed.length;
+    const nudges = kit.holdNudges();
+    expect(ok(await deliver(prPayload(s.prUrl))).status).toBe('owed');
+    // Another delivery of the same merge before the payout: still owed, the merge recorded once.
+    expect(ok(await deliver(prPayload(s.prUrl)))).toEqual({
+      status: 'owed',
+      bounty_id: s.bounty.id,
+      submission_id: s.submissionId,
+    });
+    expect(nudges.calls()).toBe(2);
+    expect(await kit.eventsOf(s, 'submission.merged')).toHaveLength(1);
+    expect(await kit.payOwed()).toBe(1);
+    expect(kit.signedFor(s)).toHaveLength(1);
     const again = randomUUID();
     expect(ok(await deliver(prPayload(s.prUrl), { id: again }))).toEqual({ status: 'ignored' });
     expect(await recorded(again)).toBe(true);
     // The founder approving by hand afterwards is refused too.
     expectError(await approve(ctx.app, s.founder, s.bounty.id), 400, 'not_in_review');
-    expect(chain.signed.length).toBe(signedBefore);
+    await kit.payOwed();
+    expect(kit.signedFor(s)).toHaveLength(1);
     expectOnePayout(s, 60n);
     expect(await brief(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
   });
 
-  it('pays once when deliveries of the merge race each other and the founder', async () => {
+  it('pays once when deliveries of the merge race each other, the owed-payouts job and the founder', async () => {
     const s = await mergedByFounder(30);
     const id = randomUUID();
-    const results = await Promise.all([
-      deliver(prPayload(s.prUrl), { id }),
-      deliver(prPayload(s.prUrl), { id }),
-      deliver(prPayload(s.prUrl)),
-      deliver(prPayload(s.prUrl)),
+    const [deliveries, approval] = await Promise.all([
+      Promise.all([
+        deliver(prPayload(s.prUrl), { id }),
+        deliver(prPayload(s.prUrl), { id }),
+        deliver(prPayload(s.prUrl)),
+        deliver(prPayload(s.prUrl)),
+      ]),
       approve(ctx.app, s.founder, s.bounty.id),
     ]);
-    // Whoever loses sees a duplicate, an ignored delivery, or a 409/400 it can retry or drop.
-    for (const r of results) {
-      if (r.statusCode === 200) {
-        const status = r.json().status;
-        expect(['approved', 'duplicate', 'ignored', 'done'], r.body).toContain(status);
-      } else {
-        expect([400, 409], r.body).toContain(r.statusCode);
-        expect(['operation_in_progress', 'not_in_review', 'no_pending_submission']).toContain(
-          r.json().error.code,
-        );
-      }
+    // A delivery never pays, so never waits on a payout: each is acknowledged.
+    for (const r of deliveries) expect(['owed', 'duplicate', 'ignored']).toContain(ok(r).status);
+    expect(deliveries.filter((r) => r.json().status === 'duplicate').length).toBeLessThanOrEqual(1);
+    // The founder's own approval pays, or meets the job paying (409), or finds it paid (400).
+    if (approval.statusCode === 200) {
+      expect(approval.json().status).toBe('done');
+    } else {
+      expect([400, 409], approval.body).toContain(approval.statusCode);
+      expect(['operation_in_progress', 'not_in_review']).toContain(approval.json().error.code);
     }
-    const winners = results.filter(
-      (r) => r.statusCode === 200 && ['approved', 'done'].includes(r.json().status),
-    );
-    expect(winners).toHaveLength(1);
+    await kit.payOwed();
+    expect(kit.signedFor(s)).toHaveLength(1);
     expectOnePayout(s, 30n);
-    // The host redelivers whatever got a 409: nothing is left to pay.
+    // The host redelivers: nothing is left to pay.
     const redo = ok(await deliver(prPayload(s.prUrl), { id }));
     expect(['duplicate', 'ignored']).toContain(redo.status);
     expect(ok(await deliver(prPayload(s.prUrl)))).toEqual({ status: 'ignored' });
+    await kit.payOwed();
     expectOnePayout(s, 30n);
     expect(await brief(s)).toEqual({ status: 'done', submissions: [[s.submissionId, 'approved']] });
   });
 
-  it('acknowledges a founder merge whose payout failed on chain: payout.failed to both, the founder approves once', async () => {
+  it('acknowledges a founder merge whose payout fails on chain: payout.failed once to both, reject 409, the next pass pays once', async () => {
     const s = await mergedByFounder(20);
+    kit.holdNudges();
     const id = randomUUID();
     chain.failNextBroadcast = new Error('ECONNRESET rpc-node-3.internal:8545');
-    const failed = ok<Record<string, string>>(await deliver(prPayload(s.prUrl), { id }));
-    expect(failed).toEqual({
-      status: 'payout_failed',
+    expect(ok<Record<string, string>>(await deliver(prPayload(s.prUrl), { id }))).toEqual({
+      status: 'owed',
       bounty_id: s.bounty.id,
       submission_id: s.submissionId,
-      reason: 'upstream_error',
     });
-    // Handled: the host does not retry it forever; the founder and the contributor are told.
+    // Handled: the host does not retry it forever.
     expect(await recorded(id)).toBe(true);
-    const [event] = await kit.eventsOf(s, 'payout.failed');
-    expect(event?.recipients?.toSorted()).toEqual([s.founder.id, s.dev.id].toSorted());
-    expect(event?.data).toMatchObject({ submission_id: s.submissionId, reason: 'upstream_error' });
-    expect(JSON.stringify(event?.data)).not.toContain('rpc-node-3');
+    expect(await kit.payOwed()).toBe(0);
+    expect(chain.failNextBroadcast).toBeNull();
+    // The founder and the contributor are told, without the node's own words.
+    const failures = await kit.eventsOf(s, 'payout.failed');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.recipients?.toSorted()).toEqual([s.founder.id, s.dev.id].toSorted());
+    expect(failures[0]?.data).toMatchObject({ submission_id: s.submissionId, reason: 'upstream_error' });
+    expect(JSON.stringify(failures[0]?.data)).not.toContain('rpc-node-3');
     expect(await brief(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
+    expect(await kit.bountyState(s)).toMatchObject({ payment_owed: true });
     expect(transfersOf(s)).toEqual([]);
+    // Owed whatever happened to the payout: the founder cannot reject it.
+    expectError(await reject(ctx.app, s.founder, s.bounty.id), 409, 'payment_owed');
 
-    // The same delivery again is a duplicate; the founder finishes the payout by hand, once.
+    // The same delivery again is a duplicate; the next pass pays, once, and tells nothing more.
     expect(ok(await deliver(prPayload(s.prUrl), { id }))).toEqual({ status: 'duplicate' });
-    expect(ok(await approve(ctx.app, s.founder, s.bounty.id)).status).toBe('done');
+    expect(await kit.payOwed()).toBe(1);
     expectOnePayout(s, 20n);
+    expect(await kit.eventsOf(s, 'payout.failed')).toHaveLength(1);
+    expect(await kit.bountyState(s)).toMatchObject({ status: 'done', payment_owed: false });
+    expectError(await approve(ctx.app, s.founder, s.bounty.id), 400, 'not_in_review');
     expect(ok(await deliver(prPayload(s.prUrl)))).toEqual({ status: 'ignored' });
+    await kit.payOwed();
+    expect(kit.signedFor(s)).toHaveLength(1);
     expectOnePayout(s, 20n);
   });
 });
@@ -308,7 +367,8 @@ describe('POST /api/webhooks/github: signature', () => {
     expect(await brief(s)).toEqual({ status: 'in_review', submissions: [[s.submissionId, 'pending']] });
     // A forged request does not burn the delivery id: the genuine delivery still works.
     expect(await recorded(id)).toBe(false);
-    expect(ok(await deliver(payload, { id })).status).toBe('approved');
+    expect(ok(await deliver(payload, { id })).status).toBe('owed');
+    await kit.payOwed();
     expectOnePayout(s, 10n);
   });
 });

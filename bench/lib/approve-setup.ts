@@ -13,6 +13,7 @@ import { createPublicClient, createWalletClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import type { buildApp } from '../../src/app.ts';
+import { anvilAccount } from '../../src/infra/chain/anvil.ts';
 import type { Chain, Fees, PayoutSigner } from '../../src/infra/chain/chain.ts';
 import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
 import { type Database, type Db, openDatabase } from '../../src/infra/db/client.ts';
@@ -220,6 +221,8 @@ export async function seedFounder(app: App, db: Db, tc: TestChain, host: FakeRep
     .where(eq(schema.projects.id, project.id));
   await buyTokens(tc, FOUNDER_ACCOUNT, curveAddress, 10n ** 18n); // 1 ETH: ~10^6 tokens
   await approvePayouts(tc, FOUNDER_ACCOUNT, tokenAddress, 2n ** 255n);
+  // The baseline's bare transferFroms are sent by the payout key itself, not through the router.
+  await approveSpender(tc, tokenAddress, privateKeyToAccount(tc.options.payoutKey).address);
   let pr = 0;
   return {
     founderKey,
@@ -244,6 +247,21 @@ export async function seedFounder(app: App, db: Db, tc: TestChain, host: FakeRep
       return ids;
     },
   };
+}
+
+async function approveSpender(tc: TestChain, token: string, spender: string): Promise<void> {
+  const wallet = createWalletClient({
+    account: anvilAccount(FOUNDER_ACCOUNT),
+    chain: foundry,
+    transport: http(tc.rpcUrl),
+  });
+  const hash = await wallet.writeContract({
+    address: getAddress(token),
+    abi: projectTokenAbi,
+    functionName: 'approve',
+    args: [getAddress(spender), 2n ** 255n],
+  });
+  await tc.pub.waitForTransactionReceipt({ hash });
 }
 
 /**

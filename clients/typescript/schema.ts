@@ -465,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Let the platform pay rewards from your project's tokens
-         * @description Set the payout wallet's allowance on the project's token (whole tokens)
+         * @description Set the payout router's allowance on the project's token (whole tokens)
          */
         post: operations["setAllowance"];
         delete?: never;
@@ -524,8 +524,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Repository host webhook: a merge by the founder approves and pays
-         * @description GitHub (or local host) webhook: a merged pull request approves its pending submission
+         * Repository host webhook: a merge by the founder makes the reward owed; it is paid by a job
+         * @description GitHub (or local host) webhook: a merge by the founder makes the reward owed, paid at once
          */
         post: operations["receiveRepoHostWebhook"];
         delete?: never;
@@ -663,7 +663,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
+                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
                 /** @description One sentence for a human. */
                 message: string;
                 /** @description With validation_error: which field is wrong and why. */
@@ -2691,6 +2691,8 @@ export interface operations {
                                 awaiting_review: number;
                                 /** @description Pending submissions older than 7 days */
                                 awaiting_over_7_days: number;
+                                /** @description Pending submissions the founder merged and has not paid yet (the reward is owed) */
+                                owed: number;
                             };
                         }[];
                         total: number;
@@ -2871,6 +2873,8 @@ export interface operations {
                                 awaiting_review: number;
                                 /** @description Pending submissions older than 7 days */
                                 awaiting_over_7_days: number;
+                                /** @description Pending submissions the founder merged and has not paid yet (the reward is owed) */
+                                owed: number;
                             };
                         };
                     };
@@ -3171,6 +3175,8 @@ export interface operations {
                                 awaiting_review: number;
                                 /** @description Pending submissions older than 7 days */
                                 awaiting_over_7_days: number;
+                                /** @description Pending submissions the founder merged and has not paid yet (the reward is owed) */
+                                owed: number;
                             };
                         };
                     };
@@ -3361,6 +3367,8 @@ export interface operations {
                                 awaiting_review: number;
                                 /** @description Pending submissions older than 7 days */
                                 awaiting_over_7_days: number;
+                                /** @description Pending submissions the founder merged and has not paid yet (the reward is owed) */
+                                owed: number;
                             };
                         };
                     };
@@ -3771,6 +3779,8 @@ export interface operations {
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
+                            /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
+                            payment_owed: boolean;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -4185,6 +4195,8 @@ export interface operations {
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
+                            /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
+                            payment_owed: boolean;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -4359,6 +4371,8 @@ export interface operations {
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
+                            /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
+                            payment_owed: boolean;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -4369,8 +4383,6 @@ export interface operations {
                              * @example 2026-11-22T12:00:00.000Z
                              */
                             updated_at: string;
-                            /** @description The founder merged the pending submission: its reward is owed until approved and paid */
-                            payment_owed: boolean;
                             submissions: {
                                 id: string;
                                 bounty_id: string;
@@ -4592,6 +4604,8 @@ export interface operations {
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
+                            /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
+                            payment_owed: boolean;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -4948,6 +4962,8 @@ export interface operations {
                             claimed_at: string | null;
                             /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
                             payable: boolean;
+                            /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
+                            payment_owed: boolean;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -5821,7 +5837,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_state`, `operation_in_progress`, `idempotency_in_progress`. */
+            /** @description Error: `invalid_state`, `operation_in_progress`, `idempotency_in_progress`, `payment_owed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5830,7 +5846,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_state" | "operation_in_progress" | "idempotency_in_progress";
+                            code: "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "payment_owed";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */
@@ -7744,7 +7760,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Whole tokens the platform payout wallet may spend; replaces the current allowance */
+                    /** @description Whole tokens the platform payout router (config.payout_spender_address) may spend; replaces the current allowance */
                     amount: number;
                 };
             };
@@ -8085,7 +8101,7 @@ export interface operations {
                     "application/json": {
                         /** @description The founder's token balance, whole tokens */
                         balance: string;
-                        /** @description The payout wallet's allowance, whole tokens */
+                        /** @description The payout router's allowance, whole tokens */
                         allowance: string;
                         /** @description Rewards of open, claimed and in-review bounties */
                         committed: string;
@@ -8681,33 +8697,6 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "forbidden";
-                            /** @description One sentence for a human. */
-                            message: string;
-                            /** @description With validation_error: which field is wrong and why. */
-                            details?: {
-                                field: string;
-                                message: string;
-                            }[];
-                            /** @description The X-Request-Id of the request, for support. */
-                            request_id?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Error: `operation_in_progress`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /** @enum {string} */
-                            code: "operation_in_progress";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */

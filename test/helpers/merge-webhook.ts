@@ -21,7 +21,11 @@ export function mergedPayload(prUrl: string) {
   };
 }
 
-/** Delivers a signed merge webhook for the pull request, as the repository host does. */
+/**
+ * Delivers a signed merge webhook for the pull request, as the repository host does. A merge by
+ * the founder answers `{status: 'owed', bounty_id, submission_id}` at once, without paying: the
+ * owed-payouts job pays it (`app.services.owedPayouts.run()` runs a pass).
+ */
 export function deliverMerge(app: TestApp, secret: string, prUrl: string) {
   const raw = JSON.stringify(mergedPayload(prUrl));
   return app.inject({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { activityEvents, webhookDeliveries } from '../../src/infra/db/schema.ts';
 import { signWebhook } from '../../src/infra/repo-host/webhook-signature.ts';
 import { createBounty, registerAgent, type TestAgent, type TestContext } from './app.ts';
@@ -37,13 +37,18 @@ export interface BountyState {
     merged_at: string | null;
     merged_by: string | null;
     founder_merged: boolean;
+    contributor_tx_hash: string | null;
+    platform_fee_tx_hash: string | null;
   }[];
 }
 
 /** A host login unique to the agent (logins are unique across agents, case-insensitively). */
 export const loginOf = (agent: TestAgent, role: string) => `${role}-${agent.id.slice(-12)}`;
 
-/** The merge webhook's test kit over one app, fake chain and fake repository host. */
+/**
+ * The merge webhook's test kit over one app, fake chain and fake repository host. A merge by the
+ * founder answers `owed` at once and only nudges the owed-payouts job; `payOwed` runs a pass.
+ */
 export function webhookKit(ctx: TestContext, chain: FakeChain, host: FakeRepoHost) {
   let prNumber = 100;
 
@@ -111,7 +116,61 @@ export function webhookKit(ctx: TestContext, chain: FakeChain, host: FakeRepoHos
       .orderBy(activityEvents.id);
   }
 
-  return { inReview, mergeOnHost, deliver, bountyState, recorded, eventsOf };
+  /**
+   * One pass of the owed-payouts job, as the merge webhook's nudge (or the job's timer) starts it;
+   * it joins a running pass and runs once more after it. Resolves to how many rewards it paid.
+   */
+  function payOwed(): Promise<number> {
+    return ctx.app.services.owedPayouts.run();
+  }
+
+  /**
+   * Keeps the merge webhook's nudge from starting a pass on its own, so a test runs each pass
+   * itself (`payOwed`) and sees the state in between; `calls()` counts the nudges the webhook
+   * made. `release()` restores the nudge.
+   */
+  function holdNudges() {
+    const spy = vi.spyOn(ctx.app.services.owedPayouts, 'nudge').mockImplementation(() => {});
+    return { calls: () => spy.mock.calls.length, release: () => spy.mockRestore() };
+  }
+
+  /** The transactions the payout key signed on the scene's token, in order. */
+  function signedFor(s: Scene) {
+    return chain.signed.filter((t) => t.tokenAddress === s.tokenAddress.toLowerCase());
+  }
+
+  /** The bounty as GET /api/bounties lists it (the list carries `payment_owed` too). */
+  async function listed(s: Scene): Promise<{ id: string; status: string; payment_owed: boolean }> {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/bounties?project_id=${s.project.id}&limit=100`,
+    });
+    const found = ok<{ bounties: { id: string; status: string; payment_owed: boolean }[] }>(
+      res,
+    ).bounties.find((b) => b.id === s.bounty.id);
+    expect(found, `bounty ${s.bounty.id} in its project's list`).toBeDefined();
+    return found as { id: string; status: string; payment_owed: boolean };
+  }
+
+  /** The project's `review_stats` (GET /api/projects/{id}). */
+  async function reviewStats(s: Scene): Promise<Record<string, number | null>> {
+    const res = await ctx.app.inject({ method: 'GET', url: `/api/projects/${s.project.id}` });
+    return ok<{ project: { review_stats: Record<string, number | null> } }>(res).project.review_stats;
+  }
+
+  return {
+    inReview,
+    mergeOnHost,
+    deliver,
+    bountyState,
+    recorded,
+    eventsOf,
+    payOwed,
+    holdNudges,
+    signedFor,
+    listed,
+    reviewStats,
+  };
 }
 
 /** A GitHub `pull_request` delivery body for a pull request URL `{html_url of repo}/pull/{n}`. */

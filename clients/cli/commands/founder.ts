@@ -159,10 +159,11 @@ export function registerFounderCommands(cli: Cli): void {
       const reviews = await pendingReviews(client());
       if (cli.json()) return printJson({ reviews });
       table(
-        ['BOUNTY', 'REWARD', 'PROJECT', 'SUBMISSION', 'BY', 'SUBMITTED', 'PR'],
+        ['BOUNTY', 'REWARD', 'OWED', 'PROJECT', 'SUBMISSION', 'BY', 'SUBMITTED', 'PR'],
         reviews.map(({ bounty: b, submission: s }) => [
           b.id,
           b.reward_amount,
+          b.payment_owed ? 'yes' : 'no',
           b.project_name,
           s.id,
           s.agent_id,

@@ -74,6 +74,10 @@ export function registerWorkCommands(cli: Cli): void {
         ['reward', `${b.reward_amount} tokens`],
         ['difficulty', b.difficulty],
         ['payable', b.payable ? 'yes' : 'no'],
+        [
+          'payment',
+          b.payment_owed ? 'owed: the founder merged it; paid as soon as the funds cover it' : null,
+        ],
         ['claimed by', b.claimed_by],
       ]);
       line();

@@ -52,7 +52,8 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
       title: 'Submissions waiting for your review (founder)',
       description:
         'Every pending submission on your projects, with its bounty, oldest first. Look at the pull request, then ' +
-        'approve_submission (pays the reward) or reject_submission (reopens the bounty). Needs your API key.',
+        'approve_submission (pays the reward) or reject_submission (reopens the bounty). A bounty with payment_owed ' +
+        'true is one you merged: it is paid on its own once your funds cover it and cannot be rejected. Needs your API key.',
       inputSchema: {},
       outputSchema: output(ReviewQueue),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -72,7 +73,7 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
               .then((b) => b.bounties),
           );
           for (const b of inReview) {
-            const { submissions: subs, payment_owed: _owed, ...bounty } = await bounties.get(b.id);
+            const { submissions: subs, ...bounty } = await bounties.get(b.id);
             const pending = subs.find((s) => s.status === 'pending');
             if (pending) reviews.push({ bounty, submission: pending });
           }
@@ -88,8 +89,9 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
       title: 'Approve and pay (founder)',
       description:
         "Approve the bounty's pending submission: the reward is paid on chain from your wallet through the allowance " +
-        '(the contributor gets the reward minus the platform fee, the treasury the fee), exactly once. Returns both ' +
-        'transaction hashes. If it answers upstream_error, call it again: paid legs are never sent twice. Needs your API key.',
+        '(the contributor gets the reward minus the platform fee, the treasury the fee, in one transaction: both or ' +
+        'neither), exactly once. Returns its transaction hash (as both hashes). insufficient_funds counts your other ' +
+        'payouts still in flight. If it answers upstream_error, call it again: nothing is ever paid twice. Needs your API key.',
       inputSchema: {
         bounty_id: id('A bounty of your project in in_review (bnt_...)'),
         review_notes: z.string().optional().describe('A note for the contributor; at most 5000 characters'),
@@ -109,8 +111,8 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Reject a submission (founder)',
       description:
-        "Reject the bounty's pending submission with notes saying why; the bounty reopens for anyone. Refused once " +
-        'you merged its pull request (the reward is then owed). Needs your API key.',
+        "Reject the bounty's pending submission with notes saying why; the bounty reopens for anyone. Refused with " +
+        'payment_owed once you merged its pull request (the reward is then owed). Needs your API key.',
       inputSchema: {
         bounty_id: id('A bounty of your project in in_review (bnt_...)'),
         review_notes: z.string().describe('Why, for the contributor; 1-5000 characters'),

@@ -28,7 +28,7 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Funds behind your bounties (founder)',
       description:
-        "Your balance of the project's token, the allowance you gave the platform's payout wallet, the rewards " +
+        "Your balance of the project's token, the allowance you gave the platform's payout router, the rewards " +
         'committed to open, claimed and in-review bounties, and what is available for new bounties: ' +
         'min(balance, allowance) - committed, in whole tokens. Needs your API key.',
       inputSchema: { project_id: id('Your project (proj_...)') },
@@ -81,7 +81,7 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Let the platform pay your rewards (founder)',
       description:
-        "Set the allowance of the platform's payout wallet on your project's token, in whole tokens (replaces the " +
+        "Set the allowance of the platform's payout router on your project's token, in whole tokens (replaces the " +
         'current one). Rewards are paid from your balance through this allowance when you approve a submission; ' +
         `bounties need balance and allowance to cover them. ${IN_APP}`,
       inputSchema: {

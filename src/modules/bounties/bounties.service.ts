@@ -95,12 +95,12 @@ export class BountiesService {
     return toBountyJson(await this.require(id));
   }
 
-  /** Rewards of the project's open, claimed and in-review bounties, in token base units. */
   /** Inside the merge's transaction: the founder merged the pending submission, so its reward is owed. */
   markPaymentOwed(tx: Executor, bountyId: string): Promise<void> {
     return repo.markPaymentOwed(tx, bountyId, this.deps.clock.now());
   }
 
+  /** Rewards of the project's open, claimed and in-review bounties, in token base units. */
   async committedUnits(projectId: string): Promise<bigint> {
     const rows = await repo.countsByStatus(this.deps.db, projectId);
     const whole = rows

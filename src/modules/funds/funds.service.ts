@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 
 /**
  * The one place of the funds rule. A founder can pay what both the token balance and the
- * allowance granted to the platform's payout wallet cover: spendable = min(balance, allowance).
+ * allowance granted to the platform's payout router cover: spendable = min(balance, allowance).
  * Committed is the rewards of the project's open, claimed and in-review bounties; available is
  * spendable minus committed. Bounty creation, approval-status and payouts all ask here.
  */

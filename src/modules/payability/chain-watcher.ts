@@ -35,7 +35,7 @@ const lower = (a: string) => a.toLowerCase();
 
 /**
  * Follows the project tokens' Transfer and Approval logs and refreshes the payability of each
- * project whose founder sent or received tokens or changed the payout wallet's allowance. One
+ * project whose founder sent or received tokens or changed the payout router's allowance. One
  * instance of a deployment follows at a time: it holds a lease in `chain_cursors`, renewed on every
  * poll; another instance takes over once the lease lapses. The cursor (last block handled) moves
  * only after the projects of a range were refreshed, so a restart or a takeover resumes there.

@@ -3,8 +3,9 @@ import * as fresh from './fresh-payout.repo.ts';
 import { assertReservable } from './funds-reservation.ts';
 import { capFees, signLeg } from './leg-broadcast.ts';
 import type { DriverDeps } from './payout-driver.ts';
-import * as repo from './payouts.repo.ts';
+import type * as repo from './payouts.repo.ts';
 import { lockFunds } from './reservation.repo.ts';
+import * as nonces from './signer-nonces.repo.ts';
 
 /** A leg that mined successfully, as the approval's finishing statement records it. */
 export interface PaidLeg {
@@ -61,7 +62,7 @@ export class FreshPayout {
     if (signed === 'unseeded') {
       // The payout is recorded; the counter is seeded from the chain once, after that the
       // database owns the nonces. A failed read leaves the payout without legs (502).
-      await repo.seedNonce(db, signer.address, await signer.chainNonce());
+      await nonces.seedNonce(db, signer.address, await signer.chainNonce());
       return { status: 'unfinished' };
     }
     // Legs leave before any wait, in nonce order; a refusal stops there, as a later nonce could
@@ -116,11 +117,20 @@ export class FreshPayout {
     return db.transaction(async (tx) => {
       await lockFunds(tx, payout.tokenAddress, payout.fromAddress);
       const until = new Date(clock.now().getTime() + lease.ms);
-      const reserved = await fresh.recordAndReserve(tx, payout, signer.address, { owner: lease.owner, until });
+      const reserved = await fresh.recordAndReserve(tx, payout, signer.address, {
+        owner: lease.owner,
+        until,
+      });
       if (reserved.status === 'failed') return 'reviewed';
       if (!reserved.leased) return 'lease_lost';
       if (reserved.status === null) return 'existing';
-      await assertReservable(this.deps, payout.tokenAddress, payout.fromAddress, reserved.inFlight, payout.rewardUnits);
+      await assertReservable(
+        this.deps,
+        payout.tokenAddress,
+        payout.fromAddress,
+        reserved.inFlight,
+        payout.rewardUnits,
+      );
       if (reserved.nonce === null) return 'unseeded';
       const fees = capFees(await signer.quoteFees(), this.deps.maxFeePerGas);
       const leg = await signLeg(signer, payout, 'payout', reserved.nonce, fees, clock.now());

@@ -1,6 +1,7 @@
 import { bump, capFees, LegBroadcaster, settleFromChain } from './leg-broadcast.ts';
 import type { DriverDeps } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
+import * as nonces from './signer-nonces.repo.ts';
 
 const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 
@@ -30,7 +31,7 @@ export class LedgerRepair {
     let repaired = await this.watchUnfinal();
     const [latest, pending] = await Promise.all([signer.chainNonce('latest'), signer.chainNonce('pending')]);
     // The counter first: every nonce below it was allocated with its leg, in a committed transaction.
-    const next = await repo.nextNonceOf(db, signer.address);
+    const next = await nonces.nextNonceOf(db, signer.address);
     if (next !== undefined && next > latest) {
       const legs = new Map((await repo.legsFrom(db, signer.address, latest)).map((l) => [l.nonce, l]));
       const attempts = await repo.attemptsOf(
@@ -50,7 +51,10 @@ export class LedgerRepair {
         }
       }
       if (put > 0)
-        log.warn({ from: latest, to: next - 1, repaired: put }, 'payout ledger repaired: the chain had lost transactions');
+        log.warn(
+          { from: latest, to: next - 1, repaired: put },
+          'payout ledger repaired: the chain had lost transactions',
+        );
       repaired += put;
     }
     await this.settleReopened();
@@ -81,7 +85,10 @@ export class LedgerRepair {
         await this.broadcaster.send({ ...leg, status: 'sent' }, bytes);
         put++;
       }
-      this.deps.log.warn({ leg: leg.id, txHash: leg.txHash }, 'a mined payout transaction left the chain; in flight again');
+      this.deps.log.warn(
+        { leg: leg.id, txHash: leg.txHash },
+        'a mined payout transaction left the chain; in flight again',
+      );
     }
     return put;
   }

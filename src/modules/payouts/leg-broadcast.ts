@@ -66,7 +66,12 @@ export function signLegTx(
 ): Promise<SignedTx> {
   const common = { tokenAddress: payout.tokenAddress, from: payout.fromAddress, nonce: leg.nonce, fees };
   if (leg.kind === 'payout') {
-    return signer.signPayout({ ...common, to: leg.toAddress, amountUnits: leg.amountUnits, feeUnits: payout.feeUnits });
+    return signer.signPayout({
+      ...common,
+      to: leg.toAddress,
+      amountUnits: leg.amountUnits,
+      feeUnits: payout.feeUnits,
+    });
   }
   return signer.signTransferFrom({ ...common, to: leg.toAddress, amountUnits: leg.amountUnits });
 }

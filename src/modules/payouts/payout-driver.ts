@@ -8,6 +8,7 @@ import { assertReservable } from './funds-reservation.ts';
 import { capFees, LegBroadcaster, sameAddress, settleFromChain, signLeg } from './leg-broadcast.ts';
 import * as repo from './payouts.repo.ts';
 import { inFlight, lockFunds } from './reservation.repo.ts';
+import * as nonces from './signer-nonces.repo.ts';
 
 export const LEG_KINDS = ['payout', 'contributor', 'fee'] as const;
 export type LegKind = (typeof LEG_KINDS)[number];
@@ -100,8 +101,8 @@ export class PayoutDriver {
   private async sign(payout: repo.PayoutRow, kinds: LegKind[]): Promise<void> {
     const { db, clock, signer } = this.deps;
     // The counter is seeded from the chain once; after that the database owns the nonces.
-    if (!(await repo.hasNonceCounter(db, signer.address))) {
-      await repo.seedNonce(db, signer.address, await signer.chainNonce());
+    if (!(await nonces.hasNonceCounter(db, signer.address))) {
+      await nonces.seedNonce(db, signer.address, await signer.chainNonce());
     }
     const now = clock.now();
     let reviewed = false;
@@ -114,7 +115,14 @@ export class PayoutDriver {
         if (locked?.status !== 'pending') return;
         // A reject with no payout row yet (or one whose lease ran out) locks only the submission.
         if ((await repo.lockSubmissionStatus(tx, payout.submissionId)) !== 'pending') {
-          await repo.setStatus(tx, payout.id, ['pending'], 'failed', 'the submission is no longer pending', now);
+          await repo.setStatus(
+            tx,
+            payout.id,
+            ['pending'],
+            'failed',
+            'the submission is no longer pending',
+            now,
+          );
           reviewed = true;
           return;
         }
@@ -123,7 +131,7 @@ export class PayoutDriver {
         await assertReservable(this.deps, payout.tokenAddress, payout.fromAddress, others, units);
         const fees = capFees(await signer.quoteFees(), this.deps.maxFeePerGas);
         for (const kind of kinds) {
-          const nonce = await repo.allocateNonce(tx, signer.address);
+          const nonce = await nonces.allocateNonce(tx, signer.address);
           const { leg, attempt } = await signLeg(signer, payout, kind, nonce, fees, now);
           await repo.insertLeg(tx, leg, attempt);
         }
@@ -169,7 +177,10 @@ export class PayoutDriver {
    * nonce counter is raised past what the chain holds, and the payout gets a new leg at a fresh
    * nonce. Never both: the dropped bytes' nonce is final on chain.
    */
-  private async dropTaken(legs: repo.LegRow[], triedBy: (l: repo.LegRow) => repo.AttemptRow[]): Promise<void> {
+  private async dropTaken(
+    legs: repo.LegRow[],
+    triedBy: (l: repo.LegRow) => repo.AttemptRow[],
+  ): Promise<void> {
     const { db, signer, clock, log, confirmations } = this.deps;
     const mine = legs.filter((l) => sameAddress(l.signer, signer.address));
     if (mine.length === 0) return;
@@ -185,7 +196,7 @@ export class PayoutDriver {
       if (receipts.some(Boolean)) continue;
       if ((await Promise.all(tried.map((a) => signer.known(a.txHash)))).some(Boolean)) continue;
       if (!(await repo.markDropped(db, leg.id, clock.now()))) continue;
-      await repo.raiseNonce(db, signer.address, await signer.chainNonce('pending'));
+      await nonces.raiseNonce(db, signer.address, await signer.chainNonce('pending'));
       log.warn(
         { leg: leg.id, payout: leg.payoutId, nonce: leg.nonce },
         'another transaction used this payout nonce; the payout is signed again at a fresh nonce',
@@ -216,11 +227,17 @@ export function outcome(legs: repo.LegRow[]): DriveResult {
   const paid = kinds.map((k) => legs.find((l) => l.kind === k && l.status === 'success'));
   if (paid.every((l) => l?.txHash)) {
     const hashes = paid.map((l) => l?.txHash as string);
-    return { status: 'confirmed', contributorTxHash: hashes[0] as string, platformFeeTxHash: hashes.at(-1) as string };
+    return {
+      status: 'confirmed',
+      contributorTxHash: hashes[0] as string,
+      platformFeeTxHash: hashes.at(-1) as string,
+    };
   }
   if (legs.some(isOpen)) return { status: 'pending' };
   // Legs are listed in nonce order: a kind's last leg is its latest.
-  const reverted = kinds.filter((k, i) => !paid[i] && legs.filter((l) => l.kind === k).at(-1)?.status === 'reverted');
+  const reverted = kinds.filter(
+    (k, i) => !paid[i] && legs.filter((l) => l.kind === k).at(-1)?.status === 'reverted',
+  );
   if (reverted.length > 0) {
     const what = reverted.includes('payout') ? 'payout' : `${reverted.join(' and ')} transfer`;
     return { status: 'failed', error: `the ${what} reverted` };

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, gte, inArray, lt, max, min, ne, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
-import { legAttempts, payoutLegs, payouts, signerNonces, submissions } from '../../infra/db/schema.ts';
+import { legAttempts, payoutLegs, payouts, submissions } from '../../infra/db/schema.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type LegRow = typeof payoutLegs.$inferSelect;
@@ -109,7 +109,9 @@ export async function liveLegsOfSubmission(ex: Executor, submissionId: string): 
     .select({ leg: payoutLegs })
     .from(payoutLegs)
     .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-    .where(and(eq(payouts.submissionId, submissionId), notInArray(payoutLegs.status, ['reverted', 'dropped'])))
+    .where(
+      and(eq(payouts.submissionId, submissionId), notInArray(payoutLegs.status, ['reverted', 'dropped'])),
+    )
     .then((rows) => rows.map((r) => r.leg));
 }
 
@@ -123,22 +125,6 @@ export function attemptsOf(ex: Executor, legIds: string[]): Promise<AttemptRow[]
       // A leg's attempts raise the fee each time: the fee orders attempts made within one instant.
       .orderBy(asc(legAttempts.createdAt), asc(legAttempts.maxFeePerGas))
   );
-}
-
-/** Seeds a signer's nonce counter from the chain the first time the signer is used. */
-export async function seedNonce(ex: Executor, address: string, chainNonce: number): Promise<void> {
-  await ex.insert(signerNonces).values({ address, nextNonce: chainNonce }).onConflictDoNothing();
-}
-
-/** Takes the next nonce. The row lock serializes allocation across instances until commit. */
-export async function allocateNonce(ex: Executor, address: string): Promise<number> {
-  const [row] = await ex
-    .update(signerNonces)
-    .set({ nextNonce: sql`${signerNonces.nextNonce} + 1` })
-    .where(eq(signerNonces.address, address))
-    .returning({ nonce: sql<string>`${signerNonces.nextNonce} - 1` });
-  if (!row) throw new Error(`No nonce counter for signer ${address}.`);
-  return Number(row.nonce);
 }
 
 export async function insertLeg(ex: Executor, leg: LegRow, attempt: AttemptRow): Promise<void> {
@@ -183,14 +169,6 @@ export async function markDropped(ex: Executor, legId: string, now: Date): Promi
   return rows.length > 0;
 }
 
-/** Raises the signer's counter to at least `nonce` (the chain's), never lowers it. */
-export async function raiseNonce(ex: Executor, address: string, nonce: number): Promise<void> {
-  await ex
-    .update(signerNonces)
-    .set({ nextNonce: sql`greatest(${signerNonces.nextNonce}, ${nonce})` })
-    .where(eq(signerNonces.address, address));
-}
-
 /** A mined leg seen again in another block (a reorg that re-included it): its new place. */
 export async function moveLeg(ex: Executor, legId: string, blockNumber: bigint, now: Date): Promise<void> {
   await ex
@@ -223,14 +201,6 @@ export async function lockBySubmission(ex: Executor, submissionId: string): Prom
 export async function lockById(ex: Executor, id: string): Promise<PayoutRow | undefined> {
   const [row] = await ex.select().from(payouts).where(eq(payouts.id, id)).for('update');
   return row;
-}
-
-export async function hasNonceCounter(ex: Executor, address: string): Promise<boolean> {
-  const [row] = await ex
-    .select({ a: signerNonces.address })
-    .from(signerNonces)
-    .where(eq(signerNonces.address, address));
-  return row !== undefined;
 }
 
 /** Legs of any payout signed but never broadcast below a nonce: the node holds later nonces until these arrive. */
@@ -271,14 +241,6 @@ export function inFlightOfOtherSigners(ex: Executor, signer: string) {
       ),
     )
     .groupBy(payoutLegs.signer);
-}
-
-export async function nextNonceOf(ex: Executor, address: string): Promise<number | undefined> {
-  const [row] = await ex
-    .select({ next: signerNonces.nextNonce })
-    .from(signerNonces)
-    .where(eq(signerNonces.address, address));
-  return row?.next;
 }
 
 /** The signer's legs at or above a nonce, in nonce order. */

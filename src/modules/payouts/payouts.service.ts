@@ -115,7 +115,9 @@ export class PayoutsService {
     const paid = (kind: string) => legs.some((l) => l.kind === kind && l.status === 'success');
     const units = kindsOf(legs).reduce(
       (sum, k) =>
-        paid(k) ? sum : sum + (k === 'payout' ? sent.rewardUnits : k === 'fee' ? sent.feeUnits : sent.contributorUnits),
+        paid(k)
+          ? sum
+          : sum + (k === 'payout' ? sent.rewardUnits : k === 'fee' ? sent.feeUnits : sent.contributorUnits),
       0n,
     );
     // A first look, without the others in flight: signing checks again under the wallet's lock.
@@ -173,7 +175,8 @@ export class PayoutsService {
   /** Moves the payout as far as it goes within `waitMs`; a reverted leg marks it failed. */
   async drive(payoutId: string, waitMs: number): Promise<DriveResult> {
     const result = await this.driver.drive(payoutId, waitMs);
-    if (result.status === 'failed') await repo.failIfIdle(this.deps.db, payoutId, result.error, this.deps.clock.now());
+    if (result.status === 'failed')
+      await repo.failIfIdle(this.deps.db, payoutId, result.error, this.deps.clock.now());
     return result;
   }
 

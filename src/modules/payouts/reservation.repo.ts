@@ -43,7 +43,7 @@ export const inFlightSql = (tokenAddress: string, fromAddress: string, exceptSub
      and l.status in ('signed', 'sent')`;
 
 export const parseInFlight = (raw: unknown): InFlightLeg[] =>
-  ((typeof raw === 'string' ? JSON.parse(raw) : raw) as InFlightRaw[] | null ?? []).map((r) => ({
+  (((typeof raw === 'string' ? JSON.parse(raw) : raw) as InFlightRaw[] | null) ?? []).map((r) => ({
     legId: r.legId,
     units: BigInt(r.units),
     hashes: r.hashes ?? [],

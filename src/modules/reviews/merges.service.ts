@@ -5,8 +5,8 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import * as submissionsRepo from './submissions.repo.ts';
 import type { OwedSubmission } from './submissions.repo.ts';
+import * as submissionsRepo from './submissions.repo.ts';
 
 export interface MergesDeps {
   db: Db;

@@ -85,7 +85,10 @@ export class OwedPayouts {
         }
         if (NOT_OURS.has(err.code)) continue;
         if (await merges.recordPayoutFailure(owed, err)) {
-          log.warn({ submission: owed.submissionId, reason: err.code }, 'an owed reward could not be paid yet');
+          log.warn(
+            { submission: owed.submissionId, reason: err.code },
+            'an owed reward could not be paid yet',
+          );
         }
       }
     }

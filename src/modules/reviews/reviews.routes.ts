@@ -74,8 +74,13 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      approvals.approve(requireAgent(request).id, request.params.id, request.body?.review_notes ?? undefined, {
-        replay: request.idempotency?.retryOfLost === true,
-      }),
+      approvals.approve(
+        requireAgent(request).id,
+        request.params.id,
+        request.body?.review_notes ?? undefined,
+        {
+          replay: request.idempotency?.retryOfLost === true,
+        },
+      ),
   );
 };

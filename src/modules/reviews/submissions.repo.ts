@@ -108,7 +108,9 @@ export async function reject(
   const [row] = await ex
     .update(submissions)
     .set({ ...set, status: 'rejected' })
-    .where(and(eq(submissions.id, id), eq(submissions.status, 'pending'), eq(submissions.founderMerged, false)))
+    .where(
+      and(eq(submissions.id, id), eq(submissions.status, 'pending'), eq(submissions.founderMerged, false)),
+    )
     .returning();
   return row;
 }
@@ -139,7 +141,12 @@ export async function owed(ex: Executor, limit: number): Promise<OwedSubmission[
 }
 
 /** Records why an owed payout failed; false when that reason was already recorded (told once). */
-export async function setPayoutFailure(ex: Executor, id: string, reason: string, now: Date): Promise<boolean> {
+export async function setPayoutFailure(
+  ex: Executor,
+  id: string,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
   const rows = await ex
     .update(submissions)
     .set({ payoutFailedReason: reason, updatedAt: now })

@@ -89,7 +89,7 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
       onRequest,
       schema: {
         ...secured,
-        summary: "Set the payout wallet's allowance on the project's token (whole tokens)",
+        summary: "Set the payout router's allowance on the project's token (whole tokens)",
         params: IdParams,
         body: AllowanceBody,
         response: { 200: AllowanceResponse, ...signed },

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Address, Nullable } from '../../infra/http/schemas.ts';
 import { WALLET_TYPES } from '../agents/agents.schemas.ts';
 
-/** Whole tokens a founder may allow the payout wallet to spend: the token's max supply. */
+/** Whole tokens a founder may allow the payout router to spend: the token's max supply. */
 export const MAX_ALLOWANCE_TOKENS = 1_000_000_000;
 
 // uint256 needs at most 78 decimal digits; larger values are refused by the service.
@@ -49,7 +49,8 @@ export const AllowanceBody = Type.Object(
     amount: Type.Integer({
       minimum: 0,
       maximum: MAX_ALLOWANCE_TOKENS,
-      description: 'Whole tokens the platform payout wallet may spend; replaces the current allowance',
+      description:
+        'Whole tokens the platform payout router (config.payout_spender_address) may spend; replaces the current allowance',
     }),
   },
   { additionalProperties: false },
@@ -84,7 +85,7 @@ export const FaucetResponse = Type.Object({
 
 export const ApprovalStatus = Type.Object({
   balance: Type.String({ description: "The founder's token balance, whole tokens" }),
-  allowance: Type.String({ description: "The payout wallet's allowance, whole tokens" }),
+  allowance: Type.String({ description: "The payout router's allowance, whole tokens" }),
   committed: Type.String({ description: 'Rewards of open, claimed and in-review bounties' }),
   available: Type.String({
     description: 'min(balance, allowance) - committed; negative when over-committed',

@@ -135,7 +135,7 @@ export class WalletsService {
     }).finally(() => this.deps.payability.afterChange(projectId));
   }
 
-  /** Replaces (does not add to) the payout wallet's allowance on the project's token. */
+  /** Replaces (does not add to) the payout router's allowance on the project's token. */
   async setAllowance(owner: WalletOwner, projectId: string, amountTokens: number) {
     const project = await this.tradable(projectId);
     return this.withKey(owner, async (key) => {

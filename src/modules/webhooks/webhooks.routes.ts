@@ -27,7 +27,8 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhooksService }> =
       bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
       schema: {
         tags: ['webhooks'],
-        summary: 'GitHub (or local host) webhook: a merge by the founder makes the reward owed, paid at once',
+        summary:
+          'GitHub (or local host) webhook: a merge by the founder makes the reward owed; a job pays it',
         response: { ...errors(400, 403, 413, 415, 502, 503) },
       },
     },

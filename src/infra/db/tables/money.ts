@@ -69,9 +69,7 @@ export const payouts = pgTable(
     uniqueIndex('payouts_submission_key').on(t.submissionId),
     index('payouts_unfinished_idx').on(t.updatedAt).where(sql`${t.status} = 'pending'`),
     // The funds reservation: what a founder wallet is about to send on a token.
-    index('payouts_in_flight_idx')
-      .on(t.tokenAddress, t.fromAddress)
-      .where(sql`${t.status} = 'pending'`),
+    index('payouts_in_flight_idx').on(t.tokenAddress, t.fromAddress).where(sql`${t.status} = 'pending'`),
     check('payouts_status_check', sql`${t.status} in ('pending', 'confirmed', 'failed')`),
   ],
 );
