@@ -147,7 +147,7 @@ export function buildServices(
     leaseMs: ACTIVATION_LEASE_MS,
   });
   const merges = new MergesService({ db, clock, activity, bounties, projects, agents: directory });
-  const owedPayouts = new OwedPayouts({ log, merges, approvals });
+  const owedPayouts = new OwedPayouts({ log, clock, merges, approvals });
   const webhooks = new WebhooksService({ db, clock, log, repoHost, merges, owed: owedPayouts });
   const stats = new StatsService({ agents, projects, bounties });
   const events = new EventsService({

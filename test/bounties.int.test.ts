@@ -145,6 +145,7 @@ describe('POST /api/projects/{id}/bounties', () => {
       claimed_by: null,
       claimed_at: null,
       payable: true,
+      payment_owed: false,
       created_at: at.toISOString(),
       updated_at: at.toISOString(),
     });

@@ -33,6 +33,7 @@ afterAll(() => ctx.close());
 afterEach(() => {
   chain.failNextBroadcast = null;
   chain.onReadFunds = null;
+  chain.onBroadcast = null;
 });
 
 const newKey = () => `key-${randomUUID()}`;
@@ -60,13 +61,17 @@ const events = (type: string, query: Record<string, string>) => activity(ctx.app
 const records = async () => (await ctx.database.db.select({ n: count() }).from(idempotencyKeys))[0]?.n ?? 0;
 
 /** A gate for the next funds read (approve's funds check): resolves `entered`, waits for `open()`. */
-function holdNextFundsRead() {
+/**
+ * Holds the next approval while it runs, after its signing transaction committed (a hold inside
+ * it would hold every other request's database work on PGlite, which runs one at a time).
+ */
+function holdNextBroadcast() {
   let open = () => {};
   const gate = new Promise<void>((resolve) => {
     open = resolve;
   });
   const entered = new Promise<void>((resolve) => {
-    chain.onReadFunds = async () => {
+    chain.onBroadcast = async () => {
       resolve();
       await gate;
     };
@@ -226,7 +231,7 @@ describe('refusals', () => {
     const s = await paymentScene();
     const key = newKey();
     const url = `/api/bounties/${s.bountyId}/approve`;
-    const held = holdNextFundsRead();
+    const held = holdNextBroadcast();
     const first = post(ctx.app, url, s.founder, key);
     await held.entered;
     expectError(await post(ctx.app, url, s.founder, key), 409, 'idempotency_in_progress');
@@ -336,7 +341,7 @@ describe('answers that are not kept', () => {
     const s = await paymentScene();
     const key = newKey();
     const url = `/api/bounties/${s.bountyId}/approve`;
-    const held = holdNextFundsRead();
+    const held = holdNextBroadcast();
     const other = post(ctx.app, url, s.founder);
     await held.entered;
     expectError(await post(ctx.app, url, s.founder, key), 409, 'operation_in_progress');

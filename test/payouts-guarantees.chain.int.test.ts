@@ -194,8 +194,11 @@ describe('payments the contributor can count on', () => {
       });
       return pending;
     });
-    // The payout transaction reverted on chain; signing it again is refused by the funds check.
-    expectError(res, 400, 'insufficient_funds');
+    // The payout transaction reverted on chain, whole: a 502, and nothing is signed on its own.
+    expectError(res, 502, 'upstream_error');
+    expect((await legRows(bountyId)).map((l) => l.status)).toEqual(['reverted']);
+    // Approving again is refused by the funds check before anything is signed.
+    expectError(await approve(base, bountyId), 400, 'insufficient_funds');
     expect((await legRows(bountyId)).map((l) => l.status)).toEqual(['reverted']);
     const paid = await paidFrom(project.tokenAddress);
     expect(paid.contributor(contributor)).toHaveLength(0);

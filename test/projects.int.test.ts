@@ -284,6 +284,7 @@ describe('projects', () => {
           median_hours_to_review: null,
           awaiting_review: 0,
           awaiting_over_7_days: 0,
+          owed: 0,
         },
       });
     });

@@ -525,7 +525,7 @@ export interface paths {
         put?: never;
         /**
          * Repository host webhook: a merge by the founder makes the reward owed; it is paid by a job
-         * @description GitHub (or local host) webhook: a merge by the founder makes the reward owed, paid at once
+         * @description GitHub (or local host) webhook: a merge by the founder makes the reward owed; a job pays it
          */
         post: operations["receiveRepoHostWebhook"];
         delete?: never;

@@ -174,6 +174,8 @@ export class FakeChain implements Chain {
   onReadFunds: (() => Promise<void>) | null = null;
   /** When set, runs once before the next transfer is signed (inside the signing transaction), then clears. */
   onSign: (() => Promise<void>) | null = null;
+  /** When set, runs once before the next broadcast (after the signing transaction committed), then clears. */
+  onBroadcast: (() => Promise<void>) | null = null;
 
   private readonly funds = new Map<string, TokenFunds>();
   /** The next nonce of each signer (lowercase address). */
@@ -449,6 +451,9 @@ export class FakeChain implements Chain {
   }
 
   protected async broadcast(raw: string): Promise<BroadcastResult> {
+    const hook = this.onBroadcast;
+    this.onBroadcast = null;
+    if (hook) await hook();
     if (this.failNextBroadcast) {
       const err = this.failNextBroadcast;
       this.failNextBroadcast = null;

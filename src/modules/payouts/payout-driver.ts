@@ -51,9 +51,20 @@ export function kindsOf(legs: repo.LegRow[]): LegKind[] {
   return legs.some((l) => l.kind !== 'payout') ? ['contributor', 'fee'] : ['payout'];
 }
 
-/** Kinds with no leg that may still move (or has moved) the tokens: what signing would add. */
-export const missingKinds = (legs: repo.LegRow[]): LegKind[] =>
-  kindsOf(legs).filter((k) => !legs.some((l) => l.kind === k && isLive(l)));
+/**
+ * Kinds with no leg that may still move (or has moved) the tokens, that signing would add: one
+ * never signed, or whose latest leg was dropped (its nonce taken by another transaction). A kind
+ * whose latest leg reverted is signed again only when `resignReverted` (an approval asked again),
+ * never by the reconciler on its own: a payout that keeps reverting fails instead of burning gas.
+ */
+export function missingKinds(legs: repo.LegRow[], resignReverted = false): LegKind[] {
+  return kindsOf(legs).filter((k) => {
+    const ofKind = legs.filter((l) => l.kind === k);
+    if (ofKind.some(isLive)) return false;
+    const latest = ofKind.at(-1);
+    return !latest || latest.status === 'dropped' || resignReverted;
+  });
+}
 
 /** What one leg of a kind takes from the founder. */
 const unitsOf = (p: repo.PayoutRow, kind: LegKind): bigint =>
@@ -72,7 +83,8 @@ export class PayoutDriver {
     this.broadcaster = new LegBroadcaster(deps);
   }
 
-  async drive(payoutId: string, waitMs: number): Promise<DriveResult> {
+  /** `resignReverted`: an approval asked again, so a kind whose leg reverted is signed once more. */
+  async drive(payoutId: string, waitMs: number, resignReverted = false): Promise<DriveResult> {
     const deadline = Date.now() + waitMs;
     // Twice at most: a leg found dropped while waiting is signed again at once.
     for (let round = 0; ; round++) {
@@ -80,7 +92,7 @@ export class PayoutDriver {
       if (!payout) throw new Error(`No payout ${payoutId}.`);
       await this.settle(payoutId);
       let legs = await repo.legsOf(this.deps.db, payoutId);
-      const missing = missingKinds(legs);
+      const missing = missingKinds(legs, resignReverted && round === 0);
       if (missing.length > 0 && payout.status === 'pending' && this.deps.signNewLegs) {
         await this.sign(payout, missing);
         legs = await repo.legsOf(this.deps.db, payoutId);

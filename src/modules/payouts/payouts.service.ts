@@ -172,9 +172,12 @@ export class PayoutsService {
     };
   }
 
-  /** Moves the payout as far as it goes within `waitMs`; a reverted leg marks it failed. */
-  async drive(payoutId: string, waitMs: number): Promise<DriveResult> {
-    const result = await this.driver.drive(payoutId, waitMs);
+  /**
+   * Moves the payout as far as it goes within `waitMs`; a reverted leg with nothing else in flight
+   * marks it failed. `retry`: an approval asked again, so a reverted leg is signed once more.
+   */
+  async drive(payoutId: string, waitMs: number, opts: { retry?: boolean } = {}): Promise<DriveResult> {
+    const result = await this.driver.drive(payoutId, waitMs, opts.retry === true);
     if (result.status === 'failed')
       await repo.failIfIdle(this.deps.db, payoutId, result.error, this.deps.clock.now());
     return result;

@@ -141,7 +141,7 @@ export class ApprovalsService {
         // A retry (after a failure or timeout) or a payout another approval recorded first.
         await payouts.assertCovers(intent);
         payout = await payouts.prepare(intent);
-        result = await payouts.drive(payout.id, receiptTimeoutMs);
+        result = await payouts.drive(payout.id, receiptTimeoutMs, { retry: true });
       }
       if (result.status === 'confirmed') {
         const answer = await this.finish(payout, result);

@@ -5,7 +5,7 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import type { OwedSubmission } from './submissions.repo.ts';
+import type { OwedPayoutState, OwedSubmission } from './submissions.repo.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
 export interface MergesDeps {
@@ -102,7 +102,7 @@ export class MergesService {
   }
 
   /** Pending submissions the founder merged and nobody has paid yet, oldest first. */
-  owed(limit: number): Promise<OwedSubmission[]> {
+  owed(limit: number): Promise<OwedPayoutState[]> {
     return submissionsRepo.owed(this.deps.db, limit);
   }
 

@@ -1,10 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ApprovalsService, PayoutPendingError } from './approvals.service.ts';
 import type { MergesService } from './merges.service.ts';
+import type { OwedPayoutState } from './submissions.repo.ts';
 
 export interface OwedPayoutsDeps {
   log: FastifyBaseLogger;
+  clock: Clock;
   merges: Pick<MergesService, 'owed' | 'recordPayoutFailure'>;
   approvals: Pick<ApprovalsService, 'approve'>;
 }
@@ -20,6 +23,20 @@ const NOT_OURS = new Set([
 
 /** How many owed submissions one pass tries. */
 const BATCH = 50;
+/** After its payout reverted n times, an owed payout waits 30 s * 2^(n-1) (at most an hour). */
+const REVERT_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 3_600_000;
+
+/**
+ * A payout that reverted on chain for a reason the funds check cannot see (a token that refuses
+ * the transfer, a router whose payer is another key) would revert again: each try costs gas, so
+ * tries back off. Funds and wallet refusals cost nothing and are tried every pass.
+ */
+export function waitsAfterReverts(o: OwedPayoutState, now: Date): boolean {
+  if (o.reverts === 0 || o.payoutStatus !== 'failed' || !o.payoutUpdatedAt) return false;
+  const wait = Math.min(REVERT_BACKOFF_MS * 2 ** (o.reverts - 1), MAX_BACKOFF_MS);
+  return now.getTime() - o.payoutUpdatedAt.getTime() < wait;
+}
 
 /**
  * Pays what founders owe: every pending submission whose pull request the founder merged. The
@@ -69,9 +86,10 @@ export class OwedPayouts {
   }
 
   private async pass(): Promise<number> {
-    const { merges, approvals, log } = this.deps;
+    const { merges, approvals, log, clock } = this.deps;
     let paid = 0;
     for (const owed of await merges.owed(BATCH)) {
+      if (waitsAfterReverts(owed, clock.now())) continue;
       try {
         await approvals.approve(owed.founderId, owed.bountyId, `Merged: ${owed.prUrl}`, {
           submissionId: owed.submissionId,

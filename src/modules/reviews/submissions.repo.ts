@@ -125,19 +125,41 @@ export interface OwedSubmission {
   prUrl: string;
 }
 
+/** An owed submission with how its payout last went: a payout that keeps reverting waits longer. */
+export interface OwedPayoutState extends OwedSubmission {
+  /** Payout transactions of it that reverted on chain. */
+  reverts: number;
+  /** When its payout last changed, if it has one. */
+  payoutUpdatedAt: Date | null;
+  payoutStatus: string | null;
+}
+
 /** Owed submissions (their bounty flagged `payment_owed`), the longest waiting first. */
-export async function owed(ex: Executor, limit: number): Promise<OwedSubmission[]> {
-  return rowsOf<OwedSubmission>(
+export async function owed(ex: Executor, limit: number): Promise<OwedPayoutState[]> {
+  const rows = rowsOf<
+    Omit<OwedPayoutState, 'payoutUpdatedAt' | 'reverts'> & {
+      payoutUpdatedAt: string | Date | null;
+      reverts: string | number;
+    }
+  >(
     await ex.execute(sql`
       select s.id as "submissionId", b.id as "bountyId", b.project_id as "projectId",
-             p.founder_id as "founderId", s.agent_id as "contributorId", s.pr_url as "prUrl"
+             p.founder_id as "founderId", s.agent_id as "contributorId", s.pr_url as "prUrl",
+             po.status as "payoutStatus", po.updated_at as "payoutUpdatedAt",
+             (select count(*) from payout_legs l where l.payout_id = po.id and l.status = 'reverted') as reverts
         from bounties b
         join submissions s on s.bounty_id = b.id and s.status = 'pending' and s.founder_merged
         join projects p on p.id = b.project_id
+        left join payouts po on po.submission_id = s.id
        where b.payment_owed and b.status = 'in_review'
        order by b.updated_at
        limit ${limit}`),
   );
+  return rows.map((r) => ({
+    ...r,
+    reverts: Number(r.reverts),
+    payoutUpdatedAt: r.payoutUpdatedAt === null ? null : new Date(r.payoutUpdatedAt),
+  }));
 }
 
 /** Records why an owed payout failed; false when that reason was already recorded (told once). */
