@@ -254,7 +254,14 @@ describe('the whole product, over the wire', () => {
     expect(await tokenBalance(tc, token, treasury)).toBe(treasuryBefore + feeUnits);
     expect(await tokenBalance(tc, token, founderWallet)).toBe(founderBefore - rewardUnits);
 
-    // The token's own record: one transfer to the contributor, one to the treasury, both from the founder.
+    // One transaction pays both: the founder's merge made the reward owed, and the owed-payouts
+    // job paid it with one call of the payout router (the spender the service publishes).
+    expect(approved.platform_fee_tx_hash).toBe(approved.contributor_tx_hash);
+    const payoutTx = await tc.pub.getTransaction({ hash: approved.contributor_tx_hash });
+    expect(getAddress(payoutTx.to as string)).toBe(getAddress(config.payout_spender_address as string));
+
+    // The token's own record: one transfer to the contributor, one to the treasury, both from the
+    // founder, in that one transaction.
     const logs = await transferLogs(tc, token);
     const toDev = logs.filter((l) => getAddress(l.to) === devWallet);
     const toTreasury = logs.filter((l) => getAddress(l.to) === treasury);

@@ -74,7 +74,7 @@ describe('payability on a real chain', () => {
   const cursor = async () =>
     (await ctx.database.db.select().from(chainCursors).where(eq(chainCursors.name, WATCHER_CURSOR)))[0];
 
-  /** The founder's own key signs approve(payoutWallet, tokens) straight to the chain, bypassing the service. */
+  /** The founder's own key signs approve(payoutRouter, tokens) straight to the chain, bypassing the service. */
   async function approveDirectly(tokens: bigint): Promise<bigint> {
     const account = privateKeyToAccount(await privateKeyOf(ctx, vault, founder.id));
     const wallet = createWalletClient({ account, chain: foundry, transport: http(tc.rpcUrl) });
@@ -87,9 +87,27 @@ describe('payability on a real chain', () => {
     return (await tc.pub.waitForTransactionReceipt({ hash })).blockNumber;
   }
 
+  /** What the founder lets `spender` move, read from the token itself. */
+  function allowanceFor(spender: string): Promise<bigint> {
+    return tc.pub.readContract({
+      address: getAddress(project.token),
+      abi: projectTokenAbi,
+      functionName: 'allowance',
+      args: [getAddress(founder.walletAddress as string), getAddress(spender)],
+    });
+  }
+
   it("follows the service's own allowance change at once", async () => {
+    // The service's allowance names the payout router, the spender that pays both reward and fee
+    // in one transaction; the payout key itself is never approved.
+    expect(await allowanceFor(tc.chain.info.payoutSpenderAddress as string)).toBe(500n * TOKEN);
+    expect(await allowanceFor(tc.chain.payoutSigner.address)).toBe(0n);
+    expect(getAddress(tc.chain.info.payoutSpenderAddress as string)).not.toBe(
+      getAddress(tc.chain.payoutSigner.address),
+    );
     expect(await flags()).toEqual([true, true]);
     ok(await post(ctx.app, founder, `/api/projects/${project.id}/allowance`, { amount: 400 }));
+    expect(await allowanceFor(tc.chain.info.payoutSpenderAddress as string)).toBe(400n * TOKEN);
     expect(await flags()).toEqual([true, false]);
     expect(await events('bounty.unpayable')).toEqual([[bounties[1]?.id, [founder.id]]]);
     ok(await post(ctx.app, founder, `/api/projects/${project.id}/allowance`, { amount: 500 }));

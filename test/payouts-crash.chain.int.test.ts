@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
-import { getAddress } from 'viem';
+import { getAddress, type Hex } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, rowsOf } from '../src/infra/db/client.ts';
 import { payoutLegs, signerNonces } from '../src/infra/db/schema.ts';
@@ -21,6 +22,7 @@ import {
   api,
   externalChainEnv,
   killHard,
+  mergePullRequest,
   openPullRequests,
   seededRandom,
   startServerWithin,
@@ -46,6 +48,7 @@ interface Bounty {
   id: string;
   reward: number;
   contributor: string;
+  prUrl: string;
 }
 
 interface Scene {
@@ -58,7 +61,9 @@ interface Scene {
 
 /**
  * The real server (as `npm start` runs it) against an external anvil and a database that survives restarts.
- * The chain's Transfer events are the judge: every approved bounty paid exactly once.
+ * Bounties are paid by the founder's approval or, after the founder merges the pull request on the
+ * built-in host, by the owed-payouts job. The chain's Transfer events are the judge: every bounty
+ * paid exactly once, reward and fee in one router transaction.
  */
 describe.skipIf(!runsHere)('payouts of the real server process', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -102,8 +107,8 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
     cleanups.push(async () => {
       for (const s of servers) await killHard(s);
     });
-    const start = async (dir: string) => {
-      const s = await startServerWithin(env(dir));
+    const start = async (dir: string, extra: Record<string, string> = {}) => {
+      const s = await startServerWithin({ ...env(dir), ...extra });
       servers.add(s);
       void s.exited.then(() => servers.delete(s));
       return s;
@@ -170,7 +175,7 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
         body: { pr_url: pulls[i] },
       });
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
-      bounties.push({ id, reward, contributor: dev.body.agent.wallet_address });
+      bounties.push({ id, reward, contributor: dev.body.agent.wallet_address, prUrl: pulls[i] as string });
     }
     return { founderKey, founderAddress, tokenAddress: project.token_address, founderStart, bounties };
   }
@@ -195,9 +200,11 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
   }
 
   /**
-   * From the token's Transfer events since block 0: per bounty exactly one founder->contributor
-   * transfer of reward - fee and one founder->treasury transfer of the fee, with the hashes the
-   * API shows; nothing else left the founder's wallet; the treasury holds exactly the fees.
+   * From the token's Transfer events since block 0: per bounty exactly one transaction, the one
+   * the API shows for both the reward and the fee (contributor_tx_hash === platform_fee_tx_hash),
+   * a router call by the payout key whose only transfers are founder->contributor of reward - fee
+   * and founder->treasury of the fee; the contributor received nothing else; nothing else left the
+   * founder's wallet; the treasury holds exactly the fees.
    */
   async function expectPaidExactlyOnce(
     tc: TestChain,
@@ -205,7 +212,10 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
     paid: Map<string, { contributorTx: string; feeTx: string }>,
   ) {
     const treasury = tc.chain.info.treasuryAddress as string;
-    const logs = (await transferLogs(tc, s.tokenAddress)).filter((l) => same(l.from, s.founderAddress));
+    const router = getAddress(tc.chain.info.payoutSpenderAddress as string);
+    const payoutKey = getAddress(tc.chain.payoutSigner.address);
+    const all = await transferLogs(tc, s.tokenAddress);
+    const logs = all.filter((l) => same(l.from, s.founderAddress));
     let totalFees = 0n;
     let totalRewards = 0n;
     for (const b of s.bounties) {
@@ -214,18 +224,25 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
       totalFees += fee;
       totalRewards += reward;
       const recorded = paid.get(b.id) as { contributorTx: string; feeTx: string };
-      const toContributor = logs.filter((l) => same(l.to, b.contributor));
+      expect(recorded.feeTx, b.id).toBe(recorded.contributorTx);
+      const toContributor = all.filter((l) => same(l.to, b.contributor));
       expect(
-        toContributor.map((l) => [l.value, l.txHash]),
+        toContributor.map((l) => [getAddress(l.from), l.value, l.txHash]),
         b.id,
-      ).toEqual([[reward - fee, recorded.contributorTx]]);
-      const feeLeg = logs.filter((l) => l.txHash === recorded.feeTx);
+      ).toEqual([[getAddress(s.founderAddress), reward - fee, recorded.contributorTx]]);
+      const payoutTx = all.filter((l) => l.txHash === recorded.contributorTx);
       expect(
-        feeLeg.map((l) => [l.to, l.value]),
+        payoutTx.map((l) => [getAddress(l.from), getAddress(l.to), l.value]),
         b.id,
-      ).toEqual([[getAddress(treasury), fee]]);
+      ).toEqual([
+        [getAddress(s.founderAddress), getAddress(b.contributor), reward - fee],
+        [getAddress(s.founderAddress), getAddress(treasury), fee],
+      ]);
+      const tx = await tc.pub.getTransaction({ hash: recorded.contributorTx as Hex });
+      expect([getAddress(tx.from), tx.to && getAddress(tx.to)], b.id).toEqual([payoutKey, router]);
     }
     expect(logs).toHaveLength(2 * s.bounties.length);
+    expect(new Set(logs.map((l) => l.txHash)).size).toBe(s.bounties.length);
     const feeTxs = logs.filter((l) => same(l.to, treasury)).map((l) => l.txHash);
     expect(feeTxs.sort()).toEqual([...paid.values()].map((p) => p.feeTx).sort());
     expect(new Set(feeTxs).size).toBe(s.bounties.length);
@@ -233,8 +250,15 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
     expect(await tokenBalance(tc, s.tokenAddress, s.founderAddress)).toBe(s.founderStart - totalRewards);
   }
 
-  /** One stored leg per nonce of the payout wallet from 0, none skipped, each the nonce it mined at. */
-  async function expectGapFreeNonces(tc: TestChain, db: Database, paidLegs: number) {
+  /**
+   * One stored leg per nonce of the payout wallet from 0, none skipped, each the nonce it mined
+   * at; one router call (`payout` leg) per paid bounty, carrying the hash the API shows.
+   */
+  async function expectGapFreeNonces(
+    tc: TestChain,
+    db: Database,
+    paid: Map<string, { contributorTx: string; feeTx: string }>,
+  ) {
     const signer = tc.chain.payoutSigner.address;
     const legs = await db.db
       .select()
@@ -242,7 +266,11 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
       .where(eq(payoutLegs.signer, signer))
       .orderBy(asc(payoutLegs.nonce));
     expect(legs.map((l) => l.nonce)).toEqual(legs.map((_, i) => i));
-    expect(legs.filter((l) => l.status === 'success')).toHaveLength(paidLegs);
+    expect(legs.map((l) => l.kind)).toEqual(legs.map(() => 'payout'));
+    const succeeded = legs.filter((l) => l.status === 'success');
+    expect(succeeded.map((l) => l.txHash).sort()).toEqual(
+      [...paid.values()].map((p) => p.contributorTx).sort(),
+    );
     expect(legs.filter((l) => l.status !== 'success' && l.status !== 'reverted')).toEqual([]);
     await expectMinedAtTheirNonces(tc, signer, legs);
     const [counter] = await db.db.select().from(signerNonces).where(eq(signerNonces.address, signer));
@@ -275,22 +303,42 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
       return ` legs ${rows.map((r) => `${r.status}:${r.n}`).join(',') || 'none'};`;
     };
 
-    let server = await w.start(dir);
+    // The built-in repository host keeps its port across restarts, as a deployment does: the
+    // pull request URLs stored with the submissions stay the ones its merge webhooks carry.
+    const hostPort = { REPO_HOST_PORT: String(await freePort()) };
+    let server = await w.start(dir, hostPort);
     const s = await scene(w.tc, server.baseUrl, KILLS, random);
     log(`set-up done in ${Date.now() - started} ms: ${KILLS} bounties in review`);
 
-    // Each round approves the next fresh bounty plus a random earlier one not known done (often
-    // one cut mid-payout), SIGKILLs the server after a random delay and restarts it. The
-    // reconciler of each new process picks up what the last one left.
+    // Each round either approves the next fresh bounty or (one in three) has the founder merge
+    // its pull request: the merge makes the reward owed and nudges the owed-payouts job, which
+    // pays it in the background while the round goes on. Plus an approval of a random earlier
+    // bounty not known done (often one cut mid-payout). The round SIGKILLs the server after a
+    // random delay (cutting approvals and owed payouts alike) and restarts it. The reconciler and
+    // the owed-payouts job of each new process pick up what the last one left.
     const outcomes = new Map<string, number>();
     const count = (k: string) => outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
     const doneByApi = new Set<string>();
+    const merged = new Set<string>();
     for (let k = 0; k < KILLS; k++) {
+      const fresh = s.bounties[k] as Bounty;
+      const viaMerge = random() < 1 / 3;
       const earlier = s.bounties.slice(0, k).filter((b) => !doneByApi.has(b.id));
       const again = earlier.length > 0 ? earlier[Math.floor(random() * earlier.length)] : undefined;
-      const fired = [s.bounties[k] as Bounty, ...(again ? [again] : [])];
       const delay = Math.floor(random() * (MAX_KILL_DELAY_MS + 1));
       const baseUrl = server.baseUrl;
+      if (viaMerge) {
+        const res = await mergePullRequest(baseUrl, fresh.prUrl, s.founderKey);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        merged.add(fresh.id);
+        // The host reports the merge in the background; from then on the reward is owed, and the
+        // owed-payouts pass the merge nudged is on its way: the kill below may cut it.
+        await waitFor(async () => {
+          const b = (await api(baseUrl, 'GET', `/api/bounties/${fresh.id}`)).body.bounty;
+          return b.payment_owed === true || b.status === 'done';
+        });
+      }
+      const fired = [...(viaMerge ? [] : [fresh]), ...(again ? [again] : [])];
       const inFlight = fired.map((b) =>
         api(baseUrl, 'POST', `/api/bounties/${b.id}/approve`, { key: s.founderKey }).then(
           (r) => {
@@ -309,31 +357,57 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
       const results = await Promise.all(inFlight);
       const states = await legStates();
       const restartAt = Date.now();
-      server = await w.start(dir);
+      server = await w.start(dir, hostPort);
       log(
-        `kill ${k + 1}/${KILLS} at ${delay} ms: ${fired.map((b, i) => `${b.id.slice(-6)}=${results[i]}`).join(' ')};` +
+        `kill ${k + 1}/${KILLS} at ${delay} ms: ${viaMerge ? `${fresh.id.slice(-6)}=merged ` : ''}` +
+          `${fired.map((b, i) => `${b.id.slice(-6)}=${results[i]}`).join(' ')};` +
           `${states} restart ${Date.now() - restartAt} ms`,
       );
     }
 
-    // Let the reconciler finish what was interrupted, and approve what never got far enough.
+    // Let the reconciler finish what was interrupted, and approve what never got far enough. An
+    // owed reward (the founder's merge reached the service) is never approved here: the owed-payouts
+    // job alone must pay it. A merge whose webhook a kill cut was never recorded: approved.
     const deadline = Date.now() + 120_000;
     const finished = new Set<string>();
+    const owed = new Set<string>();
     for (;;) {
       for (const b of s.bounties.filter((x) => !finished.has(x.id))) {
         const res = await api(server.baseUrl, 'GET', `/api/bounties/${b.id}`);
         expect(res.status).toBe(200);
-        if (res.body.bounty.status === 'done') finished.add(b.id);
+        const bounty = res.body.bounty as { status: string; payment_owed: boolean };
+        if (bounty.status === 'done') {
+          finished.add(b.id);
+          expect(bounty.payment_owed, b.id).toBe(false);
+        } else if (bounty.payment_owed) {
+          if (!owed.has(b.id)) {
+            // Owed: the founder may no longer reject it, whatever became of its payout.
+            const rejected = await api(server.baseUrl, 'POST', `/api/bounties/${b.id}/reject`, {
+              key: s.founderKey,
+              body: { review_notes: 'Changed my mind.' },
+            });
+            expect([rejected.status, rejected.body?.error?.code], b.id).toEqual([409, 'payment_owed']);
+          }
+          owed.add(b.id);
+        } else {
+          // Once owed, owed until paid.
+          expect(owed.has(b.id), `${b.id} stopped being owed unpaid`).toBe(false);
+        }
       }
       const open = s.bounties.filter((b) => !finished.has(b.id));
       if (open.length === 0) break;
       expect(Date.now(), `still not done: ${open.map((b) => b.id).join(' ')}`).toBeLessThan(deadline);
       const baseUrl = server.baseUrl;
       await Promise.all(
-        open.map((b) => api(baseUrl, 'POST', `/api/bounties/${b.id}/approve`, { key: s.founderKey })),
+        open
+          .filter((b) => !owed.has(b.id))
+          .map((b) => api(baseUrl, 'POST', `/api/bounties/${b.id}/approve`, { key: s.founderKey })),
       );
       await sleep(500);
     }
+    log(
+      `${merged.size} merged by the founder, ${owed.size} of them still owed after the kills, paid by the job`,
+    );
     log(
       `all done ${Date.now() - started} ms after start; approvals during the kills: ${JSON.stringify(
         Object.fromEntries(outcomes),
@@ -346,7 +420,7 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
     await expectPaidExactlyOnce(w.tc, s, paid);
     const db = await w.openDb(dir);
     try {
-      const legs = await expectGapFreeNonces(w.tc, db, 2 * KILLS);
+      const legs = await expectGapFreeNonces(w.tc, db, paid);
       log(
         `${legs.length} legs (${legs.filter((l) => l.status === 'reverted').length} reverted), nonces ` +
           `0..${legs.length - 1} gap-free, each bounty paid once; total ${Date.now() - started} ms`,
@@ -383,10 +457,30 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
       await expectPaidExactlyOnce(w.tc, s, paid);
       const db = await w.openDb('');
       try {
-        await expectGapFreeNonces(w.tc, db, 2 * s.bounties.length);
+        await expectGapFreeNonces(w.tc, db, paid);
       } finally {
         await db.close();
       }
     },
   );
 });
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await sleep(20);
+  }
+}
+
+/** A port free right now, for a server that must listen on the same one after each restart. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,10 +1,17 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutAudit } from '../scripts/lib/payout-audit-sources.ts';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
-import { bounties, legAttempts, payoutLegs, payouts, submissions } from '../src/infra/db/schema.ts';
+import {
+  activityEvents,
+  bounties,
+  legAttempts,
+  payoutLegs,
+  payouts,
+  submissions,
+} from '../src/infra/db/schema.ts';
 import { formatAudit } from '../src/modules/payouts/payouts-audit.ts';
 import {
   buildTestApp,
@@ -31,11 +38,13 @@ import { type Faults, type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.t
 
 /**
  * A model test of the money path: random interleavings of claim, unclaim, submit, reject,
- * approve, merge webhooks, claim expiry, crash-and-restart of the payout driver and RPC faults,
- * on a real anvil and the file's database. After every step the chain's Transfer logs are the
- * judge: each approved submission paid exactly once to its own submitter, nothing else paid; at
- * the end of each run no bounty is stuck and `npm run audit:payouts` finds no difference.
- * MODEL_SEED replays a run; MODEL_RUNS sets how many.
+ * approve, merge webhooks (a founder's merge makes the reward owed; the owed-payouts job pays it),
+ * claim expiry, crash-and-restart of the payout driver and RPC faults, on a real anvil and the
+ * file's database. After every step the chain's Transfer logs are the judge: each approved
+ * submission paid exactly once to its own submitter, in one router transaction that also paid the
+ * fee, nothing else paid, never a fee without its reward; owed rewards stay owed until paid. At
+ * the end of each run no bounty is stuck, every owed reward was paid by the job, and
+ * `npm run audit:payouts` finds no difference. MODEL_SEED replays a run; MODEL_RUNS sets how many.
  */
 
 const UNIT = 10n ** 18n;
@@ -252,25 +261,28 @@ describe('the money path under random interleavings', () => {
       const pending = subs.find((s) => s.bountyId === b.id && s.status === 'pending');
       const payout = pending && pays.find((p) => p.submissionId === pending.id);
       const own = payout ? legs.filter((l) => l.payoutId === payout.id) : [];
-      const contributor = own.filter((l) => l.kind === 'contributor');
-      // As the contract has it: once the contributor transfer reverted, the founder may reject
-      // (even after a merge, even once the fee went), so no bounty wedges.
-      const contributorFailed = contributor.length > 0 && contributor.every((l) => l.status === 'reverted');
-      const paying = own.some(
-        (l) => l.status !== 'reverted' && !(contributorFailed && l.kind === 'fee' && l.status === 'success'),
-      );
-      return { ...b, pending, paying, contributorFailed };
+      // A leg that may still move the tokens, or has: the founder may no longer reject.
+      const paying = own.some((l) => l.status !== 'reverted' && l.status !== 'dropped');
+      return { ...b, pending, paying };
     };
-    return { bs, subs, pays, legs, attempts, bounty };
+    const failures = await db
+      .select()
+      .from(activityEvents)
+      .where(and(eq(activityEvents.type, 'payout.failed'), inArray(activityEvents.bountyId, run.bountyIds)))
+      .orderBy(asc(activityEvents.id));
+    return { bs, subs, pays, legs, attempts, failures, bounty };
   }
 
   /**
-   * The invariants, from the token's Transfer logs: each approved submission paid once to its
-   * submitter (reward - fee) and once to the treasury (fee), in the transactions it records;
-   * every transfer out of the founder's wallet is a leg of a payout of a submission approved or
-   * still pending (or the fee of a payout whose contributor transfer reverted, which the founder may
-   * then reject), at most one per payout and kind; bounty and submission states agree. With
-   * `settled`, nothing moves but the approved submissions' two transfers.
+   * The invariants, from the token's Transfer logs: every leg is one router call, and each
+   * transaction that moved tokens out of the founder's wallet is a mined attempt of one of them,
+   * for a submission approved or still pending, with exactly two transfers: reward minus fee to
+   * that submission's author, then the fee to the treasury (never a fee without its reward); at
+   * most one such transaction per payout. Each approved submission records that one transaction
+   * as both its contributor and its fee hash. Bounty and submission states agree; a bounty owes
+   * payment exactly while its pending submission was merged by the founder; `payout.failed` goes
+   * only for such a submission, to the founder and its author, never twice in a row for one
+   * reason. With `settled`, nothing moves but the approved submissions' transfers.
    */
   async function checkInvariants(run: Run, settled: boolean) {
     const s = await snapshot(run);
@@ -278,51 +290,76 @@ describe('the money path under random interleavings', () => {
     const founderAddress = lower(founder.walletAddress);
     const logs = (await transferLogs(tc, run.token)).filter((l) => lower(l.from) === founderAddress);
     const walletOf = new Map(run.devs.map((d) => [d.id, lower(d.walletAddress)]));
+    const split = (bountyId: string | undefined) => {
+      const reward = BigInt(s.bs.find((b) => b.id === bountyId)?.rewardAmount ?? 0) * UNIT;
+      const fee = (reward * FEE_BPS) / 10_000n;
+      return { reward, fee };
+    };
+    for (const leg of s.legs) expect(leg.kind, `leg ${leg.id} is one router call`).toBe('payout');
     const approved = s.subs.filter((x) => x.status === 'approved');
     for (const sub of approved) {
-      const bounty = s.bs.find((b) => b.id === sub.bountyId);
-      const reward = BigInt(bounty?.rewardAmount ?? 0) * UNIT;
-      const fee = (reward * FEE_BPS) / 10_000n;
-      const toDev = logs.filter((l) => lower(l.to) === walletOf.get(sub.agentId));
+      const { reward, fee } = split(sub.bountyId);
+      expect(sub.contributorTxHash, `submission ${sub.id} records its payout`).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(sub.platformFeeTxHash, `submission ${sub.id}: one transaction pays both`).toBe(
+        sub.contributorTxHash,
+      );
       expect(
-        toDev.filter((l) => l.txHash === sub.contributorTxHash).map((l) => l.value),
-        `submission ${sub.id} paid to its submitter once`,
-      ).toEqual([reward - fee]);
-      expect(
-        logs.filter((l) => l.txHash === sub.platformFeeTxHash).map((l) => [lower(l.to), l.value]),
-        `submission ${sub.id} fee paid once`,
-      ).toEqual([[treasury, fee]]);
+        logs.filter((l) => l.txHash === sub.contributorTxHash).map((l) => [lower(l.to), l.value]),
+        `submission ${sub.id} paid to its submitter and the treasury once, together`,
+      ).toEqual([
+        [walletOf.get(sub.agentId), reward - fee],
+        [treasury, fee],
+      ]);
     }
     const legOfTx = new Map(
       s.attempts.map((a) => [lower(a.txHash), s.legs.find((l) => l.id === a.legId)] as const),
     );
-    const perPayoutKind = new Set<string>();
-    let rejectedFees = 0;
-    for (const l of logs) {
-      const leg = legOfTx.get(lower(l.txHash));
-      expect(leg, `transfer ${l.txHash} out of the founder's wallet is a payout leg`).toBeDefined();
+    const byTx = new Map<string, typeof logs>();
+    for (const l of logs) byTx.set(lower(l.txHash), [...(byTx.get(lower(l.txHash)) ?? []), l]);
+    const paidPayouts = new Set<string>();
+    for (const [hash, moved] of byTx) {
+      const leg = legOfTx.get(hash);
+      expect(leg, `transaction ${hash} out of the founder's wallet is a payout leg`).toBeDefined();
       const payout = s.pays.find((p) => p.id === leg?.payoutId);
       const sub = s.subs.find((x) => x.id === payout?.submissionId);
-      const contributorFailed = s.legs
-        .filter((x) => x.payoutId === payout?.id && x.kind === 'contributor')
-        .every((x) => x.status === 'reverted');
-      if (sub?.status === 'rejected' && leg?.kind === 'fee' && contributorFailed) rejectedFees++;
-      else
-        expect(['approved', 'pending'], `transfer ${l.txHash} is for a live submission`).toContain(
-          sub?.status,
-        );
-      expect(lower(l.to)).toBe(leg?.kind === 'contributor' ? walletOf.get(sub?.agentId ?? '') : treasury);
-      const key = `${payout?.id}:${leg?.kind}`;
-      expect(perPayoutKind.has(key), `${key} paid twice`).toBe(false);
-      perPayoutKind.add(key);
+      expect(['approved', 'pending'], `transaction ${hash} is for a live submission`).toContain(sub?.status);
+      const { reward, fee } = split(sub?.bountyId);
+      expect(
+        moved.map((l) => [lower(l.to), l.value]),
+        `transaction ${hash}: reward and fee together, nothing else`,
+      ).toEqual([
+        [walletOf.get(sub?.agentId ?? ''), reward - fee],
+        [treasury, fee],
+      ]);
+      expect(paidPayouts.has(payout?.id ?? ''), `payout ${payout?.id} paid twice`).toBe(false);
+      paidPayouts.add(payout?.id ?? '');
     }
-    if (settled) expect(logs).toHaveLength(2 * approved.length + rejectedFees);
+    if (settled) expect(logs).toHaveLength(2 * approved.length);
     for (const b of s.bs) {
       const mine = s.subs.filter((x) => x.bountyId === b.id);
       expect(mine.filter((x) => x.status === 'approved').length, b.id).toBe(b.status === 'done' ? 1 : 0);
       expect(mine.filter((x) => x.status === 'pending').length, b.id).toBe(b.status === 'in_review' ? 1 : 0);
+      const pending = mine.find((x) => x.status === 'pending');
+      expect(b.paymentOwed, `bounty ${b.id} owes payment exactly while the founder's merge is unpaid`).toBe(
+        b.status === 'in_review' && pending?.founderMerged === true,
+      );
+    }
+    const lastReason = new Map<string, unknown>();
+    for (const e of s.failures) {
+      const subId = e.data.submission_id as string;
+      const sub = s.subs.find((x) => x.id === subId);
+      expect(sub?.founderMerged, `payout.failed ${e.id} is for an owed reward`).toBe(true);
+      expect(e.recipients?.toSorted()).toEqual([founder.id, sub?.agentId].toSorted());
+      expect(lastReason.get(subId), `payout.failed ${e.id} told twice in a row`).not.toBe(e.data.reason);
+      lastReason.set(subId, e.data.reason);
     }
     return s;
+  }
+
+  /** One pass of each background job, as an instance with jobs on runs them every interval. */
+  async function runJobs() {
+    await ctx.app.services.approvals.reconcile();
+    await ctx.app.services.owedPayouts.run();
   }
 
   async function withFault<T>(f: Fault, action: () => Promise<T>): Promise<T> {
@@ -421,9 +458,13 @@ describe('the money path under random interleavings', () => {
         const b = s.bounty(st.bounty);
         const res = await post(`/api/bounties/${b.id}/reject`, founder, { review_notes: 'Not this time.' });
         noServerError(res, false);
-        if (b.status === 'in_review' && (b.paying || (b.pending?.founderMerged && !b.contributorFailed))) {
-          // Merged by the founder (the reward is owed) or a payout under way: never rejected.
-          expect(res.statusCode, res.body).toBe(409);
+        if (b.status === 'in_review' && b.pending?.founderMerged) {
+          // Merged by the founder: the reward is owed, whatever happened to its payout.
+          expect(code(res), res.body).toBe('409 payment_owed');
+          count('reject refused: owed');
+        } else if (b.status === 'in_review' && b.paying) {
+          // A payout under way (or paid, unrecorded): never rejected.
+          expect(code(res), res.body).toBe('409 invalid_state');
         } else {
           expect(res.statusCode === 200, res.body).toBe(b.status === 'in_review');
         }
@@ -438,7 +479,11 @@ describe('the money path under random interleavings', () => {
         else if (st.fault === 'none' && run.allowanceOn && !backlog)
           expect(res.statusCode, res.body).toBe(200);
         else if (res.statusCode === 400) expect(code(res)).toBe('400 insufficient_funds');
-        if (res.statusCode === 200) count('paid by approve');
+        if (res.statusCode === 200) {
+          // One transaction pays both: the answer names it twice.
+          expect(res.json().platform_fee_tx_hash).toBe(res.json().contributor_tx_hash);
+          count('paid by approve');
+        }
         return `${code(res)} (${st.fault})`;
       }
       case 'merge': {
@@ -455,25 +500,49 @@ describe('the money path under random interleavings', () => {
           mergedByLogin: byFounder ? FOUNDER_LOGIN : author.login,
         });
         const backlog = await backlogBefore(b.id);
-        const res = await withFault(st.fault, () => deliverMerge(ctx.app, host.webhookSecret, prUrl));
-        noServerError(res, st.fault !== 'none' || backlog);
-        const outcome = res.statusCode === 200 ? (res.json().status as string) : code(res);
-        const reason = res.statusCode === 200 ? (res.json().reason as string | undefined) : undefined;
+        // The delivery, then the owed-payouts pass it nudged (joined: it may have started), both
+        // under the fault.
+        const res = await withFault(st.fault, async () => {
+          const delivered = await deliverMerge(ctx.app, host.webhookSecret, prUrl);
+          await ctx.app.services.owedPayouts.run();
+          return delivered;
+        });
+        // The webhook never waits on the chain: whatever the node does, it answers at once.
+        expect(res.statusCode, res.body).toBe(200);
+        const outcome = res.json().status as string;
         const after = (await snapshot(run)).bounty(st.bounty);
         if (!b.pending) expect(outcome).toBe('ignored');
         else if (!byFounder) {
-          expect(outcome).toBe('merged');
+          expect(res.json()).toMatchObject({
+            status: 'merged',
+            bounty_id: b.id,
+            submission_id: b.pending.id,
+          });
           expect(after.status).toBe('in_review');
-        } else if (st.fault === 'none' && run.allowanceOn && !backlog) {
-          expect(outcome, reason).toBe('approved');
-          expect(after.status).toBe('done');
-        } else if (outcome !== 'approved') {
-          // The founder merged but the payout could not finish: still in review, owed, flagged.
-          expect(after.status).toBe('in_review');
-          expect(after.pending?.founderMerged).toBe(true);
+          expect(after.paymentOwed).toBe(false);
+        } else {
+          expect(res.json()).toEqual({ status: 'owed', bounty_id: b.id, submission_id: b.pending.id });
+          if (st.fault === 'none' && run.allowanceOn && !backlog) expect(after.status).toBe('done');
+          if (after.status === 'done') {
+            expect(after.paymentOwed).toBe(false);
+            count('paid by the owed job');
+          } else {
+            // The owed pass could not finish the payout: still in review, owed, flagged.
+            expect(after.status).toBe('in_review');
+            expect(after.pending?.id).toBe(b.pending.id);
+            expect(after.pending?.founderMerged).toBe(true);
+            expect(after.paymentOwed).toBe(true);
+            count('owed, left unpaid');
+            if (st.fault === 'none' && !run.allowanceOn) {
+              // Told to both, once for this reason (maybe in an earlier step).
+              const told = (await snapshot(run)).failures.filter(
+                (e) => e.data.submission_id === b.pending?.id && e.data.reason === 'insufficient_funds',
+              );
+              expect(told.length, 'payout.failed insufficient_funds').toBeGreaterThan(0);
+            }
+          }
         }
-        if (outcome === 'approved') count('paid by merge');
-        return `${outcome}${reason ? ` ${reason}` : ''} (${byFounder ? 'founder' : 'contributor'}, ${st.fault})`;
+        return `${outcome}${after.status === 'done' ? ' paid' : ''} (${byFounder ? 'founder' : 'contributor'}, ${st.fault})`;
       }
       case 'expire': {
         clock.advance(CLAIM_TTL_MS + 1_000);
@@ -492,12 +561,12 @@ describe('the money path under random interleavings', () => {
           cut = `cut approve ${res.statusCode}`;
         }
         await restart();
-        await ctx.app.services.approvals.reconcile();
+        await runJobs();
         if (st.midPayout && b.status === 'in_review' && run.allowanceOn) {
           // Legs of other cut payouts below this one's nonces may need a pass of their own first.
           for (let pass = 0; pass < 3; pass++) {
             if ((await snapshot(run)).bounty(st.bounty).status === 'done') break;
-            await ctx.app.services.approvals.reconcile();
+            await runJobs();
           }
           expect(
             (await snapshot(run)).bounty(st.bounty).status,
@@ -513,23 +582,31 @@ describe('the money path under random interleavings', () => {
         return st.on ? 'allowance on' : 'allowance 0';
       }
       case 'reconcile': {
-        await ctx.app.services.approvals.reconcile();
+        await runJobs();
         return 'reconciled';
       }
     }
   }
 
-  /** Healthy chain, funds restored, reconciler passes: every bounty can still end well. */
+  /**
+   * Healthy chain, funds restored, job passes: every owed reward is paid by the job on its own,
+   * and every bounty still in review can still end well.
+   */
   async function settle(run: Run) {
     proxy.set({});
     if (!run.allowanceOn) {
       await approvePayouts(tc, FOUNDER_ACCOUNT, run.token, 10n ** 30n);
       run.allowanceOn = true;
     }
-    await ctx.app.services.approvals.reconcile();
-    await ctx.app.services.approvals.reconcile();
+    await runJobs();
+    // Legs of cut payouts may hold later ones in the node's queue for a pass or two.
+    for (let pass = 0; pass < 3; pass++) {
+      if (!(await snapshot(run)).bs.some((b) => b.paymentOwed)) break;
+      await runJobs();
+    }
     const s = await snapshot(run);
     for (const b of s.bs) {
+      expect(b.paymentOwed, `bounty ${b.id}: the owed reward was not paid by the job`).toBe(false);
       expect(['open', 'claimed', 'in_review', 'done']).toContain(b.status);
       if (b.status !== 'in_review') continue;
       // In review means a pending submission the founder can still approve: prove it.
@@ -580,7 +657,7 @@ describe('the money path under random interleavings', () => {
       )}; audit: ${report.summary.payouts} payouts, no difference`,
     );
     // The runs reached the money path during the steps, not only in the final settling.
-    const paidInSteps = ['paid by approve', 'paid by merge', 'paid after a crash'].map(
+    const paidInSteps = ['paid by approve', 'paid by the owed job', 'paid after a crash'].map(
       (k) => stats.get(k) ?? 0,
     );
     expect(paidInSteps.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);

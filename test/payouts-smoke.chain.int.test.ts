@@ -1,3 +1,4 @@
+import { getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createBounty, createProject, registerAgent, type TestContext } from './helpers/app.ts';
 import {
@@ -55,12 +56,21 @@ describe('approve pays on a real chain', () => {
     expect(await tokenBalance(tc, tokenAddress, founder.walletAddress as string)).toBe(
       founderBefore - 100n * unit,
     );
+    // One transaction, a router call by the payout key, makes both transfers: the answer names
+    // it as both the contributor's and the fee's.
+    const hash = res.json().contributor_tx_hash as Hex;
+    expect(res.json().platform_fee_tx_hash).toBe(hash);
+    const tx = await tc.pub.getTransaction({ hash });
+    expect([getAddress(tx.from), tx.to && getAddress(tx.to)]).toEqual([
+      getAddress(tc.chain.payoutSigner.address),
+      getAddress(tc.chain.info.payoutSpenderAddress as string),
+    ]);
     const logs = (await transferLogs(tc, tokenAddress)).filter(
       (l) => l.from.toLowerCase() === (founder.walletAddress as string).toLowerCase(),
     );
-    expect(logs).toHaveLength(2);
-    expect(logs.map((l) => l.txHash).sort()).toEqual(
-      [res.json().contributor_tx_hash, res.json().platform_fee_tx_hash].sort(),
-    );
+    expect(logs.map((l) => [getAddress(l.to), l.value, l.txHash])).toEqual([
+      [getAddress(dev.walletAddress as string), 95n * unit, hash],
+      [getAddress(tc.chain.info.treasuryAddress as string), 5n * unit, hash],
+    ]);
   });
 });

@@ -98,6 +98,10 @@ describe('payouts on a real chain', () => {
 
   const approve = (ctx: TestContext, bountyId: string) =>
     ctx.app.inject({ method: 'POST', url: `/api/bounties/${bountyId}/approve`, headers: founder.headers });
+  const treasury = () => getAddress(tc.chain.info.treasuryAddress as string);
+  /** The spender founders approve, which makes both transfers of a payout or neither. */
+  const router = () => getAddress(tc.chain.info.payoutSpenderAddress as string);
+  const payoutKey = () => getAddress(tc.chain.payoutSigner.address);
 
   async function bountyState(bountyId: string) {
     const res = await base.app.inject({ method: 'GET', url: `/api/bounties/${bountyId}` });
@@ -136,7 +140,12 @@ describe('payouts on a real chain', () => {
     return (await transferLogs(tc, token)).filter((l) => same(l.from, founder.walletAddress as string));
   }
 
-  /** The chain holds exactly one contributor transfer of this bounty and its fee transfer, as answered. */
+  /**
+   * The chain holds exactly one payout of this bounty, as answered: one transaction, sent by the
+   * payout key to the payout router, whose Transfer logs are reward minus fee from the founder to
+   * the contributor and the fee from the founder to the treasury, and nothing else; the contributor
+   * received nothing in any other transaction. The answer names that one transaction twice.
+   */
   async function expectPaidOnce(
     token: string,
     contributor: string,
@@ -144,29 +153,57 @@ describe('payouts on a real chain', () => {
     fee: bigint,
     hashes: { contributor_tx_hash: string; platform_fee_tx_hash: string },
   ) {
-    const logs = await paidFrom(token);
-    const toContributor = logs.filter((l) => same(l.to, contributor));
-    expect(toContributor.map((l) => [l.value, l.txHash])).toEqual([
-      [reward - fee, hashes.contributor_tx_hash],
+    const hash = hashes.contributor_tx_hash;
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(hashes.platform_fee_tx_hash).toBe(hash);
+    const all = await transferLogs(tc, token);
+    expect(
+      all.filter((l) => same(l.to, contributor)).map((l) => [getAddress(l.from), l.value, l.txHash]),
+    ).toEqual([[getAddress(founder.walletAddress as string), reward - fee, hash]]);
+    expect(
+      all.filter((l) => l.txHash === hash).map((l) => [getAddress(l.from), getAddress(l.to), l.value]),
+    ).toEqual([
+      [getAddress(founder.walletAddress as string), getAddress(contributor), reward - fee],
+      [getAddress(founder.walletAddress as string), treasury(), fee],
     ]);
-    const feeTx = logs.filter((l) => l.txHash === hashes.platform_fee_tx_hash);
-    expect(feeTx.map((l) => [l.to, l.value])).toEqual([
-      [getAddress(tc.chain.info.treasuryAddress as string), fee],
-    ]);
+    await expectRouterPayout(hash);
     expect(await tokenBalance(tc, token, contributor)).toBe(reward - fee);
+  }
+
+  /** A mined router call by the payout key: the one transaction a payout is. */
+  async function expectRouterPayout(hash: string, status: 'success' | 'reverted' = 'success') {
+    const tx = await tc.pub.getTransaction({ hash: hash as Hex });
+    expect([getAddress(tx.from), tx.to && getAddress(tx.to)]).toEqual([payoutKey(), router()]);
+    expect((await tc.pub.getTransactionReceipt({ hash: hash as Hex })).status).toBe(status);
   }
 
   /** The founder paid the treasury on this token in exactly these transactions, once each. */
   async function expectFeeTransfers(token: string, feeHashes: string[]) {
-    const toTreasury = (await paidFrom(token)).filter((l) =>
-      same(l.to, tc.chain.info.treasuryAddress as string),
-    );
+    const toTreasury = (await paidFrom(token)).filter((l) => same(l.to, treasury()));
     expect(toTreasury.map((l) => l.txHash).sort()).toEqual([...feeHashes].sort());
+  }
+
+  /** Nothing left the founder's wallet in this transaction (a router call that reverted whole). */
+  async function expectMovedNothing(token: string, hash: string) {
+    expect((await transferLogs(tc, token)).filter((l) => l.txHash === hash)).toEqual([]);
+  }
+
+  /**
+   * The answer to an approval whose payout mined reverted: the approval that signed it on its
+   * first look hands the revert to the driver, which tries to sign again and is refused by the
+   * funds check (400); when the driver signed it (the first payout of a fresh nonce counter), its
+   * own wait sees the revert (502). Either way nothing was paid and the payout is failed.
+   */
+  function expectRevertedApproval(res: Awaited<ReturnType<typeof approve>>) {
+    if (res.statusCode === 502) {
+      expect(expectError(res, 502, 'upstream_error').message).toMatch(/payout reverted/);
+    } else {
+      expectError(res, 400, 'insufficient_funds');
+    }
   }
 
   it('pays reward minus fee and the fee exactly, to the base unit, for several fee rates', async () => {
     const project = await fundedProject({ eth: 2n * UNIT });
-    const treasury = tc.chain.info.treasuryAddress as string;
     // Expected fee units written out, not computed with the code's formula. With 18 decimals and
     // whole-token rewards, floor(reward * bps / 10000) is exact in base units; the small cases
     // (1 token at 1 bp = 0.0001 token) would round to 0 in whole tokens.
@@ -191,27 +228,31 @@ describe('payouts on a real chain', () => {
       }
       const { bountyId, contributor } = await inReview(project, c.reward);
       const founderBefore = await tokenBalance(tc, project.tokenAddress, founder.walletAddress as string);
-      const treasuryBefore = await tokenBalance(tc, project.tokenAddress, treasury);
+      const treasuryBefore = await tokenBalance(tc, project.tokenAddress, treasury());
       const res = await approve(ctx, bountyId);
       expect(res.statusCode, res.body).toBe(200);
       const reward = BigInt(c.reward) * UNIT;
       await expectPaidOnce(project.tokenAddress, contributor, reward, c.fee, res.json());
       feeHashes.push(res.json().platform_fee_tx_hash);
-      expect(await tokenBalance(tc, project.tokenAddress, treasury)).toBe(treasuryBefore + c.fee);
+      expect(await tokenBalance(tc, project.tokenAddress, treasury())).toBe(treasuryBefore + c.fee);
       expect(await tokenBalance(tc, project.tokenAddress, founder.walletAddress as string)).toBe(
         founderBefore - reward,
       );
+      // One leg: the router call, recorded with the amount for the contributor and its one hash.
       const legs = await legsOf(bountyId);
-      expect(legs.map((l) => [l.kind, l.amountUnits, l.status])).toEqual([
-        ['contributor', reward - c.fee, 'success'],
-        ['fee', c.fee, 'success'],
+      expect(legs.map((l) => [l.kind, l.amountUnits, l.status, l.txHash])).toEqual([
+        ['payout', reward - c.fee, 'success', res.json().contributor_tx_hash],
       ]);
     }
     await expectFeeTransfers(project.tokenAddress, feeHashes);
-    expect(await paidFrom(project.tokenAddress)).toHaveLength(2 * cases.length);
+    // Two transfers per payout (the 100% fee case pays the contributor 0, still a transfer), in
+    // one transaction per payout.
+    const logs = await paidFrom(project.tokenAddress);
+    expect(logs).toHaveLength(2 * cases.length);
+    expect(new Set(logs.map((l) => l.txHash)).size).toBe(cases.length);
   });
 
-  it('answers 502 when the broadcast fails, stores the legs signed, and a retry pays exactly once', async () => {
+  it('answers 502 when the broadcast fails, stores the payout signed, and a retry pays exactly once', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 100);
     const sendsBefore = proxy.forwarded('eth_sendRawTransaction');
@@ -227,22 +268,24 @@ describe('payouts on a real chain', () => {
       submission: { status: 'pending', contributor_tx_hash: null },
     });
     const legs = await legsOf(bountyId);
-    expect(legs.map((l) => [l.kind, l.status])).toEqual([
-      ['contributor', 'signed'],
-      ['fee', 'signed'],
-    ]);
-    const stored = await Promise.all(legs.map((l) => attemptsOf(l.id)));
-    expect(stored.map((a) => a.length)).toEqual([1, 1]);
+    expect(legs.map((l) => [l.kind, l.status])).toEqual([['payout', 'signed']]);
+    const stored = await attemptsOf(legs[0]?.id as string);
+    expect(stored).toHaveLength(1);
+    // What was stored is one router call by the payout key at the leg's nonce.
+    const parsed = parseTransaction(stored[0]?.rawTx as Hex);
+    expect([parsed.to && getAddress(parsed.to), parsed.nonce]).toEqual([router(), legs[0]?.nonce]);
     expect(await paidFrom(project.tokenAddress)).toEqual([]);
 
     // Through a healthy chain: the stored bytes are broadcast, nothing is signed again.
     const res = await approve(base, bountyId);
     expect(res.statusCode, res.body).toBe(200);
-    expect([res.json().contributor_tx_hash, res.json().platform_fee_tx_hash]).toEqual(
-      stored.map((a) => a[0]?.txHash),
-    );
+    expect([res.json().contributor_tx_hash, res.json().platform_fee_tx_hash]).toEqual([
+      stored[0]?.txHash,
+      stored[0]?.txHash,
+    ]);
     await expectPaidOnce(project.tokenAddress, contributor, 100n * UNIT, 5n * UNIT, res.json());
-    expect((await legsOf(bountyId)).map((l) => l.status)).toEqual(['success', 'success']);
+    expect((await legsOf(bountyId)).map((l) => l.status)).toEqual(['success']);
+    expect(await attemptsOf(legs[0]?.id as string)).toHaveLength(1);
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
     expect(await bountyState(bountyId)).toMatchObject({
       status: 'done',
@@ -254,9 +297,9 @@ describe('payouts on a real chain', () => {
     });
   });
 
-  it('after a lost answer to a broadcast that reached the chain, a retry pays only the rest', async () => {
-    // The allowance covers this reward exactly: once the contributor leg has mined, only the fee
-    // is left to pay, and the retry must not ask the founder to cover the whole reward again.
+  it('after a lost answer to a broadcast that reached the chain, a retry answers the mined payout without asking for the funds again', async () => {
+    // The allowance covers this reward exactly: once the payout has mined nothing is left of it,
+    // and the retry must find the payout paid instead of asking the founder to cover it again.
     const project = await fundedProject({ allowance: 100n * UNIT });
     const { bountyId, contributor } = await inReview(project, 100);
     proxy.set({ fail: { methods: ['eth_sendRawTransaction'], mode: 'reset', afterForwarding: true } });
@@ -265,32 +308,37 @@ describe('payouts on a real chain', () => {
     } finally {
       proxy.set({});
     }
-    // The contributor leg reached anvil and mined; the fee leg was never sent.
+    // The payout reached anvil and mined, both transfers in its one transaction.
     const mined = await paidFrom(project.tokenAddress);
-    expect(mined.map((l) => [l.to, l.value])).toEqual([[getAddress(contributor), 95n * UNIT]]);
+    expect(mined.map((l) => [getAddress(l.to), l.value])).toEqual([
+      [getAddress(contributor), 95n * UNIT],
+      [treasury(), 5n * UNIT],
+    ]);
+    expect(mined[1]?.txHash).toBe(mined[0]?.txHash);
     expect(await bountyState(bountyId)).toMatchObject({
       status: 'in_review',
       submission: { status: 'pending' },
     });
 
+    const sendsBefore = proxy.seen('eth_sendRawTransaction');
     const res = await approve(base, bountyId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().contributor_tx_hash).toBe(mined[0]?.txHash);
     await expectPaidOnce(project.tokenAddress, contributor, 100n * UNIT, 5n * UNIT, res.json());
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
+    expect(proxy.seen('eth_sendRawTransaction')).toBe(sendsBefore);
     const legs = await legsOf(bountyId);
-    expect(legs.map((l) => [l.kind, l.status])).toEqual([
-      ['contributor', 'success'],
-      ['fee', 'success'],
-    ]);
+    expect(legs.map((l) => [l.kind, l.status, l.txHash])).toEqual([['payout', 'success', mined[0]?.txHash]]);
+    expect(await attemptsOf(legs[0]?.id as string)).toHaveLength(1);
   });
 
-  it('answers 502 when the founder revokes the allowance mid-approval; a retry after re-approving pays once', async () => {
+  it('refuses when the founder revokes the allowance mid-approval (the payout reverts whole); a retry after re-approving pays once', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 40);
     let revoked = false;
-    // The funds check has passed and both legs are signed; before the first one reaches the
-    // node, the founder sets the allowance to 0, so both transfers mine reverted.
+    // The funds check has passed and the payout is signed; before it reaches the node, the
+    // founder sets the allowance to 0, so the router call mines reverted. The approval then tries
+    // to sign the payout again, and the funds check refuses that.
     proxy.set({
       beforeSend: async () => {
         if (revoked) return;
@@ -299,19 +347,14 @@ describe('payouts on a real chain', () => {
       },
     });
     try {
-      expectError(await approve(base, bountyId), 502, 'upstream_error');
+      expectRevertedApproval(await approve(base, bountyId));
     } finally {
       proxy.set({});
     }
     expect(revoked).toBe(true);
     const failed = await legsOf(bountyId);
-    expect(failed.map((l) => [l.kind, l.status, l.payoutStatus])).toEqual([
-      ['contributor', 'reverted', 'failed'],
-      ['fee', 'reverted', 'failed'],
-    ]);
-    for (const leg of failed) {
-      expect((await tc.pub.getTransactionReceipt({ hash: leg.txHash as Hex })).status).toBe('reverted');
-    }
+    expect(failed.map((l) => [l.kind, l.status, l.payoutStatus])).toEqual([['payout', 'reverted', 'failed']]);
+    await expectRouterPayout(failed[0]?.txHash as string, 'reverted');
     expect(await paidFrom(project.tokenAddress)).toEqual([]);
     expect(await bountyState(bountyId)).toMatchObject({
       status: 'in_review',
@@ -320,7 +363,7 @@ describe('payouts on a real chain', () => {
 
     // Without an allowance the retry is refused before anything is signed.
     expectError(await approve(base, bountyId), 400, 'insufficient_funds');
-    expect(await legsOf(bountyId)).toHaveLength(2);
+    expect(await legsOf(bountyId)).toHaveLength(1);
 
     await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 1000n * UNIT);
     const res = await approve(base, bountyId);
@@ -329,60 +372,63 @@ describe('payouts on a real chain', () => {
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
     const legs = await legsOf(bountyId);
     expect(legs.map((l) => [l.kind, l.status])).toEqual([
-      ['contributor', 'reverted'],
-      ['fee', 'reverted'],
-      ['contributor', 'success'],
-      ['fee', 'success'],
+      ['payout', 'reverted'],
+      ['payout', 'success'],
     ]);
-    expect(legs.map((l) => l.nonce)).toEqual(Array.from({ length: 4 }, (_, i) => (legs[0]?.nonce ?? 0) + i));
+    expect(legs[1]?.txHash).toBe(res.json().contributor_tx_hash);
+    expect(legs.map((l) => l.nonce)).toEqual([0, 1].map((i) => (legs[0]?.nonce ?? 0) + i));
   });
 
-  it('when only the fee leg reverts, the retry signs a new fee leg and leaves the paid contributor leg', async () => {
+  it('never sends a fee without its reward: an allowance that covers the reward minus fee but not the fee moves nothing', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 20);
-    let sends = 0;
-    // The contributor leg reaches the node and mines; before the fee leg does, the allowance is gone.
+    let cut = false;
+    // After the funds check, the founder lowers the allowance to exactly what the contributor's
+    // transfer needs: that transfer alone would succeed, the fee's cannot, so neither may land.
     proxy.set({
       beforeSend: async () => {
-        if (++sends === 2) await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 0n);
+        if (cut) return;
+        cut = true;
+        await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 19n * UNIT);
       },
     });
     try {
-      expectError(await approve(base, bountyId), 502, 'upstream_error');
+      expectRevertedApproval(await approve(base, bountyId));
     } finally {
       proxy.set({});
     }
+    expect(cut).toBe(true);
     const first = await legsOf(bountyId);
-    expect(first.map((l) => [l.kind, l.status, l.payoutStatus])).toEqual([
-      ['contributor', 'success', 'failed'],
-      ['fee', 'reverted', 'failed'],
-    ]);
-    expect((await paidFrom(project.tokenAddress)).map((l) => l.value)).toEqual([19n * UNIT]);
+    expect(first.map((l) => [l.kind, l.status, l.payoutStatus])).toEqual([['payout', 'reverted', 'failed']]);
+    await expectRouterPayout(first[0]?.txHash as string, 'reverted');
+    await expectMovedNothing(project.tokenAddress, first[0]?.txHash as string);
+    expect(await paidFrom(project.tokenAddress)).toEqual([]);
+    expect(await tokenBalance(tc, project.tokenAddress, contributor)).toBe(0n);
 
-    // Only the fee is still owed: an allowance of exactly the fee is enough for the retry.
-    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 1n * UNIT);
+    // Nothing was paid, so the whole reward is still owed: 19 tokens are not enough for a retry.
+    expectError(await approve(base, bountyId), 400, 'insufficient_funds');
+    expect(await legsOf(bountyId)).toHaveLength(1);
+    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 20n * UNIT);
     const res = await approve(base, bountyId);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().contributor_tx_hash).toBe(first[0]?.txHash);
     await expectPaidOnce(project.tokenAddress, contributor, 20n * UNIT, 1n * UNIT, res.json());
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
     const legs = await legsOf(bountyId);
     expect(legs.map((l) => [l.kind, l.status])).toEqual([
-      ['contributor', 'success'],
-      ['fee', 'reverted'],
-      ['fee', 'success'],
+      ['payout', 'reverted'],
+      ['payout', 'success'],
     ]);
-    expect(legs.map((l) => l.nonce)).toEqual([0, 1, 2].map((i) => (legs[0]?.nonce ?? 0) + i));
+    expect(legs.map((l) => l.nonce)).toEqual([0, 1].map((i) => (legs[0]?.nonce ?? 0) + i));
   });
 
   it('answers 502 when receipts cannot be read after broadcasting; the retry sends nothing again', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 100);
-    // Once both legs are on their way, the node stops answering receipt queries.
+    // Once the payout is on its way, the node stops answering receipt queries.
     let sends = 0;
     proxy.set({
       beforeSend: async () => {
-        if (++sends === 2) proxy.set({ fail: { methods: ['eth_getTransactionReceipt'], mode: 'reset' } });
+        if (++sends === 1) proxy.set({ fail: { methods: ['eth_getTransactionReceipt'], mode: 'reset' } });
       },
     });
     try {
@@ -390,8 +436,9 @@ describe('payouts on a real chain', () => {
     } finally {
       proxy.set({});
     }
-    // Both transfers are on chain; the database still says only that they were sent.
-    expect((await legsOf(bountyId)).map((l) => l.status)).toEqual(['sent', 'sent']);
+    expect(sends).toBe(1);
+    // The payout is on chain; the database still says only that it was sent.
+    expect((await legsOf(bountyId)).map((l) => [l.kind, l.status])).toEqual([['payout', 'sent']]);
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
     expect(await bountyState(bountyId)).toMatchObject({
       status: 'in_review',
@@ -404,6 +451,9 @@ describe('payouts on a real chain', () => {
     expect(proxy.seen('eth_sendRawTransaction')).toBe(sendsBefore);
     await expectPaidOnce(project.tokenAddress, contributor, 100n * UNIT, 5n * UNIT, res.json());
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
+    expect((await legsOf(bountyId)).map((l) => [l.status, l.txHash])).toEqual([
+      ['success', res.json().contributor_tx_hash],
+    ]);
   });
 
   it('never pays a payout whose submission was rejected before anything was signed', async () => {
@@ -420,6 +470,8 @@ describe('payouts on a real chain', () => {
       proxy.set({});
     }
     expect(await legsOf(bountyId)).toEqual([]);
+    const recorded = await database.db.select().from(payouts).where(eq(payouts.bountyId, bountyId));
+    expect(recorded.map((p) => [p.contributorAddress, p.status])).toEqual([[contributor, 'pending']]);
     const rejected = await base.app.inject({
       method: 'POST',
       url: `/api/bounties/${bountyId}/reject`,
@@ -445,6 +497,7 @@ describe('payouts on a real chain', () => {
     expect(submitted.statusCode, submitted.body).toBe(201);
     await base.app.services.approvals.reconcile();
     expect(await paidFrom(project.tokenAddress)).toEqual([]);
+    expect(await legsOf(bountyId)).toEqual([]);
     const abandoned = await database.db.select().from(payouts).where(eq(payouts.bountyId, bountyId));
     expect(abandoned.map((p) => [p.contributorAddress, p.status])).toEqual([[contributor, 'failed']]);
     expect(await bountyState(bountyId)).toMatchObject({
@@ -488,7 +541,7 @@ describe('payouts on a real chain', () => {
     const paid = ok[0]?.json();
     await expectPaidOnce(project.tokenAddress, contributor, 250n * UNIT, 12_500_000_000_000_000_000n, paid);
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
-    expect(await legsOf(bountyId)).toHaveLength(2);
+    expect((await legsOf(bountyId)).map((l) => [l.kind, l.status])).toEqual([['payout', 'success']]);
     // Once done, approving again is a plain 400 and moves nothing.
     expectError(await approve(base, bountyId), 400, 'not_in_review');
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
@@ -507,16 +560,11 @@ describe('payouts on a real chain', () => {
     }
     const dropped = proxy.dropped.slice(droppedBefore);
     const legs = await legsOf(bountyId);
-    expect(legs.map((l) => [l.kind, l.status])).toEqual([
-      ['contributor', 'sent'],
-      ['fee', 'sent'],
-    ]);
-    const stored = (await Promise.all(legs.map((l) => attemptsOf(l.id)))).map((a) => a.map((x) => x.txHash));
-    expect(stored.map((a) => a.length)).toEqual([1, 1]);
-    expect(dropped.map((raw) => parseTransaction(raw).nonce)).toEqual(legs.map((l) => l.nonce));
-    for (const [hash] of stored) {
-      await expect(tc.pub.getTransaction({ hash: hash as Hex })).rejects.toThrow();
-    }
+    expect(legs.map((l) => [l.kind, l.status])).toEqual([['payout', 'sent']]);
+    const stored = (await attemptsOf(legs[0]?.id as string)).map((x) => x.txHash);
+    expect(stored).toHaveLength(1);
+    expect(dropped.map((raw) => parseTransaction(raw).nonce)).toEqual([legs[0]?.nonce]);
+    await expect(tc.pub.getTransaction({ hash: stored[0] as Hex })).rejects.toThrow();
     expect(await bountyState(bountyId)).toMatchObject({
       status: 'in_review',
       submission: { status: 'pending' },
@@ -528,18 +576,18 @@ describe('payouts on a real chain', () => {
       status: 'done',
       submission: {
         status: 'approved',
-        contributor_tx_hash: stored[0]?.[0],
-        platform_fee_tx_hash: stored[1]?.[0],
+        contributor_tx_hash: stored[0],
+        platform_fee_tx_hash: stored[0],
       },
     });
     await expectPaidOnce(project.tokenAddress, contributor, 60n * UNIT, 3n * UNIT, {
-      contributor_tx_hash: stored[0]?.[0] as string,
-      platform_fee_tx_hash: stored[1]?.[0] as string,
+      contributor_tx_hash: stored[0] as string,
+      platform_fee_tx_hash: stored[0] as string,
     });
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
     const after = await legsOf(bountyId);
-    expect((await Promise.all(after.map((l) => attemptsOf(l.id)))).map((a) => a.length)).toEqual([1, 1]);
-    expect(after.map((l) => l.status)).toEqual(['success', 'success']);
+    expect(after.map((l) => [l.status, l.txHash])).toEqual([['success', stored[0]]]);
+    expect(await attemptsOf(after[0]?.id as string)).toHaveLength(1);
   });
 
   it('replaces a stuck transaction at the same nonce with fees raised by at least 10%', async () => {
@@ -547,45 +595,45 @@ describe('payouts on a real chain', () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 80);
     await tc.test.setAutomine(false);
+    let leg: Awaited<ReturnType<typeof legsOf>>[0];
     try {
       expectError(await approve(ctx, bountyId), 502, 'upstream_error');
       const legs = await legsOf(bountyId);
-      expect(legs.map((l) => l.status)).toEqual(['sent', 'sent']);
-      const first = await Promise.all(legs.map((l) => attemptsOf(l.id)));
-      expect(first.map((a) => a.length)).toEqual([1, 1]);
+      expect(legs.map((l) => [l.kind, l.status])).toEqual([['payout', 'sent']]);
+      leg = legs[0] as (typeof legs)[0];
+      expect(await attemptsOf(leg.id)).toHaveLength(1);
 
-      // Not stuck yet: the reconciler leaves the pending transactions alone.
+      // Not stuck yet: the reconciler leaves the pending transaction alone.
       await ctx.app.services.approvals.reconcile();
-      expect((await Promise.all(legs.map((l) => attemptsOf(l.id)))).map((a) => a.length)).toEqual([1, 1]);
+      expect(await attemptsOf(leg.id)).toHaveLength(1);
 
       ctx.clock.advance(31_000);
       await ctx.app.services.approvals.reconcile();
       expect((await bountyState(bountyId)).status).toBe('in_review');
-      const replaced = await Promise.all(legs.map((l) => attemptsOf(l.id)));
-      expect(replaced.map((a) => a.length)).toEqual([2, 2]);
-      for (const [i, leg] of legs.entries()) {
-        const [old, next] = replaced[i] as [(typeof replaced)[0][0], (typeof replaced)[0][0]];
-        expect(parseTransaction(next.rawTx as Hex).nonce).toBe(leg.nonce);
-        expect(parseTransaction(old.rawTx as Hex).nonce).toBe(leg.nonce);
-        expect(next.maxFeePerGas * 10n).toBeGreaterThanOrEqual(old.maxFeePerGas * 11n);
-        expect(next.maxPriorityFeePerGas * 10n).toBeGreaterThanOrEqual(old.maxPriorityFeePerGas * 11n);
-        const signed = parseTransaction(next.rawTx as Hex);
-        expect([signed.maxFeePerGas, signed.maxPriorityFeePerGas]).toEqual([
-          next.maxFeePerGas,
-          next.maxPriorityFeePerGas,
-        ]);
-      }
+      const replaced = await attemptsOf(leg.id);
+      expect(replaced).toHaveLength(2);
+      const [old, next] = replaced as [(typeof replaced)[0], (typeof replaced)[0]];
+      expect(parseTransaction(next.rawTx as Hex).nonce).toBe(leg.nonce);
+      expect(parseTransaction(old.rawTx as Hex).nonce).toBe(leg.nonce);
+      // The replacement is the same router call: same recipient, same call data.
+      expect(parseTransaction(next.rawTx as Hex).to).toBe(parseTransaction(old.rawTx as Hex).to);
+      expect(parseTransaction(next.rawTx as Hex).data).toBe(parseTransaction(old.rawTx as Hex).data);
+      expect(next.maxFeePerGas * 10n).toBeGreaterThanOrEqual(old.maxFeePerGas * 11n);
+      expect(next.maxPriorityFeePerGas * 10n).toBeGreaterThanOrEqual(old.maxPriorityFeePerGas * 11n);
+      const signed = parseTransaction(next.rawTx as Hex);
+      expect([signed.maxFeePerGas, signed.maxPriorityFeePerGas]).toEqual([
+        next.maxFeePerGas,
+        next.maxPriorityFeePerGas,
+      ]);
       await tc.test.mine({ blocks: 1 });
     } finally {
       await tc.test.setAutomine(true);
     }
     await ctx.app.services.approvals.reconcile();
     const legs = await legsOf(bountyId);
-    const attempts = await Promise.all(legs.map((l) => attemptsOf(l.id)));
-    expect(legs.map((l) => [l.status, l.txHash])).toEqual(attempts.map((a) => ['success', a[1]?.txHash]));
-    for (const a of attempts) {
-      await expect(tc.pub.getTransactionReceipt({ hash: a[0]?.txHash as Hex })).rejects.toThrow();
-    }
+    const attempts = await attemptsOf(leg.id);
+    expect(legs.map((l) => [l.status, l.txHash])).toEqual([['success', attempts[1]?.txHash]]);
+    await expect(tc.pub.getTransactionReceipt({ hash: attempts[0]?.txHash as Hex })).rejects.toThrow();
     const state = await bountyState(bountyId);
     expect(state.status).toBe('done');
     await expectPaidOnce(project.tokenAddress, contributor, 80n * UNIT, 4n * UNIT, {
@@ -593,7 +641,7 @@ describe('payouts on a real chain', () => {
       platform_fee_tx_hash: state.submission.platform_fee_tx_hash as string,
     });
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
-    expect(state.submission.contributor_tx_hash).toBe(attempts[0]?.[1]?.txHash);
+    expect(state.submission.contributor_tx_hash).toBe(attempts[1]?.txHash);
   });
 
   it('two instances approving different bounties at once take unique, gap-free nonces', async () => {
@@ -622,6 +670,8 @@ describe('payouts on a real chain', () => {
       .from(payoutLegs)
       .where(eq(payoutLegs.signer, signer))
       .orderBy(asc(payoutLegs.nonce));
+    expect(all.map((l) => l.kind)).toEqual(all.map(() => 'payout'));
+    expect(all.filter((l) => l.status !== 'success' && l.status !== 'reverted')).toEqual([]);
     const nonces = all.map((l) => l.nonce);
     const firstNonce = nonces[0] ?? 0;
     expect(nonces).toEqual(Array.from({ length: all.length }, (_, i) => firstNonce + i));
@@ -630,6 +680,7 @@ describe('payouts on a real chain', () => {
     const chainNonce = await tc.pub.getTransactionCount({ address: getAddress(signer), blockTag: 'pending' });
     expect(counter?.nextNonce).toBe(chainNonce);
     expect(chainNonce).toBe(firstNonce + all.length);
+    // One nonce per payout: ten payouts, ten legs, ten distinct nonces.
     const thisTest = await database.db
       .select({ nonce: payoutLegs.nonce })
       .from(payoutLegs)
@@ -640,6 +691,7 @@ describe('payouts on a real chain', () => {
           scenes.map((s) => s.bountyId),
         ),
       );
-    expect(new Set(thisTest.map((l) => l.nonce)).size).toBe(20);
+    expect(thisTest).toHaveLength(10);
+    expect(new Set(thisTest.map((l) => l.nonce)).size).toBe(10);
   });
 });

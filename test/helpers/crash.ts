@@ -64,7 +64,7 @@ export interface ApiResponse {
 /** One JSON call against a running server; a connection cut by a kill rejects. */
 export async function api(
   baseUrl: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
   opts: { key?: string; body?: unknown } = {},
 ): Promise<ApiResponse> {
@@ -139,4 +139,20 @@ export async function openPullRequests(repoUrl: string, authorKeys: string[]): P
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Merges a pull request of the built-in repository host of the server at `baseUrl` as `key`'s
+ * agent (the founder), through the host's REST API at the address the server publishes (a
+ * restarted server's host listens on a new port: only the pull request URL's path is used). The
+ * host then reports the merge to the service with a signed webhook, in the background.
+ */
+export async function mergePullRequest(baseUrl: string, prUrl: string, key: string): Promise<ApiResponse> {
+  const config = await api(baseUrl, 'GET', '/api/config/public');
+  const { origin, pathname } = new URL(config.body.config.repository_host.api_url as string);
+  const [repoPath, number] = new URL(prUrl).pathname.split('/pull/') as [string, string];
+  return api(origin, 'PUT', `${pathname.replace(/\/$/, '')}/repos${repoPath}/pulls/${number}/merge`, {
+    key,
+    body: {},
+  });
 }

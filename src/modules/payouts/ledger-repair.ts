@@ -1,5 +1,5 @@
 import { bump, capFees, LegBroadcaster, settleFromChain } from './leg-broadcast.ts';
-import type { DriverDeps } from './payout-driver.ts';
+import type { DriverDeps, PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 import * as nonces from './signer-nonces.repo.ts';
 
@@ -21,7 +21,10 @@ const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 export class LedgerRepair {
   private readonly broadcaster: LegBroadcaster;
 
-  constructor(private readonly deps: DriverDeps) {
+  constructor(
+    private readonly deps: DriverDeps,
+    private readonly driver: PayoutDriver,
+  ) {
     this.broadcaster = new LegBroadcaster(deps);
   }
 
@@ -127,27 +130,43 @@ export class LedgerRepair {
     log.warn({ nonce, txHash: signed.hash, result }, 'filled a payout nonce the chain had lost');
   }
 
-  /** Receipts of legs sent again for payouts nobody drives any more (already confirmed). */
+  /**
+   * Legs in flight again for payouts nobody drives any more (already confirmed): their receipts
+   * are read; a leg whose nonce another transaction took is dropped and the payout, owed again, is
+   * signed at a fresh nonce; the submission is told the transaction that finally paid.
+   */
   private async settleReopened(): Promise<void> {
     const { db, signer, log } = this.deps;
-    const legs = await repo.sentLegsOfClosedPayouts(db, signer.address);
+    const legs = await repo.openLegsOfClosedPayouts(db, signer.address);
     if (legs.length === 0) return;
     const attempts = await repo.attemptsOf(
       db,
       legs.map((l) => l.id),
     );
+    const triedBy = (l: repo.LegRow) => attempts.filter((a) => a.legId === l.id);
     for (const leg of legs) {
-      const tried = attempts.filter((a) => a.legId === leg.id);
-      if (!(await settleFromChain(this.deps, leg, tried))) {
-        await this.broadcaster.push([leg]);
+      if (await settleFromChain(this.deps, leg, triedBy(leg))) {
+        const settled = await repo.findLeg(db, leg.id);
+        if (settled?.status === 'success' && settled.txHash) {
+          await this.deps.onRepaid?.(leg.payoutId, settled.kind, settled.txHash);
+        } else {
+          log.error(
+            { leg: leg.id, payout: leg.payoutId },
+            'a repaired payout leg reverted; the payout is recorded as paid',
+          );
+        }
         continue;
       }
-      if ((await repo.findLeg(db, leg.id))?.status === 'reverted') {
-        log.error(
-          { leg: leg.id, payout: leg.payoutId },
-          'a repaired payout leg reverted; the payout is recorded as paid',
-        );
+      if ((await this.driver.dropTaken([leg], triedBy)) > 0) {
+        try {
+          await this.broadcaster.push(await this.driver.resignConfirmed(leg.payoutId));
+        } catch (err) {
+          // A funds refusal or a failed read: the next pass tries again.
+          log.error({ err, payout: leg.payoutId }, 'signing a lost payout again failed; will retry');
+        }
+        continue;
       }
+      await this.broadcaster.push([leg]);
     }
   }
 }

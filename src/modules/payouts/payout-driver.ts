@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PayoutSigner, TokenFunds } from '../../infra/chain/chain.ts';
-import type { Db } from '../../infra/db/client.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
@@ -38,6 +38,11 @@ export interface DriverDeps {
   maxFeePerGas: bigint;
   /** PAYOUTS_ENABLED: while false no new leg is signed; signed ones are still sent and settled. */
   signNewLegs: boolean;
+  /**
+   * A confirmed payout that a reorg took back was paid again by another transaction: the
+   * submission's recorded hashes follow it.
+   */
+  onRepaid?: (payoutId: string, kind: LegKind, txHash: string) => Promise<void>;
 }
 
 const isOpen = (l: repo.LegRow) => l.status === 'signed' || l.status === 'sent';
@@ -138,15 +143,7 @@ export class PayoutDriver {
           reviewed = true;
           return;
         }
-        const others = await inFlight(tx, payout.tokenAddress, payout.fromAddress, payout.submissionId);
-        const units = kinds.reduce((sum, k) => sum + unitsOf(payout, k), 0n);
-        await assertReservable(this.deps, payout.tokenAddress, payout.fromAddress, others, units);
-        const fees = capFees(await signer.quoteFees(), this.deps.maxFeePerGas);
-        for (const kind of kinds) {
-          const nonce = await nonces.allocateNonce(tx, signer.address);
-          const { leg, attempt } = await signLeg(signer, payout, kind, nonce, fees, now);
-          await repo.insertLeg(tx, leg, attempt);
-        }
+        await this.signInTx(tx, payout, kinds, now);
       });
     } catch (err) {
       // Another process signed this payout's legs first; its legs are the ones to drive.
@@ -161,6 +158,43 @@ export class PayoutDriver {
     if (reviewed) {
       throw invalidState('The submission was reviewed while this approval ran; nothing was paid.');
     }
+  }
+
+  /** Inside a signing transaction holding the funds lock: reservation, fee quote, nonces, legs. */
+  private async signInTx(tx: Executor, payout: repo.PayoutRow, kinds: LegKind[], now: Date): Promise<void> {
+    const { signer } = this.deps;
+    const others = await inFlight(tx, payout.tokenAddress, payout.fromAddress, payout.submissionId);
+    const units = kinds.reduce((sum, k) => sum + unitsOf(payout, k), 0n);
+    await assertReservable(this.deps, payout.tokenAddress, payout.fromAddress, others, units);
+    const fees = capFees(await signer.quoteFees(), this.deps.maxFeePerGas);
+    for (const kind of kinds) {
+      const nonce = await nonces.allocateNonce(tx, signer.address);
+      const { leg, attempt } = await signLeg(signer, payout, kind, nonce, fees, now);
+      await repo.insertLeg(tx, leg, attempt);
+    }
+  }
+
+  /**
+   * A payout already confirmed (its submission approved, its bounty done) whose mined transaction
+   * a reorg took back and whose nonce another transaction then used: it is owed again, so its
+   * dropped kind is signed at a fresh nonce, after the funds reservation (a refusal throws and is
+   * tried again on the next pass). Returns the new legs, for the caller to broadcast.
+   */
+  async resignConfirmed(payoutId: string): Promise<repo.LegRow[]> {
+    const { db, clock } = this.deps;
+    try {
+      await db.transaction(async (tx) => {
+        const payout = await repo.findById(tx, payoutId);
+        if (!payout) return;
+        await lockFunds(tx, payout.tokenAddress, payout.fromAddress);
+        if ((await repo.lockById(tx, payout.id))?.status !== 'confirmed') return;
+        const missing = missingKinds(await repo.legsOf(tx, payout.id));
+        if (missing.length > 0) await this.signInTx(tx, payout, missing, clock.now());
+      });
+    } catch (err) {
+      if (uniqueViolation(err) !== 'payout_legs_live_key') throw err;
+    }
+    return (await repo.legsOf(db, payoutId)).filter(isOpen);
   }
 
   /**
@@ -189,13 +223,11 @@ export class PayoutDriver {
    * nonce counter is raised past what the chain holds, and the payout gets a new leg at a fresh
    * nonce. Never both: the dropped bytes' nonce is final on chain.
    */
-  private async dropTaken(
-    legs: repo.LegRow[],
-    triedBy: (l: repo.LegRow) => repo.AttemptRow[],
-  ): Promise<void> {
+  async dropTaken(legs: repo.LegRow[], triedBy: (l: repo.LegRow) => repo.AttemptRow[]): Promise<number> {
     const { db, signer, clock, log, confirmations } = this.deps;
     const mine = legs.filter((l) => sameAddress(l.signer, signer.address));
-    if (mine.length === 0) return;
+    if (mine.length === 0) return 0;
+    let dropped = 0;
     const head = await signer.headBlock();
     const final = head - BigInt(confirmations);
     const used = await signer.chainNonce(final < 0n ? 0n : final);
@@ -208,12 +240,14 @@ export class PayoutDriver {
       if (receipts.some(Boolean)) continue;
       if ((await Promise.all(tried.map((a) => signer.known(a.txHash)))).some(Boolean)) continue;
       if (!(await repo.markDropped(db, leg.id, clock.now()))) continue;
+      dropped++;
       await nonces.raiseNonce(db, signer.address, await signer.chainNonce('pending'));
       log.warn(
         { leg: leg.id, payout: leg.payoutId, nonce: leg.nonce },
         'another transaction used this payout nonce; the payout is signed again at a fresh nonce',
       );
     }
+    return dropped;
   }
 
   /** Polls every unsettled leg until all settle or the time is up; receipts are awaited together. */

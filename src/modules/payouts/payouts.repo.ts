@@ -260,13 +260,19 @@ export async function unsettle(ex: Executor, legId: string, now: Date): Promise<
     .where(and(eq(payoutLegs.id, legId), eq(payoutLegs.status, 'success')));
 }
 
-/** The signer's sent legs of payouts nobody drives any more (confirmed or failed). */
-export async function sentLegsOfClosedPayouts(ex: Executor, signer: string): Promise<LegRow[]> {
+/** The signer's legs in flight of payouts nobody drives any more (confirmed, reopened by a reorg). */
+export async function openLegsOfClosedPayouts(ex: Executor, signer: string): Promise<LegRow[]> {
   return ex
     .select({ leg: payoutLegs })
     .from(payoutLegs)
     .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-    .where(and(eq(payoutLegs.signer, signer), eq(payoutLegs.status, 'sent'), ne(payouts.status, 'pending')))
+    .where(
+      and(
+        eq(payoutLegs.signer, signer),
+        inArray(payoutLegs.status, ['signed', 'sent']),
+        ne(payouts.status, 'pending'),
+      ),
+    )
     .orderBy(asc(payoutLegs.nonce))
     .then((rows) => rows.map((r) => r.leg));
 }

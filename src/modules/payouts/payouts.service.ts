@@ -29,6 +29,16 @@ export interface PayoutsDeps {
   confirmations?: number;
 }
 
+type RepaidKind = 'payout' | 'contributor' | 'fee';
+
+/** Told when a confirmed payout was paid by another transaction than the one recorded. */
+export type RepaidListener = (p: {
+  submissionId: string;
+  /** Which hash it replaces: `payout` (one router transaction) is both. */
+  kind: RepaidKind;
+  txHash: string;
+}) => Promise<void>;
+
 export interface RewardSplit {
   rewardUnits: bigint;
   feeUnits: bigint;
@@ -59,6 +69,7 @@ export class PayoutsService {
   private readonly fresh: FreshPayout;
   /** The last payout of the previous batch: batches rotate, so none starves behind failing ones. */
   private cursor: string | null = null;
+  private readonly repaidListeners: RepaidListener[] = [];
 
   constructor(private readonly deps: PayoutsDeps) {
     const driverDeps: DriverDeps = {
@@ -73,10 +84,22 @@ export class PayoutsService {
       revertConfirmations: deps.revertConfirmations ?? 0,
       maxFeePerGas: BigInt(deps.maxFeePerGasGwei ?? 500) * 10n ** 9n,
       signNewLegs: deps.payoutsEnabled,
+      onRepaid: (payoutId, kind, txHash) => this.repaid(payoutId, kind, txHash),
     };
     this.driver = new PayoutDriver(driverDeps);
-    this.repair = new LedgerRepair(driverDeps);
+    this.repair = new LedgerRepair(driverDeps, this.driver);
     this.fresh = new FreshPayout(driverDeps);
+  }
+
+  /** The reviews module records the hash that paid on the submission (it owns that table). */
+  onRepaid(listener: RepaidListener): void {
+    this.repaidListeners.push(listener);
+  }
+
+  private async repaid(payoutId: string, kind: RepaidKind, txHash: string): Promise<void> {
+    const payout = await repo.findById(this.deps.db, payoutId);
+    if (!payout) return;
+    for (const l of this.repaidListeners) await l({ submissionId: payout.submissionId, kind, txHash });
   }
 
   /** fee = floor(reward * bps / 10000) in base units; the contributor gets the rest. */

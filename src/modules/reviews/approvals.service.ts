@@ -58,7 +58,10 @@ const RECONCILE_WAIT_MS = 2_000;
  * transaction (payout confirmed, submission approved, bounty done, event).
  */
 export class ApprovalsService {
-  constructor(private readonly deps: ApprovalsDeps) {}
+  constructor(private readonly deps: ApprovalsDeps) {
+    // A payout a reorg took back and another transaction paid: the approval names that one.
+    deps.payouts.onRepaid((r) => submissionsRepo.recordRepaid(deps.db, r, deps.clock.now()));
+  }
 
   /**
    * Every 400 of the spec is checked before anything is signed; a failed payout answers 502.

@@ -183,6 +183,27 @@ export async function setPayoutFailure(
   return rows.length > 0;
 }
 
+/**
+ * An approved submission whose payout a reorg took back was paid by another transaction: its
+ * recorded hashes follow the one that paid (`payout`, one router transaction, is both).
+ */
+export async function recordRepaid(
+  ex: Executor,
+  r: { submissionId: string; kind: 'payout' | 'contributor' | 'fee'; txHash: string },
+  now: Date,
+): Promise<void> {
+  const set =
+    r.kind === 'payout'
+      ? { contributorTxHash: r.txHash, platformFeeTxHash: r.txHash }
+      : r.kind === 'contributor'
+        ? { contributorTxHash: r.txHash }
+        : { platformFeeTxHash: r.txHash };
+  await ex
+    .update(submissions)
+    .set({ ...set, updatedAt: now })
+    .where(and(eq(submissions.id, r.submissionId), eq(submissions.status, 'approved')));
+}
+
 /** The bounty's approved submission with its paid hashes (a confirmed payout), if any. */
 export async function findPaid(
   ex: Executor,
