@@ -92,16 +92,15 @@ describe('payout keys', () => {
     chain.holdReceipts = true;
     expectError(await approve(a.app, s.founder, w.bounty.id), 502, 'upstream_error');
     const before = await legsOf(a, w.submission.id);
-    expect(before.map((l) => [l.status, l.signer, l.attempts.length])).toEqual([
-      ['sent', chain.payoutSigner.address, 1],
-      ['sent', chain.payoutSigner.address, 1],
+    expect(before.map((l) => [l.kind, l.status, l.signer, l.attempts.length])).toEqual([
+      ['payout', 'sent', chain.payoutSigner.address, 1],
     ]);
 
     // Stuck as far as anyone can tell: the other key's reconciler leaves them alone.
     a.clock.advance(STUCK_AFTER_MS + 1000);
     await b.app.services.approvals.reconcile();
     expect(chain.signed.filter((t) => t.signer === otherKey.toLowerCase())).toEqual([]);
-    expect((await legsOf(a, w.submission.id)).map((l) => l.attempts.length)).toEqual([1, 1]);
+    expect((await legsOf(a, w.submission.id)).map((l) => l.attempts.length)).toEqual([1]);
 
     // A third instance with the other key refuses to start while they are in flight.
     await expect(
@@ -110,10 +109,14 @@ describe('payout keys', () => {
 
     chain.holdReceipts = false;
     expect(await a.app.services.approvals.reconcile()).toBe(1);
+    // The one router transaction the first key signed paid both.
     expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, {
       contributor_tx_hash: before[0]?.attempts[0]?.txHash as string,
-      platform_fee_tx_hash: before[1]?.attempts[0]?.txHash as string,
+      platform_fee_tx_hash: before[0]?.attempts[0]?.txHash as string,
     });
+    expect(chain.signed.filter((t) => !t.filler).map((t) => t.signer)).toEqual([
+      chain.payoutSigner.address.toLowerCase(),
+    ]);
     // Settled: the other key may start now.
     const c = await buildTestApp({ chain: chain.withPayoutKey(otherKey), database: a.database, env: FAST });
     await c.close();
@@ -129,24 +132,38 @@ describe('reverts', () => {
     chain.revertNextTo = s.dev.walletAddress;
     const first = expectError(await approve(ctx.app, s.founder, w.bounty.id), 502, 'upstream_error');
     expect(first.message).toContain('not confirmed in time');
-    // The reverted receipt is one block deep: a reorg could still mine the transfer.
+    // The reverted receipt is at the head (0 blocks deep): a reorg could still mine the payout.
     const legs = await legsOf(ctx, w.submission.id);
-    expect(legs.map((l) => [l.kind, l.status])).toEqual([
-      ['contributor', 'sent'],
-      ['fee', 'success'],
-    ]);
+    expect(legs.map((l) => [l.kind, l.status])).toEqual([['payout', 'sent']]);
+    const reverted = chain.transfers.filter((t) => t.hash === legs[0]?.attempts[0]?.txHash);
+    expect(reverted.map((t) => t.status)).toEqual(['reverted', 'reverted']);
+    expect(chain.headBlock).toBe(reverted[0]?.blockNumber);
     expect((await payoutOf(ctx, w.submission.id))?.status).toBe('pending');
     const signedBefore = chain.signed.length;
     expectError(await approve(ctx.app, s.founder, w.bounty.id), 502, 'upstream_error');
     expect(await ctx.app.services.approvals.reconcile()).toBe(0);
     expect(chain.signed).toHaveLength(signedBefore);
-
+    // Two blocks deep: still not enough.
     chain.mineEmpty(2);
-    await ctx.app.services.approvals.reconcile();
-    expect((await legsOf(ctx, w.submission.id)).map((l) => l.status)).toEqual(['reverted', 'success']);
-    expect((await payoutOf(ctx, w.submission.id))?.status).toBe('failed');
+    expect(await ctx.app.services.approvals.reconcile()).toBe(0);
+    expectError(await approve(ctx.app, s.founder, w.bounty.id), 502, 'upstream_error');
+    expect(chain.signed).toHaveLength(signedBefore);
+    expect((await legsOf(ctx, w.submission.id)).map((l) => l.status)).toEqual(['sent']);
+    expect(paidOn(chain, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
+
+    // Three blocks deep the revert counts: the leg is recorded reverted and one new payout, at a
+    // fresh nonce, pays once.
+    chain.mineEmpty(1);
     const body = okJson(await approve(ctx.app, s.founder, w.bounty.id));
     expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
+    const after = await legsOf(ctx, w.submission.id);
+    expect(after.map((l) => [l.kind, l.status, l.txHash])).toEqual([
+      ['payout', 'reverted', legs[0]?.attempts[0]?.txHash],
+      ['payout', 'success', body.contributor_tx_hash],
+    ]);
+    expect(after[1]?.nonce).toBeGreaterThan(after[0]?.nonce as number);
+    expect(chain.signed).toHaveLength(signedBefore + 1);
+    expect((await payoutOf(ctx, w.submission.id))?.status).toBe('confirmed');
   });
 });
 
@@ -159,18 +176,23 @@ describe('fees', () => {
     chain.failNextBroadcast = new Error('socket hang up');
     expectError(await approve(ctx.app, s.founder, w.bounty.id), 502, 'upstream_error');
     const signed = await legsOf(ctx, w.submission.id);
-    expect(signed.map((l) => l.status)).toEqual(['signed', 'signed']);
-    // The base fee rises above the stored transactions' cap before they ever reach the node.
+    expect(signed.map((l) => [l.kind, l.status])).toEqual([['payout', 'signed']]);
+    // The base fee rises above the stored transaction's cap before it ever reaches the node.
     chain.baseFeePerGas = 10n * GWEI;
     expect(await ctx.app.services.approvals.reconcile()).toBe(1);
     const legs = await legsOf(ctx, w.submission.id);
+    expect(legs).toHaveLength(1);
     for (const [i, leg] of legs.entries()) {
       expect(leg.nonce).toBe(signed[i]?.nonce);
       expect(leg.attempts).toHaveLength(2);
       expect(leg.attempts[1]?.maxFeePerGas).toBeGreaterThanOrEqual(10n * GWEI);
       expect(leg.txHash).toBe(leg.attempts[1]?.txHash);
     }
-    expectOnePayout(chain, s, s.dev.walletAddress as string, amounts);
+    // The replacement is the one transaction that paid both.
+    expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, {
+      contributor_tx_hash: legs[0]?.attempts[1]?.txHash as string,
+      platform_fee_tx_hash: legs[0]?.attempts[1]?.txHash as string,
+    });
   });
 
   it('never signs a replacement above PAYOUT_MAX_FEE_PER_GAS_GWEI', async () => {
@@ -186,14 +208,15 @@ describe('fees', () => {
     }
     // 2 gwei, then +12.5% three times (2.25, 2.53, 2.85); a fourth raise would pass 3 gwei.
     const legs = await legsOf(ctx, w.submission.id);
-    expect(legs.map((l) => l.attempts.length)).toEqual([4, 4]);
+    expect(legs.map((l) => [l.kind, l.attempts.length])).toEqual([['payout', 4]]);
     for (const a of legs.flatMap((l) => l.attempts)) {
       expect(a.maxFeePerGas).toBeLessThanOrEqual(3n * GWEI);
       expect(a.maxPriorityFeePerGas).toBeLessThanOrEqual(a.maxFeePerGas);
     }
     chain.holdReceipts = false;
     expect(await ctx.app.services.approvals.reconcile()).toBe(1);
-    expectOnePayout(chain, s, s.dev.walletAddress as string, amounts);
+    const paid = expectOnePayout(chain, s, s.dev.walletAddress as string, amounts);
+    expect(legs[0]?.attempts.map((a) => a.txHash)).toContain(paid.contributor.hash);
   });
 });
 
@@ -252,8 +275,13 @@ describe('the reconciler', () => {
     expect((await payoutOf(on, unsigned.submission.id))?.status).toBe('pending');
 
     expect(await on.app.services.approvals.reconcile()).toBe(1);
+    const paid = paidOn(chain, s.tokenAddress);
     expect(paidOn(chain, s.tokenAddress, dev.walletAddress).contributor).toHaveLength(1);
-    expect(paidOn(chain, s.tokenAddress).fee).toHaveLength(2);
+    expect(paid.contributor.map((t) => t.amountUnits)).toEqual([95n * UNIT, 95n * UNIT]);
+    // Two payouts, each one router transaction carrying its contributor's transfer and its fee.
+    expect(paid.fee.map((t) => t.amountUnits)).toEqual([5n * UNIT, 5n * UNIT]);
+    expect(paid.fee.map((t) => t.hash)).toEqual(paid.contributor.map((t) => t.hash));
+    expect(new Set(paid.fee.map((t) => t.hash)).size).toBe(2);
   });
 });
 
@@ -270,21 +298,27 @@ describe('a chain that lost transactions', () => {
     const devB = await registerAgent(ctx.app);
     const b = await inReview(ctx.app, s, { dev: devB });
     const paidB = okJson(await approve(ctx.app, s.founder, b.bounty.id));
-    expect(chain.ledgerNonce).toBe(5);
+    // One transaction per payout: a's reverted one, a's paid one, b's.
+    expect(chain.ledgerNonce).toBe(3);
+    const revertedA = (await legsOf(ctx, a.submission.id)).find((l) => l.status === 'reverted');
+    expect(revertedA?.nonce).toBe(0);
 
-    // The chain restarts from an older state: all five transactions are gone.
+    // The chain restarts from an older state: all three transactions are gone.
     rollback();
     expect(chain.ledgerNonce).toBe(0);
     expect(chain.transfers).toEqual([]);
 
     await ctx.app.services.approvals.reconcile();
-    expect(chain.ledgerNonce).toBe(5);
+    expect(chain.ledgerNonce).toBe(3);
     const [counter] = await ctx.database.db.select().from(signerNonces);
-    expect(counter?.nextNonce).toBe(5);
-    // Nonce 0 held the reverted contributor transfer: it is filled by a transfer that moves
-    // nothing, since its bytes could now succeed beside the contributor leg that paid.
+    expect(counter?.nextNonce).toBe(3);
+    // Nonce 0 held a's reverted payout: it is filled by a transaction that moves nothing, since
+    // its bytes could now succeed beside the payout that paid a.
     expect(chain.signed.filter((t) => t.filler).map((t) => t.nonce)).toEqual([0]);
-    expect(chain.transfers.map((t) => t.nonce)).toEqual([1, 2, 3, 4]);
+    expect(chain.transfers.some((t) => t.hash === revertedA?.txHash)).toBe(false);
+    // Each router transaction shows as its two transfers, at its one nonce.
+    expect(chain.transfers.map((t) => t.nonce)).toEqual([1, 1, 2, 2]);
+    expect(chain.transfers.every((t) => t.status === 'success')).toBe(true);
     expect(paidOn(chain, s.tokenAddress, s.dev.walletAddress).contributor.map((t) => t.hash)).toEqual([
       paidA.contributor_tx_hash,
     ]);
@@ -293,16 +327,27 @@ describe('a chain that lost transactions', () => {
     ]);
     expect(
       paidOn(chain, s.tokenAddress)
-        .fee.map((t) => t.hash)
+        .fee.map((t) => [t.hash, t.amountUnits])
         .sort(),
-    ).toEqual([paidA.platform_fee_tx_hash, paidB.platform_fee_tx_hash].sort());
+    ).toEqual(
+      [
+        [paidA.platform_fee_tx_hash, 5n * UNIT],
+        [paidB.platform_fee_tx_hash, 5n * UNIT],
+      ].sort(),
+    );
+    expect(paidA.platform_fee_tx_hash).toBe(paidA.contributor_tx_hash);
+    expect(paidB.platform_fee_tx_hash).toBe(paidB.contributor_tx_hash);
     for (const w of [a, b]) {
       const legs = await legsOf(ctx, w.submission.id);
-      expect(legs.filter((l) => l.status !== 'reverted').map((l) => l.status)).toEqual([
-        'success',
-        'success',
+      expect(legs.filter((l) => l.status !== 'dropped').map((l) => [l.kind, l.status])).toEqual([
+        ['payout', 'success'],
       ]);
     }
+    // a's reverted transaction left the chain and the no-op took its nonce: it moved nothing, ever.
+    expect((await legsOf(ctx, a.submission.id)).map((l) => [l.nonce, l.status])).toEqual([
+      [0, 'dropped'],
+      [1, 'success'],
+    ]);
 
     // The nonce counter matches the chain again: the next approval pays at once.
     const devC = await registerAgent(ctx.app);

@@ -49,6 +49,7 @@ export class LedgerRepair {
           if (await this.resend(leg, tried)) put++;
         } else if (leg?.status === 'reverted' || nonce >= pending) {
           // Below `pending` without a leg: a transaction the service did not sign waits there.
+          if (leg) await repo.forgetRevert(db, leg.id, this.deps.clock.now());
           await this.fill(nonce, tried[tried.length - 1]);
           put++;
         }
@@ -61,7 +62,35 @@ export class LedgerRepair {
       repaired += put;
     }
     await this.settleReopened();
+    await this.settleForgotten();
     return repaired;
+  }
+
+  /**
+   * Reverted legs whose receipt a reorg took away: settled again if their bytes mined after all,
+   * dropped once the transaction that filled their nonce is final.
+   */
+  private async settleForgotten(): Promise<void> {
+    const { db, signer, log } = this.deps;
+    const legs = await repo.forgottenReverts(db, signer.address);
+    if (legs.length === 0) return;
+    const attempts = await repo.attemptsOf(
+      db,
+      legs.map((l) => l.id),
+    );
+    const triedBy = (l: repo.LegRow) => attempts.filter((a) => a.legId === l.id);
+    for (const leg of legs) {
+      if (await settleFromChain(this.deps, leg, triedBy(leg))) {
+        if ((await repo.findLeg(db, leg.id))?.status === 'success') {
+          log.error(
+            { leg: leg.id, payout: leg.payoutId },
+            'a payout transaction that had reverted mined again and paid',
+          );
+        }
+        continue;
+      }
+      await this.driver.dropTaken([leg], triedBy);
+    }
   }
 
   /**
@@ -71,7 +100,7 @@ export class LedgerRepair {
   private async watchUnfinal(): Promise<number> {
     const { db, signer, clock, confirmations } = this.deps;
     const head = await signer.headBlock();
-    const legs = await repo.successLegsAbove(db, signer.address, head - BigInt(confirmations));
+    const legs = await repo.minedLegsAbove(db, signer.address, head - BigInt(confirmations));
     let put = 0;
     for (const leg of legs) {
       if (!leg.txHash) continue;
@@ -80,6 +109,11 @@ export class LedgerRepair {
         if (BigInt(leg.blockNumber ?? -1) !== mined.blockNumber) {
           await repo.moveLeg(db, leg.id, mined.blockNumber, clock.now());
         }
+        continue;
+      }
+      if (leg.status === 'reverted') {
+        // Never sent again (it could succeed now): the nonce loop below fills its nonce.
+        await repo.forgetRevert(db, leg.id, clock.now());
         continue;
       }
       const [bytes] = (await repo.attemptsOf(db, [leg.id])).filter((a) => a.txHash === leg.txHash);

@@ -45,8 +45,10 @@ export interface DriverDeps {
   onRepaid?: (payoutId: string, kind: LegKind, txHash: string) => Promise<void>;
 }
 
-const isOpen = (l: repo.LegRow) => l.status === 'signed' || l.status === 'sent';
-const isLive = (l: repo.LegRow) => l.status !== 'reverted' && l.status !== 'dropped';
+/** A reverted leg whose receipt a reorg took away may still mine (and could succeed this time). */
+const forgotten = (l: repo.LegRow) => l.status === 'reverted' && l.blockNumber === null;
+const isOpen = (l: repo.LegRow) => l.status === 'signed' || l.status === 'sent' || forgotten(l);
+const isLive = (l: repo.LegRow) => (l.status !== 'reverted' && l.status !== 'dropped') || forgotten(l);
 
 /**
  * The kinds of leg a payout needs: one router call (`payout`) or, for a payout signed before the

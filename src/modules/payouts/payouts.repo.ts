@@ -1,4 +1,19 @@
-import { and, asc, count, eq, gt, gte, inArray, lt, max, min, ne, notInArray, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  max,
+  min,
+  ne,
+  notInArray,
+  sql,
+} from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { legAttempts, payoutLegs, payouts, submissions } from '../../infra/db/schema.ts';
 
@@ -52,7 +67,8 @@ export async function failIfIdle(ex: Executor, id: string, lastError: string, no
       and(
         eq(payouts.id, id),
         eq(payouts.status, 'pending'),
-        sql`not exists (select 1 from payout_legs l where l.payout_id = ${payouts.id} and l.status in ('signed', 'sent'))`,
+        sql`not exists (select 1 from payout_legs l where l.payout_id = ${payouts.id}
+              and (l.status in ('signed', 'sent') or (l.status = 'reverted' and l.block_number is null)))`,
       ),
     )
     .returning({ id: payouts.id });
@@ -132,8 +148,9 @@ export async function insertLeg(ex: Executor, leg: LegRow, attempt: AttemptRow):
   await ex.insert(legAttempts).values(attempt);
 }
 
+/** Stores a replacement; the same bytes signed by another instance at the same moment are one attempt. */
 export async function insertAttempt(ex: Executor, attempt: AttemptRow): Promise<void> {
-  await ex.insert(legAttempts).values(attempt);
+  await ex.insert(legAttempts).values(attempt).onConflictDoNothing();
 }
 
 export async function markBroadcast(ex: Executor, leg: LegRow, txHash: string, now: Date): Promise<void> {
@@ -144,7 +161,10 @@ export async function markBroadcast(ex: Executor, leg: LegRow, txHash: string, n
     .where(and(eq(payoutLegs.id, leg.id), eq(payoutLegs.status, 'signed')));
 }
 
-/** Records what mined for a leg; a settled leg is never changed again. */
+/**
+ * Records what mined for a leg; a settled leg is never changed again, except a reverted one whose
+ * receipt a reorg took away (`forgetRevert`), which takes whatever mines at its nonce now.
+ */
 export async function settleLeg(
   ex: Executor,
   legId: string,
@@ -156,7 +176,33 @@ export async function settleLeg(
   await ex
     .update(payoutLegs)
     .set({ status, txHash, blockNumber: Number(blockNumber), updatedAt: now })
-    .where(and(eq(payoutLegs.id, legId), inArray(payoutLegs.status, ['signed', 'sent'])));
+    .where(and(eq(payoutLegs.id, legId), unsettledLeg));
+}
+
+/** In flight, or reverted with its receipt gone (a reorg): what may still mine at the leg's nonce. */
+const unsettledLeg = sql`(${payoutLegs.status} in ('signed', 'sent') or (${payoutLegs.status} = 'reverted' and ${payoutLegs.blockNumber} is null))`;
+
+/**
+ * A reverted leg whose transaction a reorg took back: it keeps its status (it is never sent again:
+ * it could succeed now) and loses its block until its nonce is filled and final (then `dropped`)
+ * or its bytes mine again (settled as they mine).
+ */
+export async function forgetRevert(ex: Executor, legId: string, now: Date): Promise<void> {
+  await ex
+    .update(payoutLegs)
+    .set({ blockNumber: null, updatedAt: now })
+    .where(and(eq(payoutLegs.id, legId), eq(payoutLegs.status, 'reverted')));
+}
+
+/** The signer's reverted legs whose receipt a reorg took away. */
+export function forgottenReverts(ex: Executor, signer: string): Promise<LegRow[]> {
+  return ex
+    .select()
+    .from(payoutLegs)
+    .where(
+      and(eq(payoutLegs.signer, signer), eq(payoutLegs.status, 'reverted'), isNull(payoutLegs.blockNumber)),
+    )
+    .orderBy(asc(payoutLegs.nonce));
 }
 
 /** A leg whose nonce another transaction used: it moved nothing and never will. */
@@ -164,7 +210,7 @@ export async function markDropped(ex: Executor, legId: string, now: Date): Promi
   const rows = await ex
     .update(payoutLegs)
     .set({ status: 'dropped', updatedAt: now })
-    .where(and(eq(payoutLegs.id, legId), inArray(payoutLegs.status, ['signed', 'sent'])))
+    .where(and(eq(payoutLegs.id, legId), unsettledLeg))
     .returning({ id: payoutLegs.id });
   return rows.length > 0;
 }
@@ -177,15 +223,18 @@ export async function moveLeg(ex: Executor, legId: string, blockNumber: bigint, 
     .where(and(eq(payoutLegs.id, legId), eq(payoutLegs.status, 'success')));
 }
 
-/** The signer's mined legs above a block: what a reorg may still take back (PAYOUT_CONFIRMATIONS). */
-export function successLegsAbove(ex: Executor, signer: string, block: bigint): Promise<LegRow[]> {
+/**
+ * The signer's mined legs above a block (success or reverted): what a reorg may still take back
+ * (PAYOUT_CONFIRMATIONS).
+ */
+export function minedLegsAbove(ex: Executor, signer: string, block: bigint): Promise<LegRow[]> {
   return ex
     .select()
     .from(payoutLegs)
     .where(
       and(
         eq(payoutLegs.signer, signer),
-        eq(payoutLegs.status, 'success'),
+        inArray(payoutLegs.status, ['success', 'reverted']),
         gt(payoutLegs.blockNumber, Number(block)),
       ),
     )

@@ -40,7 +40,7 @@ export const inFlightSql = (tokenAddress: string, fromAddress: string, exceptSub
     join payouts p on p.id = l.payout_id
    where p.token_address = ${tokenAddress} and p.from_address = ${fromAddress}
      and p.submission_id <> ${exceptSubmissionId}
-     and l.status in ('signed', 'sent')`;
+     and (l.status in ('signed', 'sent') or (l.status = 'reverted' and l.block_number is null))`;
 
 export const parseInFlight = (raw: unknown): InFlightLeg[] =>
   (((typeof raw === 'string' ? JSON.parse(raw) : raw) as InFlightRaw[] | null) ?? []).map((r) => ({
