@@ -22,12 +22,12 @@ import {
 
 /**
  * The cost of one approval in SQL statements, counted at the driver: every statement the whole
- * request makes. Today 12: the API key (1), the review checks in one read (1), the contributor's
- * wallet and its check (2), the lease with the pending submission (1), the signing transaction
- * (payout + lease renewal + both nonces, then both legs and attempts: 2), the finishing
- * statement (payout, legs, submission, bounty, and the project for the refresh: 1) with its event
- * (insert with its notification, webhook outbox: 2), and the payability refresh after it (funds,
- * recompute: 2).
+ * request makes. Today 12: the API key (1), the review checks in one read, the contributor's wallet
+ * included (1), the wallet's check (1), the lease with the pending submission (1), the signing
+ * transaction (the founder wallet's funds lock; payout + lease renewal + the nonce + the wallet's
+ * other legs in flight; the payout leg and its attempt: 3), the finishing statement (payout, leg,
+ * submission, bounty, and the project for the refresh: 1) with its event (insert with its
+ * notification, webhook outbox: 2), and the payability refresh after it (funds, recompute: 2).
  */
 const MAX_STATEMENTS_PER_APPROVAL = 12;
 
@@ -124,34 +124,51 @@ describe('the cost of an approval', () => {
     expect(Math.max(...counts), counts.join(', ')).toBeLessThanOrEqual(MAX_STATEMENTS_PER_APPROVAL);
   });
 
-  it('sends both legs before it waits for either receipt, then reads both receipts together', async () => {
+  it('sends its one router transaction before it waits for the receipt, then polls only that receipt', async () => {
     const s = await scene(ctx, chain);
     const { bounty } = await inReview(ctx.app, s);
     const calls: string[] = [];
+    const broadcastHashes: string[] = [];
+    const minedHashes = new Set<string>();
     const signer = chain.payoutSigner as { -readonly [K in keyof PayoutSigner]: PayoutSigner[K] };
     const { broadcast, mined } = signer;
     signer.broadcast = async (raw) => {
       calls.push('broadcast');
-      return broadcast(raw);
+      const before = new Set(chain.transfers.map((t) => t.hash));
+      const answer = await broadcast(raw);
+      broadcastHashes.push(...chain.transfers.filter((t) => !before.has(t.hash)).map((t) => t.hash));
+      return answer;
     };
     signer.mined = async (hash) => {
       calls.push('mined');
+      minedHashes.add(hash);
       return mined(hash);
     };
+    chain.transfers.splice(0);
     // Receipts show only a while after mining, as on a chain with block times: the approval polls.
     chain.receiptDelayMs = 50;
+    let body: { contributor_tx_hash: string; platform_fee_tx_hash: string; bounty_id: string };
     try {
-      const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+      body = okJson(await approve(ctx.app, s.founder, bounty.id));
       expect(body).toMatchObject({ bounty_id: bounty.id, status: 'done' });
     } finally {
       signer.broadcast = broadcast;
       signer.mined = mined;
       chain.receiptDelayMs = 0;
     }
-    expect(calls.slice(0, 4)).toEqual(['broadcast', 'broadcast', 'mined', 'mined']);
-    // Each look reads both receipts; none was broadcast again while waiting.
-    expect(calls.filter((c) => c === 'broadcast')).toHaveLength(2);
-    expect(calls.filter((c) => c === 'mined').length % 2).toBe(0);
-    expect(calls.filter((c) => c === 'mined').length).toBeGreaterThan(2);
+    // One transaction carries the reward and the fee: broadcast once, before any receipt is read.
+    expect(calls.slice(0, 2)).toEqual(['broadcast', 'mined']);
+    expect(calls.filter((c) => c === 'broadcast')).toHaveLength(1);
+    // It polled (the receipt was late) without broadcasting again, and only ever asked for its hash.
+    expect(calls.filter((c) => c === 'mined').length).toBeGreaterThan(1);
+    expect([...new Set(broadcastHashes)]).toEqual([body.contributor_tx_hash]);
+    expect([...minedHashes]).toEqual([body.contributor_tx_hash]);
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT },
+      body,
+    );
   });
 });

@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../src/infra/db/client.ts';
 import { payoutLegs, payouts } from '../src/infra/db/schema.ts';
+import * as bountiesRepo from '../src/modules/bounties/bounties.repo.ts';
 import { buildTestApp, expectError, randomAddress, registerAgent, type TestContext } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import {
@@ -10,17 +11,22 @@ import {
   expectOnePayout,
   getBounty,
   inReview,
+  legacyTwoLegPayout,
   nextPrUrl,
   okJson,
   paidOn,
   reject,
+  revertNextPayouts,
+  type Scene,
   scene,
+  seedPayoutNonce,
   submit,
   UNIT,
 } from './helpers/review-flow.ts';
 
-// Approval against the founder's review: the submission paid is the one still pending when the
-// legs are signed, and the funds checked are those the frozen payout will actually move.
+// Approval against the founder's review: the submission paid is the one still pending when its
+// payout is signed, by the approval still holding the lease, and the funds checked are those the
+// frozen payout will actually move.
 let ctx: TestContext;
 const chain = new FakeChain();
 const LEASE_MS = 120_000;
@@ -35,13 +41,29 @@ beforeAll(async () => {
       APPROVAL_LEASE_SECONDS: String(LEASE_MS / 1000),
     },
   });
+  // Every first approval here takes the fast path (FreshPayout), whatever test runs first.
+  await seedPayoutNonce(ctx, chain);
 });
 afterAll(() => ctx.close());
 afterEach(() => {
   chain.onReadFunds = null;
   chain.onSign = null;
+  chain.revertNext = false;
   chain.revertNextTo = null;
 });
+
+/** What an approval hands the payout engine for the scene's pending submission. */
+function intentFor(s: Scene, w: Awaited<ReturnType<typeof inReview>>) {
+  return {
+    submissionId: w.submission.id,
+    bountyId: w.bounty.id,
+    tokenAddress: s.tokenAddress,
+    founderAddress: s.founder.walletAddress as string,
+    contributorAddress: s.dev.walletAddress as string,
+    split: ctx.app.services.payouts.split(w.bounty.reward_amount),
+    reviewNotes: null,
+  };
+}
 
 async function payoutOf(submissionId: string) {
   const [row] = await ctx.database.db.select().from(payouts).where(eq(payouts.submissionId, submissionId));
@@ -55,19 +77,20 @@ describe('approval against a changing review', () => {
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s);
     const next = await registerAgent(ctx.app);
-    const directory = ctx.app.services.directory;
-    const wallet = directory.wallet.bind(directory);
+    const agents = ctx.app.services.agents;
+    const checkWallet = agents.checkWallet.bind(agents);
     let raced = false;
-    // Approve reads the pending submission, then the wallets, then takes the lease. Between the
-    // two, the founder rejects it and another agent claims the bounty and submits.
-    const spy = vi.spyOn(directory, 'wallet').mockImplementation(async (id) => {
+    // Approve reads the pending submission with its author's wallet, checks that wallet, then
+    // takes the lease. Between the two, the founder rejects it and another agent claims the
+    // bounty and submits.
+    const spy = vi.spyOn(agents, 'checkWallet').mockImplementation(async (address) => {
       if (!raced) {
         raced = true;
         okJson(await reject(ctx.app, s.founder, bounty.id, { review_notes: 'Not this one.' }));
         await claim(ctx.app, next, bounty.id);
         await submit(ctx.app, next, bounty.id, nextPrUrl(s.repoUrl));
       }
-      return wallet(id);
+      return checkWallet(address);
     });
     try {
       expectError(await approve(ctx.app, s.founder, bounty.id), 409, 'invalid_state');
@@ -88,22 +111,83 @@ describe('approval against a changing review', () => {
 
   it('never signs for a submission rejected once the lease ran out: the signing transaction locks it', async () => {
     const s = await scene(ctx, chain);
-    const { bounty, submission } = await inReview(ctx.app, s);
-    // The funds check passed; the approval stalls past its lease, and the founder rejects.
-    chain.onReadFunds = async () => {
-      ctx.clock.advance(LEASE_MS + 1000);
-      okJson(await reject(ctx.app, s.founder, bounty.id, { review_notes: 'Changed my mind.' }));
-    };
-    expectError(await approve(ctx.app, s.founder, bounty.id), 409, 'invalid_state');
+    const w = await inReview(ctx.app, s);
+    const { bounty, submission } = w;
+    // An approval took the lease, then stalled past it before signing (the funds check and the
+    // signing now run in one transaction, so the stall is before that transaction).
+    const owner = 'stalled-approval';
+    const now = ctx.clock.now();
+    const lease = await bountiesRepo.takeLease(
+      ctx.database.db,
+      bounty.id,
+      owner,
+      now,
+      new Date(now.getTime() + LEASE_MS),
+    );
+    expect(lease?.pendingSubmissionId).toBe(submission.id);
+    // While the lease is live the founder cannot reject; once it ran out, the founder does.
+    expectError(
+      await reject(ctx.app, s.founder, bounty.id, { review_notes: 'Too early.' }),
+      409,
+      'operation_in_progress',
+    );
+    ctx.clock.advance(LEASE_MS + 1000);
+    okJson(await reject(ctx.app, s.founder, bounty.id, { review_notes: 'Changed my mind.' }));
+
+    // The stalled approval goes on: its signing transaction locks the submission, finds it
+    // reviewed, and records the payout failed without signing anything.
+    const outcome = await ctx.app.services.payouts.payFresh(intentFor(s, w), { owner, ms: LEASE_MS }, 1_000);
+    expect(outcome.status).toBe('reviewed');
     expect(signedOn(s.tokenAddress)).toEqual([]);
     expect(paidOn(chain, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
     expect(await payoutOf(submission.id)).toMatchObject({ status: 'failed' });
+    const legs = await ctx.database.db
+      .select()
+      .from(payoutLegs)
+      .where(eq(payoutLegs.payoutId, (await payoutOf(submission.id))?.id as string));
+    expect(legs).toEqual([]);
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.status).toBe('open');
     expect(detail.submissions[0]).toMatchObject({ id: submission.id, status: 'rejected' });
     // Nothing is left for the reconciler either.
     await ctx.app.services.approvals.reconcile();
     expect(signedOn(s.tokenAddress)).toEqual([]);
+  });
+
+  it('an approval whose lease ran out and was taken by another records and signs nothing', async () => {
+    const s = await scene(ctx, chain);
+    const w = await inReview(ctx.app, s);
+    const { bounty, submission } = w;
+    const now = ctx.clock.now();
+    const until = (from: Date) => new Date(from.getTime() + LEASE_MS);
+    expect(
+      await bountiesRepo.takeLease(ctx.database.db, bounty.id, 'stalled', now, until(now)),
+    ).toBeDefined();
+    // Its lease runs out; another approval takes the bounty's lease (and is still at work).
+    ctx.clock.advance(LEASE_MS + 1000);
+    const later = ctx.clock.now();
+    expect(
+      await bountiesRepo.takeLease(ctx.database.db, bounty.id, 'other', later, until(later)),
+    ).toBeDefined();
+    const outcome = await ctx.app.services.payouts.payFresh(
+      intentFor(s, w),
+      { owner: 'stalled', ms: LEASE_MS },
+      1_000,
+    );
+    expect(outcome.status).toBe('lease_lost');
+    expect(await payoutOf(submission.id)).toBeUndefined();
+    expect(signedOn(s.tokenAddress)).toEqual([]);
+    // The founder's approve meanwhile: another holds the lease.
+    expectError(await approve(ctx.app, s.founder, bounty.id), 409, 'operation_in_progress');
+    expect(signedOn(s.tokenAddress)).toEqual([]);
+    // The stalled approval releasing its lease leaves the other's alone.
+    await bountiesRepo.releaseLease(ctx.database.db, bounty.id, 'stalled');
+    expectError(await approve(ctx.app, s.founder, bounty.id), 409, 'operation_in_progress');
+    // Once the other's is released, the founder's approval pays, once.
+    await bountiesRepo.releaseLease(ctx.database.db, bounty.id, 'other');
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body.submission_id).toBe(submission.id);
+    expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
   });
 
   it('abandon takes the payout lock: it waits for a signing in progress and then leaves its legs alone', async () => {
@@ -133,18 +217,25 @@ describe('approval against a changing review', () => {
     expect(await (abandoning as unknown as Promise<boolean>)).toBe(false);
     expect(await payoutOf(submission.id)).toMatchObject({ status: 'confirmed' });
     expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
+    // The one leg signed meanwhile is the payout's: abandon left it (and the payout) alone.
     const legs = await ctx.database.db.select().from(payoutLegs).where(eq(payoutLegs.payoutId, payout.id));
-    expect(legs.map((l) => l.status).sort()).toEqual(['success', 'success']);
+    expect(legs.map((l) => [l.kind, l.status, l.txHash])).toEqual([
+      ['payout', 'success', body.contributor_tx_hash],
+    ]);
   });
 
   it("checks the wallet the frozen payout pays from, not the founder's current one", async () => {
     const s = await scene(ctx, chain, { funds: 100n });
-    const { bounty } = await inReview(ctx.app, s, { reward: 100 });
+    const { bounty, submission } = await inReview(ctx.app, s, { reward: 100 });
     const paying = s.founder.walletAddress as string;
-    chain.revertNextTo = chain.info.treasuryAddress;
+    // The payout reverts, and nothing signs it again before the founder approves again: nothing moved.
+    revertNextPayouts(chain, 1);
     expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
-    // The contributor was paid; the fee (5) is owed from the wallet the payout recorded. The
-    // founder empties it and moves to a new, well-funded wallet.
+    expect(await payoutOf(submission.id)).toMatchObject({ status: 'failed', fromAddress: paying });
+    expect(signedOn(s.tokenAddress)).toHaveLength(1);
+    expect(paidOn(chain, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
+    // The whole reward (100) is owed from the wallet the payout recorded. The founder empties it
+    // and moves to a new, well-funded wallet.
     chain.setFunds(s.tokenAddress, paying, 0n);
     const fresh = randomAddress();
     const moved = await ctx.app.inject({
@@ -158,9 +249,15 @@ describe('approval against a changing review', () => {
     const signedBefore = chain.signed.length;
     expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'insufficient_funds');
     expect(chain.signed).toHaveLength(signedBefore);
+    // One token short in the recorded wallet is still short.
+    chain.setFunds(s.tokenAddress, paying, 99n);
+    expectError(await approve(ctx.app, s.founder, bounty.id), 400, 'insufficient_funds');
+    expect(chain.signed).toHaveLength(signedBefore);
 
-    chain.setFunds(s.tokenAddress, paying, 5n);
+    chain.setFunds(s.tokenAddress, paying, 100n);
     const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    // The retry signed one new payout, from the recorded wallet.
+    expect(chain.signed).toHaveLength(signedBefore + 1);
     expectOnePayout(
       chain,
       { ...s, founder: { ...s.founder, walletAddress: paying } },
@@ -168,14 +265,54 @@ describe('approval against a changing review', () => {
       amounts,
       body,
     );
+    expect(await chain.readFunds(s.tokenAddress, paying)).toEqual({ balanceUnits: 0n, allowanceUnits: 0n });
     expect((await chain.readFunds(s.tokenAddress, fresh)).balanceUnits).toBe(1_000n * UNIT);
   });
 
-  it('checks the frozen fee, not the fee split of the instance that retries', async () => {
+  it('signs the frozen split, not the fee split of the instance that retries', async () => {
     const s = await scene(ctx, chain, { funds: 100n });
-    const { bounty } = await inReview(ctx.app, s, { reward: 100 });
+    const { bounty, submission } = await inReview(ctx.app, s, { reward: 100 });
+    revertNextPayouts(chain, 1);
+    expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+    expect(signedOn(s.tokenAddress)).toHaveLength(1);
+    // 95 + 5 were recorded (500 bps when approved); an instance now charging 100 bps retries.
+    expect(await payoutOf(submission.id)).toMatchObject({
+      status: 'failed',
+      contributorUnits: 95n * UNIT,
+      feeUnits: 5n * UNIT,
+    });
+    const cheaper = await buildTestApp({
+      chain,
+      database: ctx.database,
+      clock: ctx.clock,
+      env: { PLATFORM_FEE_BPS: '100', PAYOUT_RECEIPT_TIMEOUT_SECONDS: '1', CHAIN_POLLING_INTERVAL_MS: '10' },
+    });
+    try {
+      chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 99n);
+      const signedBefore = chain.signed.length;
+      expectError(await approve(cheaper.app, s.founder, bounty.id), 400, 'insufficient_funds');
+      expect(chain.signed).toHaveLength(signedBefore);
+
+      chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 100n);
+      const body = okJson(await approve(cheaper.app, s.founder, bounty.id));
+      expect(chain.signed).toHaveLength(signedBefore + 1);
+      // 95 to the contributor and 5 to the treasury, not the retrying instance's 99 + 1.
+      expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
+    } finally {
+      await cheaper.close();
+    }
+  });
+
+  it('an old two-leg payout: checks only the frozen fee still owed, not the fee split of the instance that retries', async () => {
+    const s = await scene(ctx, chain, { funds: 100n });
+    const w = await inReview(ctx.app, s, { reward: 100 });
+    const { bounty, submission } = w;
+    // Signed before the router: the contributor transferFrom mines, the fee transferFrom reverts.
+    await legacyTwoLegPayout(ctx, chain, s, w);
     chain.revertNextTo = chain.info.treasuryAddress;
     expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+    expect(paidOn(chain, s.tokenAddress).contributor.map((t) => t.amountUnits)).toEqual([95n * UNIT]);
+    expect(paidOn(chain, s.tokenAddress).fee).toEqual([]);
     // 5 tokens of fee are owed (500 bps when approved); an instance now charging 100 bps retries.
     const cheaper = await buildTestApp({
       chain,
@@ -191,7 +328,31 @@ describe('approval against a changing review', () => {
 
       chain.setFunds(s.tokenAddress, s.founder.walletAddress as string, 5n);
       const body = okJson(await approve(cheaper.app, s.founder, bounty.id));
-      expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
+      const paid = paidOn(chain, s.tokenAddress);
+      expect(paid.contributor.map((t) => [t.to, t.amountUnits, t.hash])).toEqual([
+        [(s.dev.walletAddress as string).toLowerCase(), 95n * UNIT, body.contributor_tx_hash],
+      ]);
+      expect(paid.fee.map((t) => [t.amountUnits, t.hash])).toEqual([[5n * UNIT, body.platform_fee_tx_hash]]);
+      expect(body.platform_fee_tx_hash).not.toBe(body.contributor_tx_hash);
+      // The old payout is continued its own way: one new fee transferFrom, no router payout.
+      expect(chain.signed.slice(signedBefore).map((t) => [t.to, t.amountUnits, t.feeUnits])).toEqual([
+        [chain.info.treasuryAddress.toLowerCase(), 5n * UNIT, undefined],
+      ]);
+      expect(signedOn(s.tokenAddress).filter((t) => t.feeUnits !== undefined)).toEqual([]);
+      const legs = await ctx.database.db
+        .select()
+        .from(payoutLegs)
+        .where(eq(payoutLegs.payoutId, (await payoutOf(submission.id))?.id as string))
+        .orderBy(asc(payoutLegs.nonce));
+      expect(legs.map((l) => [l.kind, l.status, l.amountUnits])).toEqual([
+        ['contributor', 'success', 95n * UNIT],
+        ['fee', 'reverted', 5n * UNIT],
+        ['fee', 'success', 5n * UNIT],
+      ]);
+      expect(await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string)).toEqual({
+        balanceUnits: 0n,
+        allowanceUnits: 0n,
+      });
     } finally {
       await cheaper.close();
     }

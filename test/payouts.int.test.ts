@@ -10,15 +10,21 @@ import {
   expectOnePayout,
   getBounty,
   inReview,
+  legacyTwoLegPayout,
   okJson,
   paidOn,
   reject,
+  revertNextPayouts,
+  routerPayoutsSigned,
   type Scene,
   scene,
+  seedPayoutNonce,
   UNIT,
 } from './helpers/review-flow.ts';
 
 // The payout workflow end to end on the in-memory chain: legs, nonces, retries and the reconciler.
+// A payout is one PayoutRouter transaction (leg kind `payout`) carrying both transfers; payouts
+// signed before the router (a `contributor` and a `fee` leg, one transferFrom each) are still driven.
 let ctx: TestContext;
 const chain = new FakeChain();
 const STUCK_AFTER_MS = 60_000;
@@ -32,6 +38,8 @@ beforeAll(async () => {
       PAYOUT_STUCK_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000),
     },
   });
+  // Every first approval here takes the fast path (FreshPayout), whatever test runs first.
+  await seedPayoutNonce(ctx, chain);
 });
 afterAll(() => ctx.close());
 afterEach(() => {
@@ -39,6 +47,7 @@ afterEach(() => {
   chain.revertNext = false;
   chain.revertNextTo = null;
   chain.holdReceipts = false;
+  chain.onSign = null;
 });
 
 const amounts = { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT };
@@ -75,11 +84,19 @@ async function payoutOf(submissionId: string) {
   return row;
 }
 
-/** What the payout signer signed for the scene's token, by recipient. */
+/**
+ * What the payout signer signed for the scene's token: router payouts (one transaction paying
+ * both), and the plain transferFroms of payouts signed before the router, by recipient.
+ */
 const signedFor = (s: Scene) => {
-  const mine = chain.signed.filter((t) => t.tokenAddress === lower(s.tokenAddress));
+  const mine = chain.signed.filter((t) => !t.filler && t.tokenAddress === lower(s.tokenAddress));
+  const plain = mine.filter((t) => t.feeUnits === undefined);
   const treasury = lower(chain.info.treasuryAddress);
-  return { contributor: mine.filter((t) => t.to !== treasury), fee: mine.filter((t) => t.to === treasury) };
+  return {
+    router: routerPayoutsSigned(chain, s.tokenAddress),
+    contributor: plain.filter((t) => t.to !== treasury),
+    fee: plain.filter((t) => t.to === treasury),
+  };
 };
 
 const approvedEvents = async (bountyId: string) =>
@@ -99,13 +116,138 @@ async function expectStillInReview(bountyId: string, submissionId: string) {
 }
 
 describe('payout workflow', () => {
-  it('after a revert of the fee leg only, the retry signs a new fee leg and never a second contributor leg', async () => {
-    // Funds of exactly the reward: after the contributor leg, only the fee is left to cover.
+  it('a reverted router payout moves nothing and is signed again by nothing on its own; approving again signs one at a fresh nonce; one paid transaction', async () => {
+    // Funds of exactly the reward: the reverted payout moved nothing, so the new one needs all of it.
     const s = await scene(ctx, chain, { funds: 100n });
     const { bounty, submission } = await inReview(ctx.app, s, { reward: 100 });
+    const founder = s.founder.walletAddress as string;
+    // The fee's transfer fails: the router reverts the whole call, the reward with it.
     chain.revertNextTo = chain.info.treasuryAddress;
     const failed = expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
-    expect(failed.message).toContain('fee');
+    expect(failed.message).toContain('payout reverted');
+    await expectStillInReview(bounty.id, submission.id);
+    const first = await legsOf(submission.id);
+    expect(first.map((l) => [l.kind, l.status, l.toAddress, l.amountUnits])).toEqual([
+      ['payout', 'reverted', s.dev.walletAddress, 95n * UNIT],
+    ]);
+    expect((await payoutOf(submission.id))?.status).toBe('failed');
+    // Both or neither: the reverted transaction moved neither the reward nor the fee.
+    expect(
+      chain.transfers.filter((t) => t.hash === first[0]?.txHash).map((t) => [t.to, t.amountUnits, t.status]),
+    ).toEqual([
+      [lower(s.dev.walletAddress as string), 95n * UNIT, 'reverted'],
+      [lower(chain.info.treasuryAddress), 5n * UNIT, 'reverted'],
+    ]);
+    expect(paidOn(chain, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
+    expect(await chain.readFunds(s.tokenAddress, founder)).toEqual({
+      balanceUnits: 100n * UNIT,
+      allowanceUnits: 100n * UNIT,
+    });
+
+    // Nothing signs a reverted payout again on its own: the reconciler leaves it failed.
+    await ctx.app.services.approvals.reconcile();
+    await ctx.app.services.approvals.reconcile();
+    expect(signedFor(s).router.map((t) => t.hash)).toEqual([first[0]?.txHash]);
+    expect((await payoutOf(submission.id))?.status).toBe('failed');
+    await expectStillInReview(bounty.id, submission.id);
+
+    // Approving again signs one new router payout at a fresh nonce, which pays once.
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
+    expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
+    const legs = await legsOf(submission.id);
+    expect(legs.map((l) => [l.kind, l.status, l.toAddress, l.amountUnits])).toEqual([
+      ['payout', 'reverted', s.dev.walletAddress, 95n * UNIT],
+      ['payout', 'success', s.dev.walletAddress, 95n * UNIT],
+    ]);
+    expect(legs[0]?.txHash).toBe(first[0]?.txHash);
+    expect(legs[1]?.txHash).toBe(body.contributor_tx_hash);
+    expect(legs[1]?.nonce).toBeGreaterThan(legs[0]?.nonce as number);
+    const signed = signedFor(s);
+    expect(signed.router.map((t) => t.hash)).toEqual([legs[0]?.txHash, body.contributor_tx_hash]);
+    expect([...signed.contributor, ...signed.fee]).toEqual([]);
+    expect((await payoutOf(submission.id))?.status).toBe('confirmed');
+    expect(await chain.readFunds(s.tokenAddress, founder)).toEqual({ balanceUnits: 0n, allowanceUnits: 0n });
+    expect((await chain.readFunds(s.tokenAddress, s.dev.walletAddress as string)).balanceUnits).toBe(
+      95n * UNIT,
+    );
+    expect((await chain.readFunds(s.tokenAddress, chain.info.treasuryAddress)).balanceUnits).toBe(5n * UNIT);
+    expect(await approvedEvents(bounty.id)).toHaveLength(1);
+  });
+
+  it('when the retry reverts too the approval fails again, paying nothing; each retry signs one new payout leg, never two live', async () => {
+    const s = await scene(ctx, chain, { funds: 100n });
+    const { bounty, submission } = await inReview(ctx.app, s, { reward: 100 });
+    const founder = s.founder.walletAddress as string;
+    const untouched = { balanceUnits: 100n * UNIT, allowanceUnits: 100n * UNIT };
+    revertNextPayouts(chain, 2);
+    const failed = expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+    expect(failed.message).toContain('payout reverted');
+    await expectStillInReview(bounty.id, submission.id);
+    const first = await legsOf(submission.id);
+    expect(first.map((l) => [l.kind, l.status])).toEqual([['payout', 'reverted']]);
+    expect((await payoutOf(submission.id))?.status).toBe('failed');
+
+    // The retry signs one new router payout; it reverts too, and the approval fails again.
+    const again = expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+    expect(again.message).toContain('payout reverted');
+    await expectStillInReview(bounty.id, submission.id);
+    expect(paidOn(chain, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
+    const second = await legsOf(submission.id);
+    expect(second.map((l) => [l.kind, l.status, l.txHash])).toEqual([
+      ['payout', 'reverted', first[0]?.txHash],
+      ['payout', 'reverted', second[1]?.txHash],
+    ]);
+    expect(second[1]?.txHash).not.toBe(first[0]?.txHash);
+    expect(signedFor(s).router.map((t) => t.hash)).toEqual(second.map((l) => l.txHash));
+    expect((await payoutOf(submission.id))?.status).toBe('failed');
+    expect(await chain.readFunds(s.tokenAddress, founder)).toEqual(untouched);
+    // And nothing signs it a third time on its own.
+    await ctx.app.services.approvals.reconcile();
+    expect(signedFor(s).router).toHaveLength(2);
+
+    // The next retry needs (and checks) the whole reward, and signs one new router payout at a new nonce.
+    const retry = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(retry).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
+    expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, retry);
+    const signed = signedFor(s);
+    expect([...signed.contributor, ...signed.fee]).toEqual([]);
+    expect(signed.router.map((t) => t.hash)).toEqual([
+      second[0]?.txHash,
+      second[1]?.txHash,
+      retry.contributor_tx_hash,
+    ]);
+    expect(new Set(signed.router.map((t) => t.nonce)).size).toBe(3);
+
+    const legs = await legsOf(submission.id);
+    expect(legs.map((l) => [l.kind, l.status, l.txHash])).toEqual([
+      ['payout', 'reverted', second[0]?.txHash],
+      ['payout', 'reverted', second[1]?.txHash],
+      ['payout', 'success', retry.contributor_tx_hash],
+    ]);
+    expect((await payoutOf(submission.id))?.status).toBe('confirmed');
+    expect(await chain.readFunds(s.tokenAddress, founder)).toEqual({ balanceUnits: 0n, allowanceUnits: 0n });
+    expect((await chain.readFunds(s.tokenAddress, s.dev.walletAddress as string)).balanceUnits).toBe(
+      95n * UNIT,
+    );
+    expect(await approvedEvents(bounty.id)).toHaveLength(1);
+    expect((await getBounty(ctx.app, bounty.id)).submissions[0]).toMatchObject({
+      status: 'approved',
+      contributor_tx_hash: retry.contributor_tx_hash,
+      platform_fee_tx_hash: retry.contributor_tx_hash,
+    });
+  });
+
+  it('an old two-leg payout whose fee leg alone reverted: the retry signs a new fee leg, never a second contributor leg', async () => {
+    // Funds of exactly the reward: after the contributor leg, only the fee is left to cover.
+    const s = await scene(ctx, chain, { funds: 100n });
+    const w = await inReview(ctx.app, s, { reward: 100 });
+    const { bounty, submission } = w;
+    const treasuryBefore = (await chain.readFunds(s.tokenAddress, chain.info.treasuryAddress)).balanceUnits;
+    await legacyTwoLegPayout(ctx, chain, s, w);
+    chain.revertNextTo = chain.info.treasuryAddress;
+    const failed = expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+    expect(failed.message).toContain('fee transfer reverted');
     await expectStillInReview(bounty.id, submission.id);
     expect(paidOn(chain, s.tokenAddress, s.dev.walletAddress).contributor).toHaveLength(1);
     expect(paidOn(chain, s.tokenAddress).fee).toEqual([]);
@@ -117,13 +259,32 @@ describe('payout workflow', () => {
     const founderFunds = await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string);
     expect(founderFunds).toEqual({ balanceUnits: 5n * UNIT, allowanceUnits: 5n * UNIT });
 
-    // The retry needs (and checks) only the 5 tokens of the fee.
+    // The retry needs (and checks) only the 5 tokens of the fee, and continues the old payout
+    // its own way: a transferFrom for the fee, no router payout.
     const retry = okJson(await approve(ctx.app, s.founder, bounty.id));
     expect(retry).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
-    const { contributor } = expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, retry);
+    const paid = paidOn(chain, s.tokenAddress);
+    expect(paid.contributor).toHaveLength(1);
+    expect(paid.fee).toHaveLength(1);
+    const [c, f] = [paid.contributor[0], paid.fee[0]];
+    expect(c).toMatchObject({
+      from: lower(s.founder.walletAddress as string),
+      to: lower(s.dev.walletAddress as string),
+      amountUnits: 95n * UNIT,
+      hash: retry.contributor_tx_hash,
+    });
+    expect(f).toMatchObject({
+      from: lower(s.founder.walletAddress as string),
+      to: lower(chain.info.treasuryAddress),
+      amountUnits: 5n * UNIT,
+      hash: retry.platform_fee_tx_hash,
+    });
+    // Two transactions: the old way.
+    expect(retry.platform_fee_tx_hash).not.toBe(retry.contributor_tx_hash);
     const signed = signedFor(s);
+    expect(signed.router).toEqual([]);
     expect(signed.contributor).toHaveLength(1);
-    expect(signed.contributor[0]?.hash).toBe(contributor.hash);
+    expect(signed.contributor[0]?.hash).toBe(c?.hash);
     expect(signed.fee).toHaveLength(2);
     expect(signed.fee[1]?.hash).toBe(retry.platform_fee_tx_hash);
     expect(signed.fee[0]?.nonce).not.toBe(signed.fee[1]?.nonce);
@@ -142,7 +303,9 @@ describe('payout workflow', () => {
     expect((await chain.readFunds(s.tokenAddress, s.dev.walletAddress as string)).balanceUnits).toBe(
       95n * UNIT,
     );
-    expect((await chain.readFunds(s.tokenAddress, chain.info.treasuryAddress)).balanceUnits).toBe(5n * UNIT);
+    expect((await chain.readFunds(s.tokenAddress, chain.info.treasuryAddress)).balanceUnits).toBe(
+      treasuryBefore + 5n * UNIT,
+    );
     expect(await approvedEvents(bounty.id)).toHaveLength(1);
     expect((await getBounty(ctx.app, bounty.id)).submissions[0]).toMatchObject({
       status: 'approved',
@@ -151,7 +314,7 @@ describe('payout workflow', () => {
     });
   });
 
-  it('a broadcast RPC failure leaves stored, signed legs that the reconciler broadcasts and finishes', async () => {
+  it('a broadcast RPC failure leaves a stored, signed payout leg that the reconciler broadcasts and finishes', async () => {
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s, { reward: 100 });
     chain.failNextBroadcast = new Error('ECONNRESET rpc-node-7.internal:8545');
@@ -160,11 +323,10 @@ describe('payout workflow', () => {
     expect(res.body).not.toContain('rpc-node-7');
     await expectStillInReview(bounty.id, submission.id);
 
-    // Both legs were signed and stored before the broadcast; none reached the chain.
+    // The payout's one transaction was signed and stored before the broadcast; it never reached the chain.
     const legs = await legsOf(submission.id);
-    expect(legs.map((l) => [l.kind, l.status])).toEqual([
-      ['contributor', 'signed'],
-      ['fee', 'signed'],
+    expect(legs.map((l) => [l.kind, l.status, l.toAddress, l.amountUnits])).toEqual([
+      ['payout', 'signed', s.dev.walletAddress, 95n * UNIT],
     ]);
     for (const leg of legs) {
       expect(leg.attempts).toHaveLength(1);
@@ -172,15 +334,15 @@ describe('payout workflow', () => {
       expect(leg.attempts[0]?.broadcastAt).toBeNull();
       expect(await chain.payoutSigner.known(leg.attempts[0]?.txHash as string)).toBe(false);
     }
-    expect(legs[1]?.nonce).toBe((legs[0]?.nonce as number) + 1);
     expect(chain.transfers.filter((t) => t.tokenAddress === lower(s.tokenAddress))).toEqual([]);
     expect((await payoutOf(submission.id))?.status).toBe('pending');
 
     const signedBefore = chain.signed.length;
     expect(await ctx.app.services.approvals.reconcile()).toBe(1);
+    // One router transaction: its hash is both the contributor's and the fee's.
     const hashes = {
       contributor_tx_hash: legs[0]?.attempts[0]?.txHash as string,
-      platform_fee_tx_hash: legs[1]?.attempts[0]?.txHash as string,
+      platform_fee_tx_hash: legs[0]?.attempts[0]?.txHash as string,
     };
     // The stored bytes were broadcast: nothing new was signed.
     expect(chain.signed).toHaveLength(signedBefore);
@@ -211,11 +373,17 @@ describe('payout workflow', () => {
     const a = await inReview(ctx.app, s);
     chain.failNextBroadcast = new Error('socket hang up');
     expectError(await approve(ctx.app, s.founder, a.bounty.id), 502, 'upstream_error');
-    expect((await legsOf(a.submission.id)).map((l) => l.status)).toEqual(['signed', 'signed']);
+    const aLegs = await legsOf(a.submission.id);
+    expect(aLegs.map((l) => [l.kind, l.status])).toEqual([['payout', 'signed']]);
     expectError(await reject(ctx.app, s.founder, a.bounty.id, { review_notes: 'No.' }), 409, 'invalid_state');
     await expectStillInReview(a.bounty.id, a.submission.id);
+    // Approving again broadcasts the stored bytes: the very transaction that was signed.
     const done = okJson(await approve(ctx.app, s.founder, a.bounty.id));
-    expect(done.submission_id).toBe(a.submission.id);
+    expect(done).toMatchObject({
+      submission_id: a.submission.id,
+      contributor_tx_hash: aLegs[0]?.attempts[0]?.txHash,
+      platform_fee_tx_hash: aLegs[0]?.attempts[0]?.txHash,
+    });
 
     // Broadcast and mined, but no receipt seen before approve gave up.
     const dev2 = await registerAgent(ctx.app);
@@ -224,7 +392,7 @@ describe('payout workflow', () => {
     const timedOut = expectError(await approve(ctx.app, s.founder, b.bounty.id), 502, 'upstream_error');
     expect(timedOut.message).toContain('not confirmed in time');
     const legs = await legsOf(b.submission.id);
-    expect(legs.map((l) => l.status)).toEqual(['sent', 'sent']);
+    expect(legs.map((l) => [l.kind, l.status])).toEqual([['payout', 'sent']]);
     expectError(await reject(ctx.app, s.founder, b.bounty.id, { review_notes: 'No.' }), 409, 'invalid_state');
     await expectStillInReview(b.bounty.id, b.submission.id);
     expect(
@@ -241,23 +409,34 @@ describe('payout workflow', () => {
     expect(finished).toMatchObject({
       submission_id: b.submission.id,
       contributor_tx_hash: legs[0]?.attempts[0]?.txHash,
-      platform_fee_tx_hash: legs[1]?.attempts[0]?.txHash,
+      platform_fee_tx_hash: legs[0]?.attempts[0]?.txHash,
     });
-    expect(paidOn(chain, s.tokenAddress, dev2.walletAddress).contributor).toHaveLength(1);
-    expect(paidOn(chain, s.tokenAddress).fee).toHaveLength(2);
+    // Each payout moved its reward and its fee once, in its one transaction.
+    const paid = paidOn(chain, s.tokenAddress);
+    expect(paid.contributor.map((t) => [t.to, t.amountUnits, t.hash])).toEqual([
+      [lower(s.dev.walletAddress as string), 95n * UNIT, done.contributor_tx_hash],
+      [lower(dev2.walletAddress as string), 95n * UNIT, finished.contributor_tx_hash],
+    ]);
+    expect(paid.fee.map((t) => [t.amountUnits, t.hash])).toEqual([
+      [5n * UNIT, done.platform_fee_tx_hash],
+      [5n * UNIT, finished.platform_fee_tx_hash],
+    ]);
+    expect(signedFor(s).router).toHaveLength(2);
   });
 
-  it('replaces a leg that looks stuck at the same nonce, and pays once whichever attempt mined', async () => {
+  it('replaces a payout leg that looks stuck at the same nonce, and pays once whichever attempt mined', async () => {
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s);
     chain.holdReceipts = true;
     expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
     const before = await legsOf(submission.id);
+    expect(before.map((l) => [l.kind, l.status])).toEqual([['payout', 'sent']]);
 
-    // Past the stuck threshold: the next drive signs replacements with fees raised by >= 10%.
+    // Past the stuck threshold: the next drive signs a replacement with fees raised by >= 10%.
     ctx.clock.advance(STUCK_AFTER_MS + 1000);
     expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
     const replaced = await legsOf(submission.id);
+    expect(replaced).toHaveLength(1);
     for (const [i, leg] of replaced.entries()) {
       expect(leg.nonce).toBe(before[i]?.nonce);
       expect(leg.attempts).toHaveLength(2);
@@ -270,13 +449,22 @@ describe('payout workflow', () => {
       );
     }
 
-    // The originals had mined; the replacements were refused at their used nonces.
+    // The original had mined; the replacement was refused at its used nonce.
     chain.holdReceipts = false;
     const body = okJson(await approve(ctx.app, s.founder, bounty.id));
     expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
     expect(body.contributor_tx_hash).toBe(before[0]?.attempts[0]?.txHash);
-    expect(body.platform_fee_tx_hash).toBe(before[1]?.attempts[0]?.txHash);
-    expect(signedFor(s).contributor).toHaveLength(2);
+    expect(body.platform_fee_tx_hash).toBe(before[0]?.attempts[0]?.txHash);
+    // Two router transactions signed (the original, its replacement), both at the leg's nonce.
+    const signed = signedFor(s);
+    expect(signed.router.map((t) => t.hash).sort()).toEqual(
+      replaced[0]?.attempts.map((a) => a.txHash).sort(),
+    );
+    expect(signed.router.map((t) => t.nonce)).toEqual([before[0]?.nonce, before[0]?.nonce]);
+    expect([...signed.contributor, ...signed.fee]).toEqual([]);
+    expect((await legsOf(submission.id)).map((l) => [l.kind, l.status, l.txHash])).toEqual([
+      ['payout', 'success', body.contributor_tx_hash],
+    ]);
     expect(await approvedEvents(bounty.id)).toHaveLength(1);
   });
 
@@ -289,9 +477,11 @@ describe('payout workflow', () => {
       const dev = await registerAgent(ctx.app);
       work.push({ s, dev, ...(await inReview(ctx.app, s, { dev, reward: 10 + i })) });
     }
-    // One fails on chain first; its retry then runs among the others, all at once.
-    chain.revertNext = true;
+    // One fails on chain first, twice (its payout reverts, and so does the one transaction its
+    // first retry signs); its next retry then runs among the others, all at once.
+    revertNextPayouts(chain, 2);
     const [first, ...rest] = work as [(typeof work)[0], ...typeof work];
+    expectError(await approve(ctx.app, first.s.founder, first.bounty.id), 502, 'upstream_error');
     expectError(await approve(ctx.app, first.s.founder, first.bounty.id), 502, 'upstream_error');
     const results = await Promise.all(work.map((w) => approve(ctx.app, w.s.founder, w.bounty.id)));
     for (const [i, res] of results.entries()) {
@@ -314,14 +504,33 @@ describe('payout workflow', () => {
       expect(mined?.hash).toBe(leg.txHash);
       expect(mined?.status).toBe(leg.status);
     }
-    // Each approval paid its contributor once and its fee once.
-    for (const w of work) {
+    // Each approval paid its contributor once and its fee once, in one router transaction: the
+    // hash it answered with.
+    for (const [i, w] of work.entries()) {
+      const body = results[i]?.json() as { contributor_tx_hash: string; platform_fee_tx_hash: string };
+      expect(body.platform_fee_tx_hash).toBe(body.contributor_tx_hash);
       const paid = paidOn(chain, w.s.tokenAddress, w.dev.walletAddress);
       expect(paid.contributor).toHaveLength(1);
       const split = tokensToUnits(w.bounty.reward_amount);
-      expect(paid.contributor[0]?.amountUnits).toBe(split - (split * 500n) / 10_000n);
+      const fee = (split * 500n) / 10_000n;
+      expect(paid.contributor[0]?.amountUnits).toBe(split - fee);
+      expect(paid.contributor[0]?.hash).toBe(body.contributor_tx_hash);
+      const fees = paidOn(chain, w.s.tokenAddress).fee.filter((t) => t.hash === body.contributor_tx_hash);
+      expect(fees.map((t) => t.amountUnits)).toEqual([fee]);
     }
     expect(paidOn(chain, a.tokenAddress).fee).toHaveLength(5);
     expect(paidOn(chain, b.tokenAddress).fee).toHaveLength(5);
+    // One live leg per payout, of kind `payout`; the first payout's two reverted ones stay beside it.
+    for (const w of work) {
+      const expected =
+        w === first
+          ? [
+              ['payout', 'reverted'],
+              ['payout', 'reverted'],
+              ['payout', 'success'],
+            ]
+          : [['payout', 'success']];
+      expect((await legsOf(w.submission.id)).map((l) => [l.kind, l.status])).toEqual(expected);
+    }
   });
 });

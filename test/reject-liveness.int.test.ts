@@ -1,16 +1,20 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { payouts } from '../src/infra/db/schema.ts';
 import { buildTestApp, expectError, registerAgent, type TestContext } from './helpers/app.ts';
 import { approve, claim, ok, reject, submit } from './helpers/bounty-flows.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
+import { expectOnePayout, legacyTwoLegPayout, seedPayoutNonce, UNIT } from './helpers/review-flow.ts';
 import { loginOf, prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
 
 /**
- * "A payout whose contributor leg cannot succeed never wedges a bounty: the founder can still
- * reject it, and the committed reward is released", even after the founder merged the work.
+ * "A payout that cannot succeed never wedges a bounty the founder did not merge: the founder can
+ * still reject it once nothing is in flight, and the committed reward is released." Once the
+ * founder merged the work the reward is owed: reject is refused (409 `payment_owed`) whatever
+ * happens to its payout, both sides are told once why it could not be paid, and the owed-payouts
+ * job pays it as soon as it can.
  */
 
 const lower = (a: string) => a.toLowerCase();
@@ -25,13 +29,40 @@ beforeAll(async () => {
   host = new FakeRepoHost();
   ctx = await buildTestApp({ chain, repoHost: host });
   kit = webhookKit(ctx, chain, host);
+  // Every first approval here takes the fast path (FreshPayout), whatever test runs first.
+  await seedPayoutNonce(ctx, chain);
 });
 afterAll(() => ctx.close());
 afterEach(() => {
+  chain.onSign = null;
   chain.revertNextTo = null;
+  // The owed-payouts nudge a test held, even when it failed before releasing it.
+  vi.restoreAllMocks();
 });
 
-const legsOf = (s: Scene) =>
+/**
+ * Every payout transaction signed from now on to `address` mines reverted (the transfer to it
+ * fails, so a router payout reverts whole), until the returned function is called. Nothing signs a
+ * reverted payout again on its own: each approval (or owed-payouts pass) signs at most one.
+ */
+function revertPayoutsTo(address: string): () => void {
+  let on = true;
+  // Armed as each is signed (before its broadcast), so it is that transaction that reverts.
+  const hook = async () => {
+    if (!on) return;
+    chain.revertNextTo = address;
+    chain.onSign = hook;
+  };
+  chain.onSign = hook;
+  return () => {
+    on = false;
+    chain.onSign = null;
+    chain.revertNextTo = null;
+  };
+}
+
+/** Every transfer the chain mined on the scene's token, as [recipient ('fee': the treasury), status]. */
+const transfersOf = (s: Scene) =>
   chain.transfers
     .filter((t) => t.tokenAddress === lower(s.tokenAddress))
     .map((t) => [t.to === lower(chain.info.treasuryAddress) ? 'fee' : t.to, t.status]);
@@ -62,26 +93,42 @@ async function expectReleased(s: Scene, reward: number) {
   const pr = 900 + Number(s.prUrl.split('/').pop());
   host.setPullRequest(`${s.repoUrl}/pull/${pr}`, { state: 'open', authorLogin: loginOf(next, 'next') });
   ok(await submit(ctx.app, next, s.bounty.id, s.repoUrl, pr), 201);
-  expect(ok(await approve(ctx.app, s.founder, s.bounty.id)).status).toBe('done');
+  const paid = ok<{ status: string; contributor_tx_hash: string }>(
+    await approve(ctx.app, s.founder, s.bounty.id),
+  );
+  expect(paid.status).toBe('done');
   expect(await committed(s)).toBe('0');
   expect(
-    legsOf(s).filter(([to, status]) => to === lower(s.dev.walletAddress as string) && status === 'success'),
+    transfersOf(s).filter(
+      ([to, status]) => to === lower(s.dev.walletAddress as string) && status === 'success',
+    ),
   ).toEqual([]);
-  expect(
-    legsOf(s).filter(([to, status]) => to === lower(next.walletAddress as string) && status === 'success'),
-  ).toHaveLength(1);
+  const toNext = chain.paid.filter(
+    (t) => t.tokenAddress === lower(s.tokenAddress) && t.to === lower(next.walletAddress as string),
+  );
+  expect(toNext.map((t) => [t.amountUnits, t.hash])).toEqual([
+    [BigInt(reward) * UNIT - feeOf(reward), paid.contributor_tx_hash],
+  ]);
 }
 
-describe('reject when the contributor leg cannot succeed', () => {
-  it('rejects a bounty whose contributor leg reverted (its fee leg mined); the reward is released', async () => {
+/** The platform fee (500 bps) of a reward in whole tokens, in base units. */
+const feeOf = (reward: number) => (BigInt(reward) * UNIT * 500n) / 10_000n;
+
+describe('reject when the payout cannot succeed', () => {
+  it('rejects a bounty whose router payout reverted (nothing moved); the reward is released', async () => {
     const s = await kit.inReview(40);
     expect(await committed(s)).toBe('40');
-    chain.revertNextTo = s.dev.walletAddress;
-    expectError(await approve(ctx.app, s.founder, s.bounty.id), 502, 'upstream_error');
-    expect(legsOf(s)).toEqual([
+    const stop = revertPayoutsTo(s.dev.walletAddress as string);
+    const failed = expectError(await approve(ctx.app, s.founder, s.bounty.id), 502, 'upstream_error');
+    expect(failed.message).toContain('payout reverted');
+    stop();
+    // The one payout transaction, reverted whole, fee included; nothing signed it again.
+    expect(transfersOf(s)).toEqual([
       [lower(s.dev.walletAddress as string), 'reverted'],
-      ['fee', 'success'],
+      ['fee', 'reverted'],
     ]);
+    expect(kit.signedFor(s)).toHaveLength(1);
+    expect(await payoutOf(s.submissionId)).toMatchObject({ status: 'failed' });
     const body = ok(await reject(ctx.app, s.founder, s.bounty.id, 'The reward cannot reach you.'));
     expect(body).toEqual({ bounty_id: s.bounty.id, status: 'open', submission_id: s.submissionId });
     expect(await kit.bountyState(s)).toMatchObject({ status: 'open', payment_owed: false });
@@ -90,22 +137,120 @@ describe('reject when the contributor leg cannot succeed', () => {
       status: 'failed',
       lastError: 'submission rejected',
     });
+    const signedBefore = chain.signed.length;
+    await ctx.app.services.approvals.reconcile();
+    expect(chain.signed).toHaveLength(signedBefore);
     await expectReleased(s, 40);
   });
 
-  it('rejects after the founder merged, when the contributor leg reverted: liveness wins over the owed flag', async () => {
-    const s = await kit.inReview(30);
-    kit.mergeOnHost(s);
-    chain.revertNextTo = s.dev.walletAddress;
-    expect(ok(await kit.deliver(prPayload(s.prUrl)))).toMatchObject({
-      status: 'payout_failed',
-      reason: 'upstream_error',
+  it('an old two-leg payout whose contributor leg reverted (its fee leg mined): reject still releases the reward', async () => {
+    const s = await kit.inReview(40);
+    // Signed before the router: one transferFrom to the contributor, one to the treasury.
+    await legacyTwoLegPayout(ctx, chain, s, {
+      bounty: { id: s.bounty.id, reward_amount: 40 },
+      submission: { id: s.submissionId },
     });
+    chain.revertNextTo = s.dev.walletAddress;
+    const failed = expectError(await approve(ctx.app, s.founder, s.bounty.id), 502, 'upstream_error');
+    expect(failed.message).toContain('contributor transfer reverted');
+    expect(transfersOf(s)).toEqual([
+      [lower(s.dev.walletAddress as string), 'reverted'],
+      ['fee', 'success'],
+    ]);
+    const body = ok(await reject(ctx.app, s.founder, s.bounty.id, 'The reward cannot reach you.'));
+    expect(body).toEqual({ bounty_id: s.bounty.id, status: 'open', submission_id: s.submissionId });
+    expect(await kit.bountyState(s)).toMatchObject({ status: 'open', payment_owed: false });
+    expect(await payoutOf(s.submissionId)).toMatchObject({
+      status: 'failed',
+      lastError: 'submission rejected',
+    });
+    await expectReleased(s, 40);
+  });
+
+  it('refuses reject (409 payment_owed) once the founder merged, even when the payout reverts; told once, paid once it can be', async () => {
+    const s = await kit.inReview(30);
+    const nudges = kit.holdNudges();
+    kit.mergeOnHost(s);
+    const stop = revertPayoutsTo(s.dev.walletAddress as string);
+    // The merge is acknowledged at once: owed, nothing paid inline.
+    expect(ok<Record<string, string>>(await kit.deliver(prPayload(s.prUrl)))).toEqual({
+      status: 'owed',
+      bounty_id: s.bounty.id,
+      submission_id: s.submissionId,
+    });
+    expect(nudges.calls()).toBe(1);
+    expect(kit.signedFor(s)).toEqual([]);
     expect(await kit.bountyState(s)).toMatchObject({ status: 'in_review', payment_owed: true });
-    ok(await reject(ctx.app, s.founder, s.bounty.id, 'Your wallet cannot receive the reward.'));
+    expectError(await reject(ctx.app, s.founder, s.bounty.id, 'Changed my mind.'), 409, 'payment_owed');
+
+    // A pass cannot pay: the payout reverts, reward and fee together, and nothing signs it again.
+    expect(await kit.payOwed()).toBe(0);
+    expect(transfersOf(s).map(([, status]) => status)).toEqual(['reverted', 'reverted']);
+    expect(kit.signedFor(s)).toHaveLength(1);
+    expect(await payoutOf(s.submissionId)).toMatchObject({ status: 'failed' });
+    const failures = await kit.eventsOf(s, 'payout.failed');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]?.recipients?.toSorted()).toEqual([s.founder.id, s.dev.id].toSorted());
+    expect(failures[0]?.data).toMatchObject({ submission_id: s.submissionId, reason: 'upstream_error' });
+    // Owed whatever happens to its payout: the founder cannot reject it, and nothing is released.
+    expectError(
+      await reject(ctx.app, s.founder, s.bounty.id, 'Your wallet cannot receive the reward.'),
+      409,
+      'payment_owed',
+    );
     const b = await kit.bountyState(s);
-    expect(b).toMatchObject({ status: 'open', payment_owed: false });
-    expect(b.submissions[0]).toMatchObject({ status: 'rejected', founder_merged: true });
-    await expectReleased(s, 30);
+    expect(b).toMatchObject({ status: 'in_review', payment_owed: true });
+    expect(b.submissions[0]).toMatchObject({ id: s.submissionId, status: 'pending', founder_merged: true });
+    expect(await committed(s)).toBe('30');
+
+    // A payout that reverted once is tried again 30 s after it failed, not before: a pass now (or
+    // the reconciler) signs nothing.
+    expect(await kit.payOwed()).toBe(0);
+    await ctx.app.services.approvals.reconcile();
+    expect(kit.signedFor(s)).toHaveLength(1);
+    ctx.clock.advance(29_000);
+    expect(await kit.payOwed()).toBe(0);
+    expect(kit.signedFor(s)).toHaveLength(1);
+
+    // 30 s on, a pass signs one new transaction; it reverts too, and that tells nobody again.
+    ctx.clock.advance(1_000);
+    expect(await kit.payOwed()).toBe(0);
+    expect(kit.signedFor(s)).toHaveLength(2);
+    expect(transfersOf(s).map(([, status]) => status)).toEqual([
+      'reverted',
+      'reverted',
+      'reverted',
+      'reverted',
+    ]);
+    expect(await kit.eventsOf(s, 'payout.failed')).toHaveLength(1);
+    expect(chain.paid.filter((t) => t.tokenAddress === lower(s.tokenAddress))).toEqual([]);
+    expect(await payoutOf(s.submissionId)).toMatchObject({ status: 'failed' });
+
+    // Reverted twice, it waits 60 s, even once the payout could succeed.
+    stop();
+    ctx.clock.advance(59_000);
+    expect(await kit.payOwed()).toBe(0);
+    expect(kit.signedFor(s)).toHaveLength(2);
+    // Then the next pass pays it, once.
+    ctx.clock.advance(1_000);
+    expect(await kit.payOwed()).toBe(1);
+    expect(kit.signedFor(s)).toHaveLength(3);
+    const done = await kit.bountyState(s);
+    expect(done).toMatchObject({ status: 'done', payment_owed: false });
+    expect(done.submissions[0]).toMatchObject({ id: s.submissionId, status: 'approved' });
+    expectOnePayout(
+      chain,
+      s,
+      s.dev.walletAddress as string,
+      { contributorUnits: 30n * UNIT - feeOf(30), feeUnits: feeOf(30) },
+      {
+        contributor_tx_hash: done.submissions[0]?.contributor_tx_hash as string,
+        platform_fee_tx_hash: done.submissions[0]?.platform_fee_tx_hash as string,
+      },
+    );
+    expect(await kit.eventsOf(s, 'payout.failed')).toHaveLength(1);
+    expect(await committed(s)).toBe('0');
+    expect(await kit.payOwed()).toBe(0);
+    nudges.release();
   });
 });

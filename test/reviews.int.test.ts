@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bounties } from '../src/infra/db/schema.ts';
+import { bounties, payoutLegs, payouts } from '../src/infra/db/schema.ts';
 import { AppError } from '../src/lib/errors.ts';
 import {
   buildTestApp,
@@ -10,6 +10,7 @@ import {
   registerAgent,
   type TestContext,
 } from './helpers/app.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
 import {
   approve,
   claim,
@@ -57,6 +58,12 @@ function revertEveryPayout(): void {
 function stopReverting(): void {
   chain.onSign = null;
   chain.revertNext = false;
+}
+
+/** The status of a submission's payout. */
+async function payoutStatus(submissionId: string) {
+  const [row] = await ctx.database.db.select().from(payouts).where(eq(payouts.submissionId, submissionId));
+  return row?.status;
 }
 
 /** The transactions the payout key signed on the scene's token, in order. */
@@ -726,16 +733,14 @@ describe('POST /api/bounties/{id}/approve', () => {
     expect(detail.submissions[0]).toMatchObject({ status: 'approved', review_notes: null });
   });
 
-  it('signs a payout that reverted once again at once: paid within the same approval, the reverted one moved nothing', async () => {
+  it('a payout that reverts answers 502 and nothing signs it again on its own; approving again signs one new payout and pays once', async () => {
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s);
     chain.revertNext = true;
-    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
-    expect(body).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
-    const [reverted, paid, ...more] = signedOn(s);
-    expect(more).toEqual([]);
-    expect(paid?.hash).toBe(body.contributor_tx_hash);
-    expect(paid?.nonce).toBeGreaterThan(reverted?.nonce as number);
+    const failed = expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+    expect(failed.message).toContain('the payout reverted');
+    const [reverted, ...none] = signedOn(s);
+    expect(none).toEqual([]);
     // Both or neither: the reverted transaction moved neither the reward nor the fee.
     expect(
       chain.transfers.filter((t) => t.hash === reverted?.hash).map((t) => [t.amountUnits, t.status]),
@@ -743,15 +748,85 @@ describe('POST /api/bounties/{id}/approve', () => {
       [95n * UNIT, 'reverted'],
       [5n * UNIT, 'reverted'],
     ]);
+    expect(paidFor(s)).toEqual({ contributor: [], fee: [] });
+    expect(await payoutStatus(submission.id)).toBe('failed');
+    const detail = await getBounty(ctx.app, bounty.id);
+    expect(detail.status).toBe('in_review');
+    expect(detail.submissions[0]).toMatchObject({ id: submission.id, status: 'pending', reviewed_at: null });
+
+    // Nothing signs it again on its own: not the reconciler, however many passes.
+    for (let pass = 0; pass < 3; pass++) await ctx.app.services.approvals.reconcile();
+    expect(signedOn(s)).toEqual([reverted]);
+    expect(await payoutStatus(submission.id)).toBe('failed');
+
+    // Approving again signs exactly one new payout, at a fresh nonce, which pays once.
+    const body = okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect(body).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
+    const [first, paid, ...more] = signedOn(s);
+    expect(first).toBe(reverted);
+    expect(more).toEqual([]);
+    expect(paid?.hash).toBe(body.contributor_tx_hash);
+    expect(paid?.nonce).toBeGreaterThan(reverted?.nonce as number);
     const amounts = { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT };
     expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
     const funds = await chain.readFunds(s.tokenAddress, s.founder.walletAddress as string);
     expect(funds.balanceUnits).toBe(1_000_000n * UNIT - 100n * UNIT);
+    expect(await payoutStatus(submission.id)).toBe('confirmed');
+  });
+
+  it('never signs a reverted payout again on its own, however many reconciler passes see the revert deep enough (PAYOUT_REVERT_CONFIRMATIONS=3)', async () => {
+    // The old bug: once a revert counted, every reconciler pass signed the payout again, forever.
+    const deep = new FakeChain();
+    const other = await buildTestApp({
+      chain: deep,
+      env: {
+        PAYOUT_REVERT_CONFIRMATIONS: '3',
+        PAYOUT_RECEIPT_TIMEOUT_SECONDS: '1',
+        CHAIN_POLLING_INTERVAL_MS: '10',
+      },
+    });
+    try {
+      const s = await scene(other, deep);
+      const { bounty, submission } = await inReview(other.app, s);
+      // A chain on which every payout signed reverts.
+      const hook = async () => {
+        deep.revertNext = true;
+        deep.onSign = hook;
+      };
+      deep.onSign = hook;
+      // The reverted receipt is at the head: not deep enough to count yet.
+      const first = expectError(await approve(other.app, s.founder, bounty.id), 502, 'upstream_error');
+      expect(first.message).toContain('not confirmed in time');
+      const signed = deep.signed.length;
+      expect(signed).toBe(1);
+      for (let round = 0; round < 5; round++) {
+        deep.mineEmpty(3);
+        expect(await other.app.services.approvals.reconcile()).toBe(0);
+        expect(deep.signed).toHaveLength(signed);
+      }
+      const [payout] = await other.database.db
+        .select()
+        .from(payouts)
+        .where(eq(payouts.submissionId, submission.id));
+      expect(payout?.status).toBe('failed');
+      const legs = await other.database.db
+        .select()
+        .from(payoutLegs)
+        .where(eq(payoutLegs.payoutId, payout?.id as string));
+      expect(legs.map((l) => [l.kind, l.status])).toEqual([['payout', 'reverted']]);
+      expect(paidOn(deep, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
+      const detail = await getBounty(other.app, bounty.id);
+      expect(detail.status).toBe('in_review');
+      expect(detail.submissions[0]).toMatchObject({ id: submission.id, status: 'pending' });
+    } finally {
+      deep.onSign = null;
+      await other.close();
+    }
   });
 
   it.each([
     [
-      'the payout transaction reverts on chain, and again when signed anew',
+      'the payout transaction reverts on chain, as every one signed would',
       () => {
         revertEveryPayout();
       },

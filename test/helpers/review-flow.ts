@@ -1,5 +1,8 @@
+import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { legAttempts, payoutLegs, signerNonces } from '../../src/infra/db/schema.ts';
+import { signLeg } from '../../src/modules/payouts/leg-broadcast.ts';
 import {
   createBounty,
   createProject,
@@ -14,8 +17,10 @@ import { FakeChain, type FakeTransfer } from './fake-chain.ts';
 export const UNIT = 10n ** 18n;
 
 /**
- * A FakeChain that tells a test when a payout has started signing (its first chain call), so
- * races can be set up without sleeps.
+ * A FakeChain that tells a test when a payout has started signing (its fee quote: inside the
+ * signing transaction, after the funds lock and the funds check passed), so races can be set up
+ * without sleeps. Whatever a waiter does meanwhile must not need the rows that transaction holds
+ * (the submission, the wallet's funds lock, the signer's nonce counter), or it deadlocks.
  */
 export class SignalChain extends FakeChain {
   private waiters: (() => void)[] = [];
@@ -56,9 +61,11 @@ export function paidOn(
 }
 
 /**
- * Asserts that the chain made exactly one payout on the scene's token: one transfer to the
- * contributor and one fee transfer, from the founder, of these amounts, with the hashes the
- * approval answered; returns the two transfers.
+ * Asserts that the chain made exactly one payout on the scene's token, as one PayoutRouter
+ * transaction: one transfer to the contributor and one fee transfer, from the founder, of these
+ * amounts, both carried by the same transaction (one hash, one nonce, one block), which the payout
+ * key signed exactly once as a router call (`feeUnits` set) and which is both hashes the approval
+ * answered. Returns the two transfers.
  */
 export function expectOnePayout(
   chain: FakeChain,
@@ -84,11 +91,103 @@ export function expectOnePayout(
   });
   expect(c.amountUnits).toBe(amounts.contributorUnits);
   expect(f.amountUnits).toBe(amounts.feeUnits);
+  // Both transfers are one router transaction: both or neither.
+  expect(f.hash).toBe(c.hash);
+  expect(f.nonce).toBe(c.nonce);
+  expect(f.blockNumber).toBe(c.blockNumber);
+  const signed = chain.signed.filter((t) => t.hash === c.hash);
+  expect(signed).toHaveLength(1);
+  expect(signed[0]).toMatchObject({
+    tokenAddress: s.tokenAddress.toLowerCase(),
+    from: founder,
+    to: to.toLowerCase(),
+    amountUnits: amounts.contributorUnits,
+    feeUnits: amounts.feeUnits,
+    nonce: c.nonce,
+  });
   if (hashes) {
-    expect(c.hash).toBe(hashes.contributor_tx_hash);
-    expect(f.hash).toBe(hashes.platform_fee_tx_hash);
+    expect(hashes.contributor_tx_hash).toBe(c.hash);
+    expect(hashes.platform_fee_tx_hash).toBe(c.hash);
   }
   return { contributor: c, fee: f };
+}
+
+/**
+ * The router payouts the payout key signed on a token (`feeUnits` set), whether or not they
+ * mined: each is one transaction carrying both transfers.
+ */
+export function routerPayoutsSigned(chain: FakeChain, tokenAddress: string): FakeChain['signed'] {
+  return chain.signed.filter(
+    (t) => !t.filler && t.feeUnits !== undefined && same(t.tokenAddress, tokenAddress),
+  );
+}
+
+/**
+ * The next `n` payout transactions the chain's payout key signs mine reverted, whatever the funds
+ * (uses `onSign`: clear it after the test). Nothing signs a reverted payout again on its own: each
+ * approval after a revert signs one new transaction, so `n` reverts fail the next `n` approvals.
+ */
+export function revertNextPayouts(chain: FakeChain, n: number): void {
+  let left = n;
+  // Armed as each is signed (before its broadcast), so it is that transaction that reverts.
+  const hook = async () => {
+    chain.revertNext = true;
+    left--;
+    chain.onSign = left > 0 ? hook : null;
+  };
+  chain.onSign = hook;
+}
+
+/**
+ * Seeds the payout key's nonce counter from the chain, as the first payout ever does: every first
+ * approval after it takes the fast path (FreshPayout), whichever test of a file runs first.
+ */
+export async function seedPayoutNonce(ctx: TestContext, chain: FakeChain): Promise<void> {
+  await ctx.database.db
+    .insert(signerNonces)
+    .values({ address: chain.payoutSigner.address, nextNonce: chain.ledgerNonce })
+    .onConflictDoNothing();
+}
+
+/**
+ * A payout signed before the PayoutRouter, as its approval left it after signing and storing both
+ * transferFroms (a `contributor` leg, then a `fee` leg, at consecutive nonces from the signer's
+ * counter) and before broadcasting either: the payout row, both legs and their first attempts.
+ * The engine still drives such a payout its own way (it never mixes in a router leg).
+ */
+export async function legacyTwoLegPayout(
+  ctx: TestContext,
+  chain: FakeChain,
+  s: Pick<Scene, 'tokenAddress' | 'founder' | 'dev'>,
+  w: { bounty: { id: string; reward_amount: number }; submission: { id: string } },
+  contributorAddress = s.dev.walletAddress as string,
+) {
+  const { db } = ctx.database;
+  const { payouts } = ctx.app.services;
+  const payout = await payouts.prepare({
+    submissionId: w.submission.id,
+    bountyId: w.bounty.id,
+    tokenAddress: s.tokenAddress,
+    founderAddress: s.founder.walletAddress as string,
+    contributorAddress,
+    split: payouts.split(w.bounty.reward_amount),
+    reviewNotes: null,
+  });
+  const signer = chain.payoutSigner;
+  await seedPayoutNonce(ctx, chain);
+  const [taken] = await db
+    .update(signerNonces)
+    .set({ nextNonce: sql`${signerNonces.nextNonce} + 2` })
+    .where(eq(signerNonces.address, signer.address))
+    .returning({ first: sql<string>`${signerNonces.nextNonce} - 2` });
+  const first = Number(taken?.first);
+  const fees = await signer.quoteFees();
+  for (const [i, kind] of (['contributor', 'fee'] as const).entries()) {
+    const { leg, attempt } = await signLeg(signer, payout, kind, first + i, fees, ctx.clock.now());
+    await db.insert(payoutLegs).values(leg);
+    await db.insert(legAttempts).values(attempt);
+  }
+  return payout;
 }
 
 export interface Scene {

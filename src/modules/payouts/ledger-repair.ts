@@ -62,6 +62,7 @@ export class LedgerRepair {
       repaired += put;
     }
     await this.settleReopened();
+    await this.resignLost();
     await this.settleForgotten();
     return repaired;
   }
@@ -191,16 +192,27 @@ export class LedgerRepair {
         }
         continue;
       }
-      if ((await this.driver.dropTaken([leg], triedBy)) > 0) {
-        try {
-          await this.broadcaster.push(await this.driver.resignConfirmed(leg.payoutId));
-        } catch (err) {
-          // A funds refusal or a failed read: the next pass tries again.
-          log.error({ err, payout: leg.payoutId }, 'signing a lost payout again failed; will retry');
-        }
-        continue;
-      }
+      if ((await this.driver.dropTaken([leg], triedBy)) > 0) continue;
       await this.broadcaster.push([leg]);
+    }
+  }
+
+  /**
+   * Confirmed payouts whose paid transaction a reorg took back and another transaction's nonce
+   * replaced: signed again at a fresh nonce (after the funds reservation), on every pass until one
+   * is signed, so a founder short of funds at that moment only delays it.
+   */
+  private async resignLost(): Promise<void> {
+    const { db, signer, log } = this.deps;
+    for (const payoutId of await repo.confirmedWithLostKind(db, signer.address)) {
+      try {
+        await this.broadcaster.push(await this.driver.resignConfirmed(payoutId));
+      } catch (err) {
+        log.error(
+          { err, payout: payoutId },
+          'a paid payout a reorg took back could not be signed again yet; will retry',
+        );
+      }
     }
   }
 }

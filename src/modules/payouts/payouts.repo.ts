@@ -14,7 +14,7 @@ import {
   notInArray,
   sql,
 } from 'drizzle-orm';
-import type { Executor } from '../../infra/db/client.ts';
+import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { legAttempts, payoutLegs, payouts, submissions } from '../../infra/db/schema.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -307,6 +307,24 @@ export async function unsettle(ex: Executor, legId: string, now: Date): Promise<
     .update(payoutLegs)
     .set({ status: 'sent', blockNumber: null, updatedAt: now })
     .where(and(eq(payoutLegs.id, legId), eq(payoutLegs.status, 'success')));
+}
+
+/**
+ * Confirmed payouts of the signer with a kind whose legs were all dropped (a reorg took the paid
+ * transaction back and another transaction used its nonce) and none signed again yet: unpaid.
+ */
+export async function confirmedWithLostKind(ex: Executor, signer: string): Promise<string[]> {
+  const rows = rowsOf<{ id: string }>(
+    await ex.execute(sql`
+      select distinct p.id
+        from payouts p
+        join payout_legs l on l.payout_id = p.id and l.status = 'dropped' and l.signer = ${signer}
+       where p.status = 'confirmed'
+         and not exists (select 1 from payout_legs k where k.payout_id = p.id and k.kind = l.kind
+                           and (k.status in ('success', 'signed', 'sent')
+                                or (k.status = 'reverted' and k.block_number is null)))`),
+  );
+  return rows.map((r) => r.id);
 }
 
 /** The signer's legs in flight of payouts nobody drives any more (confirmed, reopened by a reorg). */
