@@ -180,11 +180,9 @@ export class LedgerRepair {
     );
     const triedBy = (l: repo.LegRow) => attempts.filter((a) => a.legId === l.id);
     for (const leg of legs) {
+      // A success tells the submission the transaction that paid (in `settleFromChain`).
       if (await settleFromChain(this.deps, leg, triedBy(leg))) {
-        const settled = await repo.findLeg(db, leg.id);
-        if (settled?.status === 'success' && settled.txHash) {
-          await this.deps.onRepaid?.(leg.payoutId, settled.kind, settled.txHash);
-        } else {
+        if ((await repo.findLeg(db, leg.id))?.status === 'reverted') {
           log.error(
             { leg: leg.id, payout: leg.payoutId },
             'a repaired payout leg reverted; the payout is recorded as paid',

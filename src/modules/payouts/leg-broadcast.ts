@@ -127,7 +127,15 @@ export async function settleFromChain(
       const depth = (await signer.headBlock()) - mined.blockNumber;
       if (depth < BigInt(revertConfirmations)) return true;
     }
-    await repo.settleLeg(db, leg.id, mined.status, a.txHash, mined.blockNumber, clock.now());
+    const settled = await repo.settleLeg(db, leg.id, mined.status, a.txHash, mined.blockNumber, clock.now());
+    // A payout already confirmed (a reorg took its transaction back) is paid by this one now.
+    if (
+      settled &&
+      mined.status === 'success' &&
+      (await repo.findById(db, leg.payoutId))?.status === 'confirmed'
+    ) {
+      await deps.onRepaid?.(leg.payoutId, leg.kind as LegKind, a.txHash);
+    }
     return true;
   }
   return false;

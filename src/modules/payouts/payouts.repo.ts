@@ -172,11 +172,13 @@ export async function settleLeg(
   txHash: string,
   blockNumber: bigint,
   now: Date,
-): Promise<void> {
-  await ex
+): Promise<boolean> {
+  const rows = await ex
     .update(payoutLegs)
     .set({ status, txHash, blockNumber: Number(blockNumber), updatedAt: now })
-    .where(and(eq(payoutLegs.id, legId), unsettledLeg));
+    .where(and(eq(payoutLegs.id, legId), unsettledLeg))
+    .returning({ id: payoutLegs.id });
+  return rows.length > 0;
 }
 
 /** In flight, or reverted with its receipt gone (a reorg): what may still mine at the leg's nonce. */
