@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { createWalletClient, getAddress, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,8 @@ import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
 import { activityEvents, bounties, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
-import { requestHash } from '../src/infra/http/idempotency.ts';
 import * as idempotencyRepo from '../src/infra/http/idempotency.repo.ts';
+import { requestHash } from '../src/infra/http/idempotency.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounties.repo.ts';
 import {
   buildTestApp,
@@ -117,7 +117,9 @@ describe('payments the contributor can count on', () => {
 
   /** Transfers from the founder on the token: to each contributor and to the treasury. */
   async function paidFrom(token: string) {
-    const logs = (await transferLogs(tc, token)).filter((l) => same(l.from, tc.account(FOUNDER_ACCOUNT).address));
+    const logs = (await transferLogs(tc, token)).filter((l) =>
+      same(l.from, tc.account(FOUNDER_ACCOUNT).address),
+    );
     const treasury = tc.chain.info.treasuryAddress;
     return {
       contributor: (to: string) => logs.filter((l) => same(l.to, to)),
@@ -205,7 +207,9 @@ describe('payments the contributor can count on', () => {
     expect(paid.fees).toHaveLength(0);
     expect((await bounty(bountyId)).status).toBe('in_review');
     // Not merged by the founder: the founder may still reject it.
-    const rejected = await post(base, `/api/bounties/${bountyId}/reject`, founder, { review_notes: 'No funds' });
+    const rejected = await post(base, `/api/bounties/${bountyId}/reject`, founder, {
+      review_notes: 'No funds',
+    });
     expect(rejected.statusCode, rejected.body).toBe(200);
   });
 
@@ -213,7 +217,12 @@ describe('payments the contributor can count on', () => {
     const project = await fundedProject();
     const { bountyId, dev, prUrl, contributor } = await inReview(project, 100);
     await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 10n * UNIT);
-    host.setPullRequest(prUrl, { state: 'closed', merged: true, mergedByLogin: FOUNDER_LOGIN, authorLogin: 'x' });
+    host.setPullRequest(prUrl, {
+      state: 'closed',
+      merged: true,
+      mergedByLogin: FOUNDER_LOGIN,
+      authorLogin: 'x',
+    });
     const merged = await deliverMerge(base.app, host.webhookSecret, prUrl);
     expect(merged.statusCode, merged.body).toBe(200);
     expect(merged.json()).toMatchObject({ status: 'owed', bounty_id: bountyId });
@@ -291,7 +300,9 @@ describe('payments the contributor can count on', () => {
       .select()
       .from(signerNonces)
       .where(eq(signerNonces.address, tc.chain.payoutSigner.address));
-    expect(counter?.nextNonce).toBe(await tc.pub.getTransactionCount({ address: getAddress(tc.chain.payoutSigner.address) }));
+    expect(counter?.nextNonce).toBe(
+      await tc.pub.getTransactionCount({ address: getAddress(tc.chain.payoutSigner.address) }),
+    );
   });
 
   it('fences leases: an approval that outlived its lease never releases the lease another took', async () => {
