@@ -72,25 +72,38 @@ export class LedgerRepair {
    * dropped once the transaction that filled their nonce is final.
    */
   private async settleForgotten(): Promise<void> {
-    const { db, signer, log } = this.deps;
-    const legs = await repo.forgottenReverts(db, signer.address);
+    const legs = await repo.forgottenReverts(this.deps.db, this.deps.signer.address);
+    await this.settleOrDrop(legs, 'success', 'a payout transaction that had reverted mined again and paid');
+  }
+
+  /**
+   * Settles each leg from its attempts' receipts (logging `alarm` if it settles as `alarming`);
+   * an unmined one whose nonce another transaction took is dropped, any other is pushed when
+   * `push` (in flight) or left to wait (a forgotten revert is never sent again).
+   */
+  private async settleOrDrop(
+    legs: repo.LegRow[],
+    alarming: 'success' | 'reverted',
+    alarm: string,
+    push = false,
+  ): Promise<void> {
     if (legs.length === 0) return;
+    const { db, log } = this.deps;
     const attempts = await repo.attemptsOf(
       db,
       legs.map((l) => l.id),
     );
     const triedBy = (l: repo.LegRow) => attempts.filter((a) => a.legId === l.id);
     for (const leg of legs) {
+      // A success of a confirmed payout tells the submission its hash (in `settleFromChain`).
       if (await settleFromChain(this.deps, leg, triedBy(leg))) {
-        if ((await repo.findLeg(db, leg.id))?.status === 'success') {
-          log.error(
-            { leg: leg.id, payout: leg.payoutId },
-            'a payout transaction that had reverted mined again and paid',
-          );
+        if ((await repo.findLeg(db, leg.id))?.status === alarming) {
+          log.error({ leg: leg.id, payout: leg.payoutId }, alarm);
         }
         continue;
       }
-      await this.driver.dropTaken([leg], triedBy);
+      if ((await this.driver.dropTaken([leg], triedBy)) > 0 || !push) continue;
+      await this.broadcaster.push([leg]);
     }
   }
 
@@ -167,32 +180,17 @@ export class LedgerRepair {
 
   /**
    * Legs in flight again for payouts nobody drives any more (already confirmed): their receipts
-   * are read; a leg whose nonce another transaction took is dropped and the payout, owed again, is
-   * signed at a fresh nonce; the submission is told the transaction that finally paid.
+   * are read; a leg whose nonce another transaction took is dropped (`resignLost` signs the payout
+   * again at a fresh nonce); the submission is told the transaction that finally paid.
    */
   private async settleReopened(): Promise<void> {
-    const { db, signer, log } = this.deps;
-    const legs = await repo.openLegsOfClosedPayouts(db, signer.address);
-    if (legs.length === 0) return;
-    const attempts = await repo.attemptsOf(
-      db,
-      legs.map((l) => l.id),
+    const legs = await repo.openLegsOfClosedPayouts(this.deps.db, this.deps.signer.address);
+    await this.settleOrDrop(
+      legs,
+      'reverted',
+      'a repaired payout leg reverted; the payout is recorded as paid',
+      true,
     );
-    const triedBy = (l: repo.LegRow) => attempts.filter((a) => a.legId === l.id);
-    for (const leg of legs) {
-      // A success tells the submission the transaction that paid (in `settleFromChain`).
-      if (await settleFromChain(this.deps, leg, triedBy(leg))) {
-        if ((await repo.findLeg(db, leg.id))?.status === 'reverted') {
-          log.error(
-            { leg: leg.id, payout: leg.payoutId },
-            'a repaired payout leg reverted; the payout is recorded as paid',
-          );
-        }
-        continue;
-      }
-      if ((await this.driver.dropTaken([leg], triedBy)) > 0) continue;
-      await this.broadcaster.push([leg]);
-    }
   }
 
   /**

@@ -18,15 +18,7 @@ export interface MergesDeps {
 }
 
 /** A pending submission whose pull request the host reports merged, with who is concerned. */
-export interface PendingMerge {
-  submissionId: string;
-  bountyId: string;
-  projectId: string;
-  founderId: string;
-  contributorId: string;
-  /** The canonical `{repo_url}/pull/{n}` the submission was made with. */
-  prUrl: string;
-}
+export type PendingMerge = OwedSubmission;
 
 export interface RecordedMerge {
   mergedBy: string | null;

@@ -115,13 +115,14 @@ export async function reject(
   return row;
 }
 
-/** A pending submission the founder merged: its reward is owed, with who is concerned. */
+/** A pending submission and who is concerned: one whose pull request was merged, or is owed. */
 export interface OwedSubmission {
   submissionId: string;
   bountyId: string;
   projectId: string;
   founderId: string;
   contributorId: string;
+  /** The canonical `{repo_url}/pull/{n}` the submission was made with. */
   prUrl: string;
 }
 
