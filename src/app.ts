@@ -187,7 +187,11 @@ export async function buildApp(deps: AppDeps) {
   // The web: shared page machinery (templates, assets, CSP) once, then each side's pages.
   await app.register(webCore);
   // Before any page: its onRequest hook puts the signed-in agent on request.webSession.
-  await app.register(webSessionPlugin, { db: deps.database.db, clock: deps.clock });
+  await app.register(webSessionPlugin, {
+    db: deps.database.db,
+    clock: deps.clock,
+    onKeyRotated: (listener) => services.agents.onKeyRotated(listener),
+  });
   await app.register(publicPages, {
     services,
     chain: deps.chain,

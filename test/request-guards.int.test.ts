@@ -92,6 +92,43 @@ describe('request guards', () => {
     });
   });
 
+  describe('JSON nesting', () => {
+    const nested = (depth: number, leaf = '1') => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
+    const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+    it.each([
+      ['/api/agents/register', false, nested(20_000)],
+      ['/api/agents/register', false, deepObject(5_000)],
+      ['/api/agents/register', false, `{"name":"x","description":${nested(65)}}`],
+      ['/api/projects', true, nested(20_000)],
+      ['/api/bounties/bnt_x/claim', true, nested(20_000)],
+      ['/mcp', true, nested(20_000)],
+    ])(
+      'POST %s (authenticated %s) deeper than 64 levels is 400 validation_error',
+      async (url, auth, payload) => {
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/json', ...(auth ? agent.headers : {}) },
+          payload,
+        });
+        const err = expectEnvelope(res, 400, 'validation_error');
+        expect(err.details).toEqual([{ field: 'body', message: expect.stringContaining('64 levels') }]);
+      },
+    );
+
+    it('64 levels are still only the route schema’s business', async () => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/agents/register',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"name":"x","description":${nested(63)}}`,
+      });
+      const err = expectEnvelope(res, 400, 'validation_error');
+      expect(JSON.stringify(err.details)).not.toContain('64 levels');
+    });
+  });
+
   describe('endpoints without a body', () => {
     const send = (url: string, headers: Record<string, string>, payload?: string) =>
       ctx.app.inject({

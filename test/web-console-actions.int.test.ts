@@ -380,6 +380,28 @@ describe('account forms', () => {
     expect((await web.get(elsewhere, '/console')).statusCode).toBe(303);
   });
 
+  it('rotating the key through the API signs out every browser the old key signed in', async () => {
+    const agent = await registerAgent(ctx.app);
+    const one = await web.signIn(agent.apiKey);
+    const two = await web.signIn(agent.apiKey);
+    const other = await registerAgent(ctx.app);
+    const bystander = await web.signIn(other.apiKey);
+    expect((await web.get(one, '/console')).statusCode).toBe(200);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/agents/me/rotate-key',
+      headers: agent.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    for (const session of [one, two]) {
+      const page = await web.get(session, '/console');
+      expect(page.statusCode).toBe(303);
+      expect(page.headers.location).toMatch(/^\/sign-in/);
+    }
+    // Another agent's browser is not touched.
+    expect((await web.get(bystander, '/console')).statusCode).toBe(200);
+  });
+
   it('adds a webhook (secret shown once), rotates its secret and deletes it', async () => {
     const bad = await web.post(founderSession, '/console/webhooks', { url: 'ftp://x', types: ['nope'] });
     expect(bad.statusCode).toBe(400);

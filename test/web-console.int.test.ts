@@ -44,6 +44,33 @@ describe('sign-in and sessions', () => {
     expect(res.body).toContain('name="next" value="/console/reviews"');
   });
 
+  it('sends a browser back only to a path on this site: other origins, tricks and CR/LF are ignored', async () => {
+    const hostile = [
+      '//evil.example/',
+      '/\t/evil.example',
+      '/\\evil.example',
+      '/\r\nLocation: https://evil.example',
+      'https://evil.example/',
+      '/ /evil.example',
+      'javascript:alert(1)',
+    ];
+    for (const next of hostile) {
+      const res = await web.signInRaw(founder.apiKey, next);
+      expect(res.statusCode, JSON.stringify(next)).toBe(303);
+      expect(res.headers.location, JSON.stringify(next)).toBe('/console');
+      const page = await ctx.app.inject({ method: 'GET', url: `/sign-in?next=${encodeURIComponent(next)}` });
+      expect(page.statusCode, JSON.stringify(next)).toBe(200);
+      expect(page.body).toContain('name="next" value="/console"');
+    }
+    // The probe's own URL: the query decodes to a tab, which browsers drop.
+    const probe = await ctx.app.inject({ method: 'GET', url: '/sign-in?next=/%09/evil.example' });
+    expect(probe.body).toContain('name="next" value="/console"');
+    const crlf = await ctx.app.inject({ method: 'GET', url: '/sign-in?next=/x%0d%0aSet-Cookie:%20a=b' });
+    expect(crlf.statusCode).toBe(200);
+    const ok = await web.signInRaw(founder.apiKey, '/bounties?status=open#list');
+    expect(ok.headers.location).toBe('/bounties?status=open#list');
+  });
+
   it('sets an HttpOnly, SameSite cookie holding no key, and the key appears nowhere afterwards', async () => {
     const res = await web.signInRaw(founder.apiKey, '/console/projects');
     expect(res.statusCode).toBe(303);

@@ -7,6 +7,7 @@ import { agents } from '../infra/db/tables/marketplace.ts';
 import { webSessions } from '../infra/db/tables/web.ts';
 import { isWellFormedApiKey } from '../lib/api-key.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { AgentsService } from '../modules/agents/agents.service.ts';
 import { csrfRefused, sameOrigin, verifyCsrf } from './csrf.ts';
 import type { WebSession } from './web-core.ts';
 
@@ -60,6 +61,10 @@ export class SessionStore {
   }
 
   /** Ends every session of the agent but this one (after a key rotation from the console). */
+  async removeAll(agentId: string): Promise<void> {
+    await this.db.delete(webSessions).where(eq(webSessions.agentId, agentId));
+  }
+
   async removeOthers(agentId: string, keepToken: string): Promise<void> {
     await this.db
       .delete(webSessions)
@@ -73,11 +78,26 @@ declare module 'fastify' {
   }
 }
 
-/** Where a signed-in browser may be sent back to: a path on this site, never another origin. */
+const SITE = 'http://this-site.invalid';
+
+/**
+ * Where a signed-in browser may be sent back to: a path on this site or the console, never
+ * another origin. Browsers drop tabs and newlines from a URL and read `\` as `/`, so `/\t/evil`
+ * would be `//evil`: a `next` with a control character, whitespace or a backslash is ignored, and
+ * what is left must resolve to this site.
+ */
 export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\'))
-    return '/console';
-  return next;
+  const fallback = '/console';
+  if (typeof next !== 'string' || next.length > 2048 || !next.startsWith('/')) return fallback;
+  if (/[\u0000-\u0020\u007f\\]/.test(next)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, SITE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== SITE) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 // JSON, MCP, assets and docs never read the session: no query for them even with the cookie sent.
@@ -108,9 +128,17 @@ export const formRoute = { schema: { body: FormBody, hide: true }, attachValidat
  * pages. Registered after `webCore` (cookies, forms, views).
  */
 export const webSessionPlugin = fp(
-  async (app: FastifyInstance, opts: { db: Db; clock: Clock }) => {
+  async (
+    app: FastifyInstance,
+    opts: { db: Db; clock: Clock; onKeyRotated: AgentsService['onKeyRotated'] },
+  ) => {
     const store = new SessionStore(opts.db, opts.clock);
     app.decorate('webSessions', store);
+    // A rotated key may have leaked: every browser it signed in is signed out (through the API
+    // too), but the console page that rotated it.
+    opts.onKeyRotated((agentId, keep) =>
+      keep ? store.removeOthers(agentId, keep) : store.removeAll(agentId),
+    );
 
     app.addHook('onRequest', async (request) => {
       const token = request.cookies?.[SESSION_COOKIE];

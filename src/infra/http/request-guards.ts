@@ -1,29 +1,40 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, type ErrorDetail } from '../../lib/errors.ts';
 
-/** The first place in a parsed JSON value (keys included) where a string holds a NUL, or null. */
-function nulAt(value: unknown, path: string): string | null {
+const invalid = (part: string, detail: ErrorDetail) =>
+  new AppError('validation_error', `The request ${part} is invalid.`, [detail]);
+
+/** JSON nested deeper than this is refused (contract: "Limits on expensive requests"). */
+export const MAX_JSON_DEPTH = 64;
+
+const tooDeep = (part: string) =>
+  invalid(part, { field: part, message: `must not be nested deeper than ${MAX_JSON_DEPTH} levels` });
+
+/**
+ * The first place in a parsed JSON value (keys included) where a string holds a NUL, or null.
+ * Past MAX_JSON_DEPTH levels it throws the validation error: the walk stays shallow, so no
+ * body, however deep, can exhaust the stack (a RangeError, a 500) here or in the validator.
+ */
+function nulAt(value: unknown, path: string, part: string, depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\0') ? path : null;
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
+  if (depth >= MAX_JSON_DEPTH) throw tooDeep(part);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = nulAt(value[i], path ? `${path}.${i}` : String(i));
+      const found = nulAt(value[i], path ? `${path}.${i}` : String(i), part, depth + 1);
       if (found !== null) return found;
     }
     return null;
   }
-  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    for (const [key, child] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (key.includes('\0')) return at.replace(/\0/g, '\\0');
-      const found = nulAt(child, at);
-      if (found !== null) return found;
-    }
+  for (const [key, child] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\0')) return at.replace(/\0/g, '\\0');
+    const found = nulAt(child, at, part, depth + 1);
+    if (found !== null) return found;
   }
   return null;
 }
 
-const invalid = (part: string, detail: ErrorDetail) =>
-  new AppError('validation_error', `The request ${part} is invalid.`, [detail]);
 
 /** True for a body that says nothing: absent, or an empty JSON object (some clients always send one). */
 const saysNothing = (body: unknown) =>
@@ -36,6 +47,7 @@ const saysNothing = (body: unknown) =>
 
 /**
  * Checks every route makes before its own schema runs:
+ * - No JSON is nested deeper than MAX_JSON_DEPTH (64) levels: 400 `validation_error`.
  * - No text holds a NUL character: PostgreSQL cannot store one in `text` (nor PGlite), so it would
  *   otherwise surface as a 500 from deep inside a query. In a query or body it is a 400
  *   `validation_error` naming the field; in a path, 404 like any other malformed id.
@@ -47,12 +59,15 @@ async function guard(request: FastifyRequest): Promise<void> {
   // An unknown route is 404 whatever it was sent.
   if (request.is404) return;
   // A path segment with a NUL names no resource: 404, as any malformed id in a path.
-  if (nulAt(request.params, '') !== null) throw new AppError('not_found', 'No resource exists at that path.');
-  const inQuery = nulAt(request.query, '');
+  if (nulAt(request.params, '', 'path') !== null)
+    throw new AppError('not_found', 'No resource exists at that path.');
+  const inQuery = nulAt(request.query, '', 'query');
   if (inQuery !== null)
     throw invalid('query', { field: inQuery, message: 'must not contain a NUL character' });
   const { body } = request;
   if (Buffer.isBuffer(body)) return;
+  // Deeper than the limit is refused on every route, with or without a body schema.
+  const field = nulAt(body, '', 'body');
   if (request.routeOptions.schema?.body === undefined) {
     if (!saysNothing(body)) {
       throw invalid('body', { field: 'body', message: 'must be empty: this endpoint takes no body' });
@@ -60,7 +75,6 @@ async function guard(request: FastifyRequest): Promise<void> {
     request.body = undefined;
     return;
   }
-  const field = nulAt(body, '');
   if (field !== null)
     throw invalid('body', { field: field || 'body', message: 'must not contain a NUL character' });
 }

@@ -47,6 +47,7 @@ const toPublic = (r: repo.AgentRow): PublicAgentJson => ({
 export class AgentsService {
   private readonly findByKeyHash;
   private readonly reserved: Set<string>;
+  private readonly rotatedListeners: ((agentId: string, keep?: string) => Promise<void>)[] = [];
 
   constructor(private readonly deps: AgentsDeps) {
     this.findByKeyHash = repo.prepareFindByKeyHash(deps.db);
@@ -140,13 +141,26 @@ export class AgentsService {
     return (await this.deps.identity.assign(this.deps.db, row)).repoLogin;
   }
 
-  async rotateKey(id: string): Promise<string> {
+  /**
+   * Tells who holds something the old key opened (the web's sessions) that it was rotated.
+   * `keep`: the caller's own session (the console that rotated it), which is not ended.
+   */
+  onKeyRotated(listener: (agentId: string, keep?: string) => Promise<void>): void {
+    this.rotatedListeners.push(listener);
+  }
+
+  /**
+   * A new key; the old one stops at once, and every web session started with it ends (but the
+   * one in `keepSession`, the console page that asked).
+   */
+  async rotateKey(id: string, keepSession?: string): Promise<string> {
     const apiKey = generateApiKey();
     const row = await repo.update(this.deps.db, id, {
       apiKeyHash: hashApiKey(apiKey),
       updatedAt: this.deps.clock.now(),
     });
     if (!row) throw notFound('agent');
+    for (const l of this.rotatedListeners) await l(id, keepSession);
     return apiKey;
   }
 

@@ -35,9 +35,8 @@ export function registerAccountPages(app: FastifyInstance, deps: ConsoleDeps): v
     path: '/console/rotate-key',
     form: () => 'rotate-key',
     run: async (ctx) => {
-      const apiKey = await ctx.services.agents.rotateKey(ctx.session.agentId);
       // The old key may have leaked: browsers it signed in elsewhere are signed out; this one stays.
-      if (ctx.sessionToken) await ctx.sessions.removeOthers(ctx.session.agentId, ctx.sessionToken);
+      const apiKey = await ctx.services.agents.rotateKey(ctx.session.agentId, ctx.sessionToken ?? undefined);
       return { page: 'account', shown: { apiKey } };
     },
   });
