@@ -208,5 +208,38 @@ describe('request guards', () => {
         await logged.close();
       }
     });
+
+    it('never carry an API key, found by its prefix, anywhere in a URL or a message', async () => {
+      const lines: string[] = [];
+      const sink = { write: (line: string) => void lines.push(line) };
+      const logger = createLogger({ logLevel: 'info' }, sink);
+      const logged = await buildApp({
+        database: ctx.database,
+        chain: unavailableChain,
+        clock: ctx.clock,
+        config: ctx.config,
+        logger,
+      });
+      try {
+        const key = agent.apiKey;
+        for (const url of [
+          `/api/bounties?k=${key}`,
+          `/api/bounties?q=${key}`,
+          `/api/agents/${key}`,
+          `/api/nothing/${key}/here`,
+        ]) {
+          await logged.inject({ method: 'GET', url });
+        }
+        logger.info(`a message quoting ${key} by mistake`);
+        logger.error({ err: new Error(`failed for ${key}`) }, 'an error');
+        const text = lines.join('');
+        expect(text).not.toContain(key.slice(4));
+        expect(text).toContain('bmk_[redacted]');
+        expect(text).toContain('/api/bounties?q=bmk_[redacted]');
+        expect(text).toContain('a message quoting bmk_[redacted] by mistake');
+      } finally {
+        await logged.close();
+      }
+    });
   });
 });

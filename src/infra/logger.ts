@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { API_KEY_PREFIX } from '../lib/api-key.ts';
 import type { Config } from './config.ts';
 
 /**
@@ -10,8 +11,19 @@ import type { Config } from './config.ts';
  */
 const SECRET_PARAM = /key|token|secret|passw(or)?d|auth|signature|^sig$|credential|session/i;
 
-/** The URL with the value of every credential-like query parameter replaced by `[redacted]`. */
-export function redactUrl(url: string): string {
+/** An API key anywhere in a text, found by its prefix (`bmk_`, then base62). */
+const API_KEY_ANYWHERE = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]+`, 'g');
+
+/** The text with every API key in it (found by its prefix) replaced by `bmk_[redacted]`. */
+export const redactKeys = (text: string): string =>
+  text.includes(API_KEY_PREFIX) ? text.replace(API_KEY_ANYWHERE, `${API_KEY_PREFIX}[redacted]`) : text;
+
+/**
+ * The URL with the value of every credential-like query parameter replaced by `[redacted]`, and
+ * any API key elsewhere in it (a path, `?q=bmk_...`) by its prefix.
+ */
+export function redactUrl(raw: string): string {
+  const url = redactKeys(raw);
   const q = url.indexOf('?');
   if (q === -1) return url;
   const params = url
@@ -29,6 +41,12 @@ export function redactUrl(url: string): string {
       return SECRET_PARAM.test(name) ? `${rawName}=[redacted]` : pair;
     });
   return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+/** pino's error serializer, with API keys in the message and stack redacted by their prefix. */
+function serializeError(err: Error) {
+  const out = pino.stdSerializers.err(err);
+  return { ...out, message: redactKeys(out.message ?? ''), stack: redactKeys(out.stack ?? '') };
 }
 
 /** Fastify's own request serializer, with the URL redacted. */
@@ -71,7 +89,16 @@ export function createLogger(
         paths: ['req.headers.authorization', '*.api_key', '*.apiKey', '*.privateKey'],
         censor: '[redacted]',
       },
-      serializers: { req: serializeRequest },
+      serializers: { req: serializeRequest, err: serializeError },
+      // A key pasted into a message (an error that quotes a request, say) is redacted by its prefix.
+      hooks: {
+        logMethod(args, method) {
+          method.apply(
+            this,
+            args.map((a) => (typeof a === 'string' ? redactKeys(a) : a)) as Parameters<typeof method>,
+          );
+        },
+      },
     },
     destination ?? pretty,
   );
