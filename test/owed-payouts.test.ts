@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import type { OwedPayoutState } from '../src/modules/reviews/owed.repo.ts';
 import { OwedPayouts, waitsAfterReverts } from '../src/modules/reviews/owed-payouts.ts';
-import type { OwedPayoutState } from '../src/modules/reviews/submissions.repo.ts';
 import { TestClock } from './helpers/clock.ts';
 
 const SECOND = 1_000;

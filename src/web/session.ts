@@ -89,7 +89,7 @@ const SITE = 'http://this-site.invalid';
 export function safeNext(next: unknown): string {
   const fallback = '/console';
   if (typeof next !== 'string' || next.length > 2048 || !next.startsWith('/')) return fallback;
-  if (/[\u0000-\u0020\u007f\\]/.test(next)) return fallback;
+  if ([...next].some((c) => c <= ' ' || c === '\u007f' || c === '\\')) return fallback;
   let url: URL;
   try {
     url = new URL(next, SITE);

@@ -35,7 +35,6 @@ function nulAt(value: unknown, path: string, part: string, depth = 0): string | 
   return null;
 }
 
-
 /** True for a body that says nothing: absent, or an empty JSON object (some clients always send one). */
 const saysNothing = (body: unknown) =>
   body === undefined ||

@@ -1,6 +1,7 @@
 import { bump, capFees, LegBroadcaster, settleFromChain } from './leg-broadcast.ts';
 import type { DriverDeps, PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
+import * as repairRepo from './repair.repo.ts';
 import * as nonces from './signer-nonces.repo.ts';
 
 const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -36,7 +37,7 @@ export class LedgerRepair {
     // The counter first: every nonce below it was allocated with its leg, in a committed transaction.
     const next = await nonces.nextNonceOf(db, signer.address);
     if (next !== undefined && next > latest) {
-      const legs = new Map((await repo.legsFrom(db, signer.address, latest)).map((l) => [l.nonce, l]));
+      const legs = new Map((await repairRepo.legsFrom(db, signer.address, latest)).map((l) => [l.nonce, l]));
       const attempts = await repo.attemptsOf(
         db,
         [...legs.values()].map((l) => l.id),
@@ -49,7 +50,7 @@ export class LedgerRepair {
           if (await this.resend(leg, tried)) put++;
         } else if (leg?.status === 'reverted' || nonce >= pending) {
           // Below `pending` without a leg: a transaction the service did not sign waits there.
-          if (leg) await repo.forgetRevert(db, leg.id, this.deps.clock.now());
+          if (leg) await repairRepo.forgetRevert(db, leg.id, this.deps.clock.now());
           await this.fill(nonce, tried[tried.length - 1]);
           put++;
         }
@@ -72,7 +73,7 @@ export class LedgerRepair {
    * dropped once the transaction that filled their nonce is final.
    */
   private async settleForgotten(): Promise<void> {
-    const legs = await repo.forgottenReverts(this.deps.db, this.deps.signer.address);
+    const legs = await repairRepo.forgottenReverts(this.deps.db, this.deps.signer.address);
     await this.settleOrDrop(legs, 'success', 'a payout transaction that had reverted mined again and paid');
   }
 
@@ -114,24 +115,24 @@ export class LedgerRepair {
   private async watchUnfinal(): Promise<number> {
     const { db, signer, clock, confirmations } = this.deps;
     const head = await signer.headBlock();
-    const legs = await repo.minedLegsAbove(db, signer.address, head - BigInt(confirmations));
+    const legs = await repairRepo.minedLegsAbove(db, signer.address, head - BigInt(confirmations));
     let put = 0;
     for (const leg of legs) {
       if (!leg.txHash) continue;
       const mined = await signer.mined(leg.txHash);
       if (mined) {
         if (BigInt(leg.blockNumber ?? -1) !== mined.blockNumber) {
-          await repo.moveLeg(db, leg.id, mined.blockNumber, clock.now());
+          await repairRepo.moveLeg(db, leg.id, mined.blockNumber, clock.now());
         }
         continue;
       }
       if (leg.status === 'reverted') {
         // Never sent again (it could succeed now): the nonce loop below fills its nonce.
-        await repo.forgetRevert(db, leg.id, clock.now());
+        await repairRepo.forgetRevert(db, leg.id, clock.now());
         continue;
       }
       const [bytes] = (await repo.attemptsOf(db, [leg.id])).filter((a) => a.txHash === leg.txHash);
-      await repo.unsettle(db, leg.id, clock.now());
+      await repairRepo.unsettle(db, leg.id, clock.now());
       if (bytes && !(await signer.known(bytes.txHash))) {
         await this.broadcaster.send({ ...leg, status: 'sent' }, bytes);
         put++;
@@ -153,7 +154,7 @@ export class LedgerRepair {
     const bytes = mined[mined.length - 1];
     if (!bytes) return false;
     if (leg.status === 'success' && (await signer.mined(bytes.txHash))) return false;
-    if (leg.status === 'success') await repo.unsettle(db, leg.id, clock.now());
+    if (leg.status === 'success') await repairRepo.unsettle(db, leg.id, clock.now());
     if (await signer.known(bytes.txHash)) return false;
     await this.broadcaster.send({ ...leg, status: 'sent' }, bytes);
     return true;
@@ -184,7 +185,7 @@ export class LedgerRepair {
    * again at a fresh nonce); the submission is told the transaction that finally paid.
    */
   private async settleReopened(): Promise<void> {
-    const legs = await repo.openLegsOfClosedPayouts(this.deps.db, this.deps.signer.address);
+    const legs = await repairRepo.openLegsOfClosedPayouts(this.deps.db, this.deps.signer.address);
     await this.settleOrDrop(
       legs,
       'reverted',
@@ -200,7 +201,7 @@ export class LedgerRepair {
    */
   private async resignLost(): Promise<void> {
     const { db, signer, log } = this.deps;
-    for (const payoutId of await repo.confirmedWithLostKind(db, signer.address)) {
+    for (const payoutId of await repairRepo.confirmedWithLostKind(db, signer.address)) {
       try {
         await this.broadcaster.push(await this.driver.resignConfirmed(payoutId));
       } catch (err) {

@@ -1,67 +1,20 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Chain } from '../../infra/chain/chain.ts';
 import { tokensToUnits } from '../../infra/chain/chain.ts';
-import type { Db, Executor } from '../../infra/db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { Executor } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { FundsService } from '../funds/funds.service.ts';
 import { FreshPayout, type FreshResult, type PaidLeg } from './fresh-payout.ts';
 import { LedgerRepair } from './ledger-repair.ts';
 import { type DriveResult, type DriverDeps, kindsOf, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
+import type { PayoutIntent, PayoutsDeps, RepaidKind, RepaidListener, RewardSplit } from './payouts.types.ts';
 
-export interface PayoutsDeps {
-  db: Db;
-  clock: Clock;
-  chain: Chain;
-  funds: FundsService;
-  log: FastifyBaseLogger;
-  platformFeeBps: number;
-  payoutsEnabled: boolean;
-  pollIntervalMs: number;
-  stuckAfterMs: number;
-  /** PAYOUT_REVERT_CONFIRMATIONS; 0 (act on a revert at once) when omitted. */
-  revertConfirmations?: number;
-  /** PAYOUT_MAX_FEE_PER_GAS_GWEI; 500 when omitted. */
-  maxFeePerGasGwei?: number;
-  /** PAYOUT_CONFIRMATIONS; 0 (final once mined) when omitted. */
-  confirmations?: number;
-}
-
-type RepaidKind = 'payout' | 'contributor' | 'fee';
-
-/** Told when a confirmed payout was paid by another transaction than the one recorded. */
-export type RepaidListener = (p: {
-  submissionId: string;
-  /** Which hash it replaces: `payout` (one router transaction) is both. */
-  kind: RepaidKind;
-  txHash: string;
-}) => Promise<void>;
-
-export interface RewardSplit {
-  rewardUnits: bigint;
-  feeUnits: bigint;
-  contributorUnits: bigint;
-}
-
-export interface PayoutIntent {
-  submissionId: string;
-  bountyId: string;
-  tokenAddress: string;
-  founderAddress: string;
-  contributorAddress: string;
-  split: RewardSplit;
-  reviewNotes: string | null;
-}
-
-export type { DriveResult, FreshResult, PaidLeg };
+export type { DriveResult, FreshResult, PaidLeg, PayoutIntent, PayoutsDeps, RepaidListener, RewardSplit };
 export type Payout = repo.PayoutRow;
 
 /**
  * The money side of an approval. A payout row records the intent before anything is signed; its
- * legs (one transferFrom each) are driven by `PayoutDriver`, exactly once, across retries,
- * crashes and instances.
+ * legs (one router transaction each; one transferFrom each for payouts signed before the router)
+ * are driven by `PayoutDriver`, exactly once, across retries, crashes, reorgs and instances.
  */
 export class PayoutsService {
   private readonly driver: PayoutDriver;
@@ -218,14 +171,6 @@ export class PayoutsService {
       if ((await repo.legsOf(tx, payoutId)).length > 0) return false;
       return repo.setStatus(tx, payoutId, ['pending'], 'failed', reason, clock.now());
     });
-  }
-
-  /**
-   * Marks the payout confirmed inside the caller's transaction; false if someone already did. Both
-   * legs paid is the fact that counts: a payout marked failed by an overlapping attempt is paid too.
-   */
-  confirm(tx: Executor, payoutId: string): Promise<boolean> {
-    return repo.setStatus(tx, payoutId, ['pending', 'failed'], 'confirmed', null, this.deps.clock.now());
   }
 
   /**

@@ -9,6 +9,7 @@ import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
 import type { DriveResult, PaidLeg, Payout, PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
+import * as owedRepo from './owed.repo.ts';
 import { loadReviewable } from './review-checks.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 import { inProgress } from './submissions.service.ts';
@@ -60,7 +61,7 @@ const RECONCILE_WAIT_MS = 2_000;
 export class ApprovalsService {
   constructor(private readonly deps: ApprovalsDeps) {
     // A payout a reorg took back and another transaction paid: the approval names that one.
-    deps.payouts.onRepaid((r) => submissionsRepo.recordRepaid(deps.db, r, deps.clock.now()));
+    deps.payouts.onRepaid((r) => owedRepo.recordRepaid(deps.db, r, deps.clock.now()));
   }
 
   /**
@@ -164,7 +165,7 @@ export class ApprovalsService {
 
   /** The answer of the bounty's finished approval, for a retry of the request that made it. */
   private async paidResult(bountyId: string): Promise<ApprovalResult | undefined> {
-    const paid = await submissionsRepo.findPaid(this.deps.db, bountyId);
+    const paid = await owedRepo.findPaid(this.deps.db, bountyId);
     if (!paid) return undefined;
     return {
       bounty_id: bountyId,

@@ -5,7 +5,8 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import type { OwedPayoutState, OwedSubmission } from './submissions.repo.ts';
+import type { OwedPayoutState, OwedSubmission } from './owed.repo.ts';
+import * as owedRepo from './owed.repo.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
 export interface MergesDeps {
@@ -95,7 +96,7 @@ export class MergesService {
 
   /** Pending submissions the founder merged and nobody has paid yet, oldest first. */
   owed(limit: number): Promise<OwedPayoutState[]> {
-    return submissionsRepo.owed(this.deps.db, limit);
+    return owedRepo.owed(this.deps.db, limit);
   }
 
   /**
@@ -106,7 +107,7 @@ export class MergesService {
   async recordPayoutFailure(p: OwedSubmission, err: AppError): Promise<boolean> {
     const { db, activity, clock } = this.deps;
     return db.transaction(async (tx) => {
-      if (!(await submissionsRepo.setPayoutFailure(tx, p.submissionId, err.code, clock.now()))) return false;
+      if (!(await owedRepo.setPayoutFailure(tx, p.submissionId, err.code, clock.now()))) return false;
       await activity.record(tx, {
         type: 'payout.failed',
         recipients: [p.founderId, p.contributorId],

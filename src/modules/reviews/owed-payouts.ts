@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type ApprovalsService, PayoutPendingError } from './approvals.service.ts';
 import type { MergesService } from './merges.service.ts';
-import type { OwedPayoutState } from './submissions.repo.ts';
+import type { OwedPayoutState } from './owed.repo.ts';
 
 export interface OwedPayoutsDeps {
   log: FastifyBaseLogger;
