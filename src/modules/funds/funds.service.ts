@@ -48,15 +48,28 @@ export class FundsService {
     }
   }
 
-  /** A payout: what is about to be sent must fit in what the founder can pay, before anything is signed. */
-  async assertCovers(tokenAddress: string, founderAddress: string, units: bigint): Promise<void> {
+  /**
+   * A payout: what is about to be sent must fit in what the founder can pay, beside `inFlightUnits`
+   * the same wallet is already sending on the token (the payout reservation), before anything is
+   * signed.
+   */
+  async assertCovers(
+    tokenAddress: string,
+    founderAddress: string,
+    units: bigint,
+    inFlightUnits = 0n,
+  ): Promise<void> {
     const funds = await this.deps.chain.readFunds(tokenAddress, founderAddress);
-    if (spendableOf(funds) < units) {
-      throw new AppError(
-        'insufficient_funds',
-        `The founder's balance (${unitsToTokens(funds.balanceUnits)}) or allowance ` +
-          `(${unitsToTokens(funds.allowanceUnits)}) is below the ${unitsToTokens(units)} tokens to pay.`,
-      );
-    }
+    const spendable = spendableOf(funds);
+    if (spendable >= inFlightUnits + units) return;
+    throw new AppError(
+      'insufficient_funds',
+      `The founder's balance (${unitsToTokens(funds.balanceUnits)}) and allowance ` +
+        `(${unitsToTokens(funds.allowanceUnits)}) cover ${unitsToTokens(spendable)} tokens` +
+        (inFlightUnits > 0n
+          ? `, ${unitsToTokens(inFlightUnits)} of them already on their way in other payouts,`
+          : ',') +
+        ` below the ${unitsToTokens(units)} tokens to pay; nothing was sent.`,
+    );
   }
 }

@@ -1,12 +1,10 @@
-import type { PayoutSigner, TokenFunds } from '../../infra/chain/chain.ts';
-import { unitsToTokens } from '../../infra/chain/chain.ts';
-import { AppError } from '../../lib/errors.ts';
-import { spendableOf } from '../funds/funds.service.ts';
+import type { PayoutSigner } from '../../infra/chain/chain.ts';
+import type { FundsService } from '../funds/funds.service.ts';
 import type { InFlightLeg } from './reservation.repo.ts';
 
 export interface ReservationDeps {
   signer: Pick<PayoutSigner, 'mined'>;
-  readFunds: (tokenAddress: string, ownerAddress: string) => Promise<TokenFunds>;
+  funds: Pick<FundsService, 'assertCovers'>;
 }
 
 /**
@@ -28,14 +26,5 @@ export async function assertReservable(
     inFlight.map(async (l) => (await Promise.all(l.hashes.map((h) => deps.signer.mined(h)))).some(Boolean)),
   );
   const reserved = inFlight.reduce((sum, l, i) => (mined[i] ? sum : sum + l.units), 0n);
-  const funds = await deps.readFunds(tokenAddress, fromAddress);
-  const spendable = spendableOf(funds);
-  if (spendable >= reserved + units) return;
-  throw new AppError(
-    'insufficient_funds',
-    `The founder's balance (${unitsToTokens(funds.balanceUnits)}) and allowance ` +
-      `(${unitsToTokens(funds.allowanceUnits)}) cover ${unitsToTokens(spendable)} tokens` +
-      (reserved > 0n ? `, ${unitsToTokens(reserved)} of them already on their way in other payouts,` : ',') +
-      ` below the ${unitsToTokens(units)} tokens to pay; nothing was sent.`,
-  );
+  await deps.funds.assertCovers(tokenAddress, fromAddress, units, reserved);
 }

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { PayoutSigner, TokenFunds } from '../../infra/chain/chain.ts';
+import type { PayoutSigner } from '../../infra/chain/chain.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
+import type { FundsService } from '../funds/funds.service.ts';
 import { assertReservable } from './funds-reservation.ts';
 import { capFees, LegBroadcaster, sameAddress, settleFromChain, signLeg } from './leg-broadcast.ts';
 import * as repo from './payouts.repo.ts';
@@ -23,8 +24,8 @@ export interface DriverDeps {
   clock: Clock;
   signer: PayoutSigner;
   log: FastifyBaseLogger;
-  /** The founder's balance and allowance (for the payout spender), for the funds reservation. */
-  readFunds: (tokenAddress: string, ownerAddress: string) => Promise<TokenFunds>;
+  /** The funds rule, which the reservation asks with what the wallet has in flight. */
+  funds: Pick<FundsService, 'assertCovers'>;
   pollIntervalMs: number;
   stuckAfterMs: number;
   /** Blocks on top of a reverted receipt before the revert counts (PAYOUT_REVERT_CONFIRMATIONS). */

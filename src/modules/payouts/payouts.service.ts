@@ -30,7 +30,7 @@ export class PayoutsService {
       clock: deps.clock,
       signer: deps.chain.payoutSigner,
       log: deps.log,
-      readFunds: (token, owner) => deps.chain.readFunds(token, owner),
+      funds: deps.funds,
       confirmations: deps.confirmations ?? 0,
       pollIntervalMs: deps.pollIntervalMs,
       stuckAfterMs: deps.stuckAfterMs,
