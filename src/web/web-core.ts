@@ -8,6 +8,7 @@ import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { SECURITY_HEADERS } from '../infra/http/security-headers.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const VIEWS_DIR = join(here, 'views');
@@ -39,23 +40,8 @@ export const webCore = fp(async (app: FastifyInstance) => {
   app.decorateRequest('webSession', null);
   await app.register(cookie);
   await app.register(formbody);
-  await app.register(helmet, {
-    // The JSON API and the Swagger page keep their own headers; pages get the strict policy.
-    global: false,
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
-      },
-    },
-  });
+  // The JSON API and the Swagger page keep their own headers; pages get the strict policy.
+  await app.register(helmet, { global: false, ...SECURITY_HEADERS });
   await app.register(view, {
     engine: { eta: new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true }) },
     templates: VIEWS_DIR,

@@ -71,6 +71,19 @@ export function publicUser(u: HostUrls, login: string, createdAt: string): Json 
   };
 }
 
+/**
+ * GitHub's `rate-limit-overview`, as `GET /rate_limit` answers. The local host limits nothing: every
+ * bucket is full, its window ending an hour from now (unix seconds, as GitHub counts `reset`).
+ */
+export function rateLimitOverview(now: Date): Json {
+  const limit = 5000;
+  const bucket = { limit, used: 0, remaining: limit, reset: Math.floor(now.getTime() / 1000) + 3600 };
+  return {
+    resources: { core: bucket, search: { ...bucket, limit: 30, remaining: 30 }, graphql: bucket },
+    rate: bucket,
+  };
+}
+
 export function organization(u: HostUrls): Json {
   const api = `${u.apiUrl}/orgs/${u.org}`;
   const id = stableId(`user:${u.org}`);

@@ -9,7 +9,12 @@ const esc = (s: string): string =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
-const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
+/**
+ * Served at STYLESHEET_PATH rather than inline: the pages carry the app's content security policy
+ * (`style-src 'self'`), which refuses inline styles. `-` is no GitHub login, so no org's path.
+ */
+export const STYLESHEET_PATH = '/-/style.css';
+export const STYLESHEET = `body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
 a{color:#0969da}code,pre{background:#f6f8fa;padding:.15rem .35rem;border-radius:4px}pre{padding:.8rem;white-space:pre-wrap}
 .state{display:inline-block;padding:.1rem .7rem;border-radius:1rem;color:#fff;font-weight:600}
 .open{background:#1f883d}.merged{background:#8250df}.closed{background:#cf222e}
@@ -18,7 +23,7 @@ table{border-collapse:collapse}td{padding:.2rem .8rem .2rem 0}small{color:#59636
 function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${esc(title)}</title><style>${STYLE}</style></head>
+<title>${esc(title)}</title><link rel="stylesheet" href="${STYLESHEET_PATH}"></head>
 <body>${body}
 <p><small>Local repository host (development only). Reads need no credentials; to push, git asks
 for a user name (any) and a password (your marketplace API key).</small></p></body></html>

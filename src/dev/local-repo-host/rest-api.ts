@@ -1,5 +1,5 @@
 import type { Actor } from './auth.ts';
-import { publicUser } from './github-shapes.ts';
+import { publicUser, rateLimitOverview } from './github-shapes.ts';
 import { PullsApi } from './pulls-api.ts';
 import {
   type ApiResponse,
@@ -10,8 +10,17 @@ import {
   validationFailed,
 } from './responses.ts';
 import { PERMISSIONS, type Permission, validName } from './store.ts';
+import { controlCharacterErrors } from './text-checks.ts';
 import type { Views } from './views.ts';
 import type { WebhookSender } from './webhooks.ts';
+
+const decodeSegment = (s: string): string | null => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+};
 
 /** Who calls: undefined for an anonymous read (writes without credentials never get here). */
 type Caller = Actor | undefined;
@@ -36,7 +45,8 @@ const platformOnly = (actor: Caller): ApiResponse | null =>
 
 /** The subset of GitHub's REST API (v3) the marketplace and a contributor need, under `/api/v3`. */
 export class RestApi {
-  private readonly routes: [string, RegExp, Handler][];
+  /** Method, path, handler, and for a write the resource its validation errors name (GitHub's). */
+  private readonly routes: [string, RegExp, Handler, string?][];
   private readonly startedAt = new Date().toISOString();
 
   constructor(
@@ -48,15 +58,32 @@ export class RestApi {
     const repo = `^/repos/${seg}/${seg}`;
     this.routes = [
       ['GET', /^\/user$/, async (_p, _q, _b, a) => this.user(a)],
-      ['POST', new RegExp(`^/orgs/${seg}/repos$`), (p, _q, b, a) => this.createRepo(p, b, a)],
+      // What the service's readiness probe asks (GithubHost.ping), as on GitHub.
+      ['GET', /^\/rate_limit$/, async () => ({ status: 200, body: rateLimitOverview(new Date()) })],
+      ['POST', new RegExp(`^/orgs/${seg}/repos$`), (p, _q, b, a) => this.createRepo(p, b, a), 'Repository'],
       ['GET', new RegExp(`${repo}$`), (p) => this.getRepo(p)],
-      ['PUT', new RegExp(`${repo}/collaborators/${seg}$`), (p, _q, b, a) => this.addCollaborator(p, b, a)],
+      [
+        'PUT',
+        new RegExp(`${repo}/collaborators/${seg}$`),
+        (p, _q, b, a) => this.addCollaborator(p, b, a),
+        'Repository',
+      ],
       ['GET', new RegExp(`${repo}/pulls$`), (p, q) => pulls.list(p, q)],
-      ['POST', new RegExp(`${repo}/pulls$`), authed((p, b, a) => pulls.create(p, b, a))],
+      ['POST', new RegExp(`${repo}/pulls$`), authed((p, b, a) => pulls.create(p, b, a)), 'PullRequest'],
       ['GET', new RegExp(`${repo}/pulls/(\\d+)$`), (p) => pulls.get(p)],
-      ['PATCH', new RegExp(`${repo}/pulls/(\\d+)$`), authed((p, b, a) => pulls.update(p, b, a))],
+      [
+        'PATCH',
+        new RegExp(`${repo}/pulls/(\\d+)$`),
+        authed((p, b, a) => pulls.update(p, b, a)),
+        'PullRequest',
+      ],
       ['GET', new RegExp(`${repo}/pulls/(\\d+)/merge$`), (p) => pulls.isMerged(p)],
-      ['PUT', new RegExp(`${repo}/pulls/(\\d+)/merge$`), authed((p, b, a) => pulls.merge(p, b, a))],
+      [
+        'PUT',
+        new RegExp(`${repo}/pulls/(\\d+)/merge$`),
+        authed((p, b, a) => pulls.merge(p, b, a)),
+        'PullRequest',
+      ],
     ];
   }
 
@@ -68,12 +95,18 @@ export class RestApi {
     body: Body,
     actor: Caller,
   ): Promise<ApiResponse> {
-    for (const [m, pattern, handler] of this.routes) {
+    for (const [m, pattern, handler, resource] of this.routes) {
       const match = pattern.exec(path);
       if (!match) continue;
       if (m !== method && !(m === 'GET' && method === 'HEAD')) continue;
-      const params = match.slice(1).map((s) => decodeURIComponent(s));
-      return handler(params, query, body, actor);
+      const params = match.slice(1).map(decodeSegment);
+      // A segment that is not valid percent-encoding names nothing.
+      if (params.includes(null)) return notFound();
+      // Before any handler, for every write: text with a control character is refused whole,
+      // never stored (reads have no body).
+      const unprintable = controlCharacterErrors(body, resource ?? 'Request');
+      if (unprintable.length > 0) return validationFailed(unprintable);
+      return handler(params as string[], query, body, actor);
     }
     return notFound();
   }

@@ -3,9 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import helmet from 'helmet';
+import { SECURITY_HEADERS } from '../../infra/http/security-headers.ts';
 import { type Authenticator, Gatekeeper } from './auth.ts';
 import { serveGit } from './git-http.ts';
-import { indexPage, notFoundPage, pullPage, repoPage } from './pages.ts';
+import { indexPage, notFoundPage, pullPage, repoPage, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
 import { readPushBody, refusedUpdate } from './ref-updates.ts';
 import {
   type ApiResponse,
@@ -122,6 +124,8 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
   const views = new Views(store, urls);
   const api = new RestApi(views, webhooks);
   const gate = new Gatekeeper(opts.platformToken);
+  // The app's own page headers (CSP without framing, nosniff, ...) on every answer: pages, JSON, git.
+  const secure = helmet(SECURITY_HEADERS);
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://local');
@@ -140,6 +144,10 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     const git = GIT_PATH.exec(path);
     if (git) return routeGit(req, res, url, git.slice(1) as [string, string, string]);
     if (method !== 'GET' && method !== 'HEAD') return sendJson(res, refused(405, 'Method Not Allowed'));
+    if (path === STYLESHEET_PATH) {
+      res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' });
+      return void res.end(STYLESHEET);
+    }
     if (path === '/' || path === `/${org}` || path === `/${org}/`)
       return sendHtml(res, 200, indexPage(views, await store.list(org)));
     const pull = PULL_PAGE.exec(path);
@@ -190,6 +198,7 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
   };
 
   const server = createServer((req, res) => {
+    secure(req, res, () => {});
     route(req, res).catch((err: unknown) => {
       opts.log?.error({ err, url: req.url }, 'local repository host failed a request');
       if (!res.headersSent) sendJson(res, refused(500, 'Server Error'));

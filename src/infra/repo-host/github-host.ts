@@ -93,6 +93,15 @@ function refusedPullRequest(err: unknown): AppError | null {
   return null;
 }
 
+/**
+ * GitHub Enterprise Server without rate limits answers `GET /rate_limit` with 404 and a message
+ * saying so ("Rate limiting is not enabled.", formerly "No rate limit for white listed users").
+ */
+function saysNoRateLimit(err: OctokitError): boolean {
+  const message = (err.response?.data as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' && /rate limit/i.test(message);
+}
+
 function parseRepository(data: unknown, created: boolean): HostedRepository {
   const what = 'repository';
   const repo = readObject(data, what);
@@ -147,14 +156,20 @@ function optionalCounts(
 export class GithubHost implements RepoHost {
   readonly info: RepoHostInfo;
   private readonly octokit: Octokit;
+  private readonly probeClient: Octokit;
 
   constructor(private readonly opts: GithubHostOptions) {
     this.info = { kind: opts.kind, apiUrl: opts.apiUrl.replace(/\/+$/, ''), org: opts.org };
     this.octokit = this.client(opts.token);
+    this.probeClient = this.client(opts.token, { quiet: true });
   }
 
-  /** An Octokit on the host's REST base with one credential (the platform's, or a user's). */
-  private client(token: string | null): Octokit {
+  /**
+   * An Octokit on the host's REST base with one credential (the platform's, or a user's). Octokit
+   * logs each failed request as an error; `quiet` drops those lines for callers that report the
+   * failure themselves.
+   */
+  private client(token: string | null, { quiet = false } = {}): Octokit {
     const timeoutMs = this.opts.requestTimeoutMs ?? 15_000;
     const log = this.opts.log;
     return new Octokit({
@@ -169,21 +184,24 @@ export class GithubHost implements RepoHost {
         debug: () => {},
         info: () => {},
         warn: (message: string) => log?.warn({ repoHost: this.info.apiUrl }, message),
-        error: (message: string) => log?.error({ repoHost: this.info.apiUrl }, message),
+        error: quiet ? () => {} : (message: string) => log?.error({ repoHost: this.info.apiUrl }, message),
       },
     });
   }
 
   /**
-   * `GET /rate_limit`: GitHub does not count it against the rate limit. Any HTTP answer counts as
-   * answering (the built-in local host has no such route and says 404); only no answer, a timeout
-   * or a 5xx fails.
+   * `GET /rate_limit`: GitHub does not count it against the rate limit, and the built-in local host
+   * serves it too. The host is ready when it answers 2xx, or 404 saying it has no rate limits (GitHub
+   * Enterprise Server with rate limiting off). Anything else fails: no answer, a timeout, a 5xx,
+   * refused credentials (every call of the service would fail too), or a 404 of a base URL that is
+   * not GitHub's API. The probe's own client logs nothing: a failure is the readiness check's to
+   * report (one warning naming the dependency), and a healthy probe logs no line at all.
    */
   async ping(): Promise<void> {
     try {
-      await this.octokit.request('GET /rate_limit');
+      await this.probeClient.request('GET /rate_limit');
     } catch (err) {
-      if (isOctokitError(err) && err.status < 500) return;
+      if (isOctokitError(err) && err.status === 404 && saysNoRateLimit(err)) return;
       throw upstream('answer', err);
     }
   }

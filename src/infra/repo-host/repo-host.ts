@@ -79,7 +79,10 @@ export interface PullRequestEvent {
  */
 export interface RepoHost {
   readonly info: RepoHostInfo;
-  /** Resolves when the host answers at all (readiness); costs no rate limit where the host has one. */
+  /**
+   * Resolves when the host serves its API to the service (readiness); costs no rate limit where the
+   * host has one. Logs nothing when it resolves.
+   */
   ping(): Promise<void>;
   /**
    * Creates `{org}/{name}` with a README commit on `main` and grants the founder; a repeat finds

@@ -30,7 +30,8 @@ export function repositoryName(project: { id: string; tokenSymbol: string }): st
 const MAX_REPOSITORY_DESCRIPTION = 350;
 
 /**
- * The project's description on one line, cut to what GitHub accepts, ending with the project's
+ * The project's description on one line without control characters (GitHub and the local host
+ * refuse them with 422), cut to what GitHub accepts, ending with the project's
  * id: the mark by which a retried activation knows the repository as this project's own (a
  * repository of the same name without it is someone else's and is never adopted).
  */
@@ -41,7 +42,8 @@ export function repositoryDescription(project: {
 }): string {
   const mark = ` · ${project.id}`;
   const room = MAX_REPOSITORY_DESCRIPTION - mark.length;
-  const text = (project.description ?? '').replace(/\s+/g, ' ').trim() || `Bounties for ${project.name}`;
+  const text =
+    (project.description ?? '').replace(/[\s\p{Cc}]+/gu, ' ').trim() || `Bounties for ${project.name}`;
   const chars = Array.from(text);
   if (chars.length <= room) return `${text}${mark}`;
   const cut = chars.slice(0, room - 1).join('');

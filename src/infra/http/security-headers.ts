@@ -1,0 +1,25 @@
+import type { HelmetOptions } from 'helmet';
+
+/**
+ * The security headers of every page this service serves, as helmet options: a content security
+ * policy that allows scripts, styles and connections to this origin only and no framing, with
+ * helmet's other defaults (`X-Content-Type-Options: nosniff`, `X-Frame-Options`, HSTS,
+ * `Referrer-Policy: no-referrer`, ...). The app's pages get them through @fastify/helmet
+ * (web/web-core.ts); the built-in local repository host, a plain node:http server, through
+ * helmet's own middleware (dev/local-repo-host/server.ts). One object, so the two never drift.
+ */
+export const SECURITY_HEADERS = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'self'"],
+      objectSrc: ["'none'"],
+    },
+  },
+} as const satisfies HelmetOptions;
