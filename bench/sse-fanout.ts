@@ -115,6 +115,8 @@ async function main() {
   const config = loadConfig({
     RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_KEY_PER_MINUTE: '1000000',
+    // Every client connects from this machine without a key: one client IP.
+    EVENTS_MAX_STREAMS_PER_CLIENT: String(CLIENTS + 1),
   });
   const app = await buildApp({ database, chain: unavailableChain, clock: systemClock, config });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

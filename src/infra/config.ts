@@ -35,6 +35,8 @@ export interface Config {
     pollMs: number;
     /** Unread bytes a client may accumulate before its stream is dropped (it resumes with Last-Event-ID). */
     maxBufferBytes: number;
+    /** Concurrent streams one API key (or one client IP without a key) may hold on this instance. */
+    maxStreamsPerClient: number;
   };
   /** Without `rpcUrl` the service starts its own anvil dev chain in DATA_DIR. */
   chain: {
@@ -180,6 +182,7 @@ export function loadConfig(env: Env): Config {
       // At most 2 s: an event must reach every instance's streams within 2 s even without NOTIFY.
       pollMs: r.int('EVENTS_POLL_MS', 1_000, 10, 2_000),
       maxBufferBytes: r.int('EVENTS_MAX_BUFFER_BYTES', 1_048_576, 4_096, 1_073_741_824),
+      maxStreamsPerClient: r.int('EVENTS_MAX_STREAMS_PER_CLIENT', 20, 1, 1_000_000),
     },
     chain: {
       rpcUrl: r.url('CHAIN_RPC_URL', ['http:', 'https:']),

@@ -61,6 +61,24 @@ export class Metrics {
     help: 'Outbound webhook delivery attempts that failed (non-2xx answer, timeout, refused target).',
     registers: [this.registry],
   });
+  private readonly streamsOpen = new Gauge({
+    name: 'event_streams_open',
+    help: 'Event streams (GET /api/events) open on this instance, the ones being prepared included.',
+    registers: [this.registry],
+  });
+  private readonly streamsRefused = new Counter({
+    name: 'event_streams_refused_total',
+    help: 'Event streams refused with 429 too_many_streams (the client held EVENTS_MAX_STREAMS_PER_CLIENT).',
+    registers: [this.registry],
+  });
+  private readonly mcpCalls = new Counter({
+    name: 'mcp_calls_total',
+    help:
+      'JSON-RPC messages received on POST /mcp, each counted against the rate limit: served, or ' +
+      'rate_limited (in a batch larger than the budget left, refused whole).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   private readingsAttached = false;
 
   constructor() {
@@ -80,6 +98,17 @@ export class Metrics {
 
   webhookDeliveryFailed(): void {
     this.webhookFailures.inc();
+  }
+
+  /** The event streams' slot table reports here (stream-slots.ts). */
+  readonly eventStreams = {
+    open: (total: number): void => this.streamsOpen.set(total),
+    refused: (): void => this.streamsRefused.inc(),
+  };
+
+  /** `calls`: the messages of one POST /mcp (a batch's length, or 1). */
+  mcpCallsCounted(outcome: 'served' | 'rate_limited', calls: number): void {
+    this.mcpCalls.inc({ outcome }, calls);
   }
 
   /** Runs one pass of a background job and records when it ended and how long it took. */

@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  too_many_streams: 429,
   internal_error: 500,
   upstream_error: 502,
   payouts_disabled: 503,

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { Services } from '../compose.ts';
 import type { Config } from '../infra/config.ts';
 import { bearerToken } from '../infra/http/auth.ts';
-import { registerRouteLimit } from '../infra/http/rate-limit.ts';
+import { extraRequests, registerRouteLimit } from '../infra/http/rate-limit.ts';
+import type { Metrics } from '../infra/metrics.ts';
 import type { RepoHost } from '../infra/repo-host/repo-host.ts';
 import { AppError } from '../lib/errors.ts';
 import { buildMcpServer } from './mcp-server.ts';
@@ -14,7 +15,14 @@ export interface McpRoutesOptions {
   repoHost: RepoHost;
   config: Config;
   devChain: boolean;
+  metrics: Metrics;
 }
+
+/**
+ * Messages one POST may carry. Each counts against the rate limit anyway; the cap bounds how much
+ * work one request starts at once (the SDK's transport refuses more than 100, without our envelope).
+ */
+export const MCP_MAX_BATCH = 50;
 
 // A JSON-RPC message or a batch of them; the transport reads the rest. Declaring a body lets the
 // request guards accept one (they refuse bodies on routes without a body schema).
@@ -29,9 +37,11 @@ const JsonRpcBody = Type.Union([Type.Object({}), Type.Array(Type.Object({}))]);
  * stream of the call it belongs to.
  */
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, opts) => {
-  const { services, repoHost, devChain } = opts;
+  const { services, repoHost, devChain, metrics } = opts;
   // Registration through a tool is held to the same hourly per-IP budget as the JSON route.
   const registrations = app.createRateLimit(registerRouteLimit(opts.config.rateLimit).rateLimit);
+  // The global hook counted the request once; each further call of a batch counts one more.
+  const chargeBatch = extraRequests(app);
 
   /** No key: public tools only. A key that does not authenticate: 401, as on every route. */
   const optionalAgent = async (request: FastifyRequest) => {
@@ -44,6 +54,19 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, opts)
     '/mcp',
     { onRequest: optionalAgent, schema: { hide: true, body: JsonRpcBody } },
     async (request, reply) => {
+      const calls = Array.isArray(request.body) ? request.body.length : 1;
+      if (calls > MCP_MAX_BATCH)
+        throw new AppError('validation_error', `A batch holds at most ${MCP_MAX_BATCH} messages.`, [
+          { field: 'body', message: `has ${calls} messages; send at most ${MCP_MAX_BATCH} per request` },
+        ]);
+      try {
+        await chargeBatch(request, reply, calls - 1);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'rate_limited')
+          metrics.mcpCallsCounted('rate_limited', calls);
+        throw err;
+      }
+      metrics.mcpCallsCounted('served', calls);
       const server = buildMcpServer({
         services,
         repoHost,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DocumentedRoute, RouteCatalog } from '../../infra/http/openapi-meta.ts';
-import { TAGS } from '../../infra/http/openapi-routes.ts';
+import { type DocumentedRoute, type RouteCatalog, TAGS } from '../../infra/http/openapi-meta.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../lib/errors.ts';
 import { ERROR_FIXES } from './error-fixes.ts';
 import { contributorSteps, founderSteps, type StepContext } from './skill-steps.ts';
@@ -17,6 +16,10 @@ export interface DocsContext {
   feeBps: number;
   rateLimit: { perIpPerMinute: number; perKeyPerMinute: number; registerPerIpPerHour: number };
   bodyLimitBytes: number;
+  /** EVENTS_MAX_STREAMS_PER_CLIENT. */
+  eventStreamsPerClient: number;
+  /** Messages one POST /mcp may carry. */
+  mcpMaxBatch: number;
   /** An MCP server is mounted at /mcp (hidden from the OpenAPI document, so not in the catalog). */
   mcp: boolean;
 }
@@ -96,7 +99,12 @@ function limitsSection(ctx: DocsContext): string {
 - With an API key: ${r.perKeyPerMinute} requests per minute per key.
 - Without a key: ${r.perIpPerMinute} requests per minute per client IP.
 - Registration: ${r.registerPerIpPerHour} per hour per client IP.
-- Over a limit: \`429 rate_limited\` with \`Retry-After\` (seconds); wait that long.
+- Over a limit: \`429 rate_limited\` with \`Retry-After\` (seconds); wait that long.${
+    ctx.mcp
+      ? `\n- MCP: each message of a JSON-RPC batch on \`/mcp\` counts as one request, at most ${ctx.mcpMaxBatch} per batch; a batch larger than what is left of your budget is refused whole (\`429 rate_limited\`).`
+      : ''
+  }
+- Event streams (\`GET /api/events\`): at most ${ctx.eventStreamsPerClient} open at once per API key (per client IP without one); the next is \`429 too_many_streams\` until one closes.
 - Bodies: at most ${ctx.bodyLimitBytes / 1024} KiB of JSON. Claims lapse after ${ctx.claimTtlHours} hours without a submission.`;
 }
 

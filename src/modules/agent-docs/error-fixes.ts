@@ -65,6 +65,8 @@ export const ERROR_FIXES: Record<ErrorCode, string> = {
     'That Idempotency-Key was used for a different request; use a new key (a UUID) for each new operation.',
   rate_limited:
     'Too many requests: wait the number of seconds in `Retry-After`, then retry. See the rate limits below.',
+  too_many_streams:
+    'You hold the most event streams one key (or one address without a key) may keep open at once: close one (one stream with `types` covering all you need is enough), then connect again.',
   internal_error:
     'Our fault, and it is logged. Retry later with the same Idempotency-Key; quote `request_id` if it persists.',
   upstream_error:

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../infra/db/client.ts';
-import * as activity from '../activity/activity.repo.ts';
+import * as activity from '../activity/activity-stream.ts';
 import type { EventStream, Frame } from './event-stream.ts';
 import { toFrame } from './event-stream.ts';
 import type { StreamPosition } from './stream-position.ts';

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import type { StreamFilter, StreamRow } from '../activity/activity.repo.ts';
+import type { StreamFilter, StreamRow } from '../activity/activity-stream.ts';
 import { comparePositions, type StreamPosition } from './stream-position.ts';
 
 /** One event, serialized once per batch and shared by every stream it goes to. */

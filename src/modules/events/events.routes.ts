@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../../infra/http/auth.ts';
-import { errors } from '../../infra/http/schemas.ts';
+import { callerKey } from '../../infra/http/rate-limit.ts';
 import { EventsHeaders, EventsQuery } from './events.schemas.ts';
 import type { EventsService } from './events.service.ts';
 
@@ -18,24 +18,27 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
       schema: {
         tags: ['events'],
         operationId: 'streamEvents',
-        summary: 'Server-Sent Events: the activity feed live, plus your personal events with a key',
+        summary: 'Live events (SSE); with a key, your personal events too',
         description:
           'Each message: `id: <event id>`, `event: <type>`, `data: <the event as in /api/activity>`. ' +
           'Reconnect with Last-Event-ID (or last_event_id) to replay exactly what you missed; an ' +
-          'unknown id is 400. A comment line arrives at least every 15 s.',
+          'unknown id is 400. A comment line arrives at least every 15 s. One API key (or one client ' +
+          'IP without a key) may hold a limited number of streams at once (20 by default, per ' +
+          'instance); the next is 429 `too_many_streams`.',
         security: [{}, { bearerAuth: [] }],
         querystring: EventsQuery,
         headers: EventsHeaders,
         produces: ['text/event-stream'],
         response: {
           200: { description: 'An endless text/event-stream.', type: 'string' },
-          ...errors(400, 401, 429),
         },
+        errorCodes: ['too_many_streams'],
       },
     },
     async (request, reply) => {
       const spec = await events.prepare({
         agentId: request.agent?.id ?? null,
+        client: callerKey(request),
         types: request.query.types,
         projectId: request.query.project_id,
         // EventSource sends the header on every reconnect while the URL keeps its first query.

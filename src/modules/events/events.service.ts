@@ -4,11 +4,12 @@ import type { Db } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 // The stream is the push side of the activity feed: it reads the feed's table (never writes it;
 // events are written by ActivityService.record in the transaction of each change).
-import * as activity from '../activity/activity.repo.ts';
+import * as activity from '../activity/activity-stream.ts';
 import type { EventBus } from './event-bus.ts';
 import { EventStream, toFrame } from './event-stream.ts';
 import { STREAM_EVENT_TYPES } from './events.schemas.ts';
 import { comparePositions, type StreamPosition } from './stream-position.ts';
+import type { StreamSlots } from './stream-slots.ts';
 
 const REPLAY_BATCH = 500;
 
@@ -17,10 +18,14 @@ export interface EventsDeps {
   bus: EventBus;
   log: FastifyBaseLogger;
   maxBufferBytes: number;
+  /** The streams each client holds open on this instance (EVENTS_MAX_STREAMS_PER_CLIENT). */
+  slots: StreamSlots;
 }
 
 export interface StreamRequest {
   agentId: string | null;
+  /** Whose slot the stream takes: its API key's agent, else its client IP (`callerKey`). */
+  client: string;
   types?: string;
   projectId?: string;
   lastEventId?: string;
@@ -30,21 +35,43 @@ export interface StreamRequest {
 export interface StreamSpec {
   filter: activity.StreamFilter;
   resumeFrom: StreamPosition | null;
+  /** Gives the client's stream slot back; `serve` calls it when the response closes. */
+  release: () => void;
 }
 
 export class EventsService {
   constructor(private readonly deps: EventsDeps) {}
 
-  /** Checks a request before anything is sent, so that its errors are ordinary JSON answers. */
+  /**
+   * Checks a request before anything is sent, so that its errors are ordinary JSON answers, and
+   * takes one of the client's stream slots (before the stream's own database work).
+   */
   async prepare(req: StreamRequest): Promise<StreamSpec> {
     const filter: activity.StreamFilter = {
       agentId: req.agentId,
       types: req.types === undefined ? null : parseTypes(req.types),
       projectId: req.projectId ?? null,
     };
+    const release = this.deps.slots.take(req.client);
+    if (!release) {
+      throw new AppError(
+        'too_many_streams',
+        `${this.deps.slots.maxPerClient} event streams are open with this API key (or from this address ` +
+          'without a key), the most allowed at once; close one before opening another.',
+      );
+    }
+    try {
+      return { ...(await this.resumePoint(req)), filter, release };
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  private async resumePoint(req: StreamRequest): Promise<{ resumeFrom: StreamPosition | null }> {
     // Started before the response is taken over, so that a database failure is an ordinary error.
     await this.deps.bus.ready();
-    if (!req.lastEventId) return { filter, resumeFrom: null };
+    if (!req.lastEventId) return { resumeFrom: null };
     const resumeFrom = await activity.positionOf(this.deps.db, req.lastEventId);
     // Events are never deleted, so an unknown id is a client's mistake; replaying "from now"
     // instead would hide that it has missed events.
@@ -53,7 +80,7 @@ export class EventsService {
         { field: 'last-event-id', message: 'is not the id of an event' },
       ]);
     }
-    return { filter, resumeFrom };
+    return { resumeFrom };
   }
 
   /**
@@ -66,6 +93,11 @@ export class EventsService {
     headers: Record<string, string | number | string[] | undefined>,
   ): Promise<void> {
     const { bus, log, maxBufferBytes } = this.deps;
+    // However the response ends (the client leaves, a slow client is dropped, shutdown), its slot
+    // is given back. A client that left while the request was prepared has closed it already, and
+    // 'close' is not emitted again: nothing to serve then.
+    res.once('close', spec.release);
+    if (res.destroyed) return spec.release();
     const stream = new EventStream(res, spec.filter, spec.resumeFrom ?? bus.head, maxBufferBytes, () =>
       log.info({ agentId: spec.filter.agentId }, 'event stream dropped: client too slow'),
     );

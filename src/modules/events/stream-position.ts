@@ -1,4 +1,4 @@
-import type { StreamPosition } from '../activity/activity.repo.ts';
+import type { StreamPosition } from '../activity/activity-stream.ts';
 
 export type { StreamPosition };
 
