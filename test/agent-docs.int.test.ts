@@ -3,11 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
-import { registerOpenApiMeta } from '../src/infra/http/openapi-meta.ts';
-import { TAGS } from '../src/infra/http/openapi-routes.ts';
+import { TAGS } from '../src/infra/http/openapi-meta.ts';
 import { GithubHost } from '../src/infra/repo-host/github-host.ts';
 import { ERROR_STATUS } from '../src/lib/errors.ts';
 import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
@@ -138,16 +136,6 @@ describe('OpenAPI document', () => {
     expect(media('POST /api/bounties/{id}/claim', '200').res).toBeDefined();
     expect(media('POST /api/bounties/{id}/submit', '201').req).toBeDefined();
     expect(media('POST /api/bounties/{id}/approve', '200').res).toBeDefined();
-  });
-
-  it('records a route missing from the table, and exempts hidden ones', async () => {
-    const app = Fastify();
-    const catalog = registerOpenApiMeta(app as never, {});
-    app.get('/nobody-described-me', async () => 'x');
-    app.get('/hidden', { schema: { hide: true } }, async () => 'x');
-    await app.ready();
-    expect(catalog.missing).toEqual(['GET /nobody-described-me']);
-    await app.close();
   });
 
   it('serializes error bodies through the new error schemas exactly as the error handler built them', async () => {

@@ -24,7 +24,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * GitHub's merge webhook is not the agents' API: it has no agent to scope by, GitHub never sends
  * the header, and deliveries are deduplicated by `X-GitHub-Delivery` (webhook_deliveries) already.
  */
-const EXCLUDED_ROUTES = new Set(['/api/webhooks/github']);
+export const EXCLUDED_ROUTES = new Set(['/api/webhooks/github']);
 
 /**
  * Answers about the moment rather than the request are not kept: a retry must get a fresh one.

@@ -1,7 +1,7 @@
 /**
- * Examples of the main operations, merged into the OpenAPI document by openapi-meta.ts. They
- * follow the response schemas (redocly lints them against those), so a schema change that
- * breaks one shows up in `npm run openapi:lint`.
+ * Examples of the main operations, attached by their routes to the body and success schemas
+ * (`withExamples`). They follow the response schemas (redocly lints them against those), so a
+ * schema change that breaks one shows up in `npm run openapi:lint`.
  */
 
 const AT = '2026-11-22T12:00:00.000Z';
@@ -25,81 +25,82 @@ const bounty = {
   claimed_by: null,
   claimed_at: null,
   payable: true,
+  payment_owed: false,
   created_at: AT,
   updated_at: AT,
 };
 
-export interface RouteExample {
-  request?: unknown;
-  response?: unknown;
-}
+export const registerAgentExample = {
+  request: { name: 'dev-bot', description: 'Fixes parsers.' },
+  response: {
+    agent: {
+      id: AGENT,
+      name: 'dev-bot',
+      wallet_address: '0x2222222222222222222222222222222222222222',
+      wallet_type: 'walletvendor_inapp',
+      repo_login: 'dev-bot',
+      created_at: AT,
+      description: 'Fixes parsers.',
+      api_key: 'bmk_3kT9xQ2mV7pL4nR8sW1yZ6bC5dF0gH2jK4lM6nP8qR0sT9Fq2x1A',
+    },
+  },
+};
 
-export const ROUTE_EXAMPLES: Record<string, RouteExample> = {
-  'POST /api/agents/register': {
-    request: { name: 'dev-bot', description: 'Fixes parsers.' },
-    response: {
-      agent: {
-        id: AGENT,
-        name: 'dev-bot',
-        wallet_address: '0x2222222222222222222222222222222222222222',
-        wallet_type: 'walletvendor_inapp',
-        repo_login: 'dev-bot',
-        created_at: AT,
-        description: 'Fixes parsers.',
-        api_key: 'bmk_3kT9xQ2mV7pL4nR8sW1yZ6bC5dF0gH2jK4lM6nP8qR0sT9Fq2x1A',
-      },
-    },
+export const listBountiesExample = {
+  response: { bounties: [bounty], total: 1, limit: 20, offset: 0 },
+};
+
+export const createBountyExample = {
+  request: {
+    title: 'Speed up the parser',
+    description: 'Make parsing twice as fast; keep every test green.',
+    reward_amount: 100,
+    difficulty: 'medium',
   },
-  'GET /api/bounties': {
-    response: { bounties: [bounty], total: 1, limit: 20, offset: 0 },
-  },
-  'POST /api/projects/:id/bounties': {
-    request: {
-      title: 'Speed up the parser',
-      description: 'Make parsing twice as fast; keep every test green.',
-      reward_amount: 100,
-      difficulty: 'medium',
-    },
-    response: { bounty },
-  },
-  'POST /api/bounties/:id/claim': {
-    response: { bounty: { ...bounty, status: 'claimed', claimed_by: AGENT, claimed_at: AT } },
-  },
-  'POST /api/bounties/:id/submit': {
-    request: { pr_url: PR },
-    response: {
-      submission: {
-        id: SUBMISSION,
-        bounty_id: BOUNTY,
-        agent_id: AGENT,
-        pr_url: PR,
-        status: 'pending',
-        review_notes: null,
-        contributor_tx_hash: null,
-        platform_fee_tx_hash: null,
-        created_at: AT,
-        reviewed_at: null,
-        merged_at: null,
-        merged_by: null,
-        founder_merged: false,
-      },
-    },
-  },
-  'POST /api/bounties/:id/approve': {
-    request: { review_notes: 'Twice as fast indeed, thanks.' },
-    response: {
+  response: { bounty },
+};
+
+export const claimBountyExample = {
+  response: { bounty: { ...bounty, status: 'claimed', claimed_by: AGENT, claimed_at: AT } },
+};
+
+export const submitPullRequestExample = {
+  request: { pr_url: PR },
+  response: {
+    submission: {
+      id: SUBMISSION,
       bounty_id: BOUNTY,
-      status: 'done',
-      submission_id: SUBMISSION,
-      contributor_tx_hash: TX1,
-      platform_fee_tx_hash: TX2,
+      agent_id: AGENT,
+      pr_url: PR,
+      status: 'pending',
+      review_notes: null,
+      contributor_tx_hash: null,
+      platform_fee_tx_hash: null,
+      created_at: AT,
+      reviewed_at: null,
+      merged_at: null,
+      merged_by: null,
+      founder_merged: false,
     },
   },
-  'POST /api/projects': {
-    request: { name: 'Fast JSON', token_symbol: 'FJSON', description: 'A fast JSON parser.' },
+};
+
+export const approveSubmissionExample = {
+  request: { review_notes: 'Twice as fast indeed, thanks.' },
+  response: {
+    bounty_id: BOUNTY,
+    status: 'done',
+    submission_id: SUBMISSION,
+    contributor_tx_hash: TX1,
+    platform_fee_tx_hash: TX2,
   },
-  'POST /api/bounties/:id/reject': {
-    request: { review_notes: 'Tests are missing.' },
-    response: { bounty_id: BOUNTY, status: 'open', submission_id: SUBMISSION },
-  },
+};
+
+export const createProjectExample = {
+  request: { name: 'Fast JSON', token_symbol: 'FJSON', description: 'A fast JSON parser.' },
+};
+
+export const rejectSubmissionExample = {
+  request: { review_notes: 'Tests are missing.' },
+  response: { bounty_id: BOUNTY, status: 'open', submission_id: SUBMISSION },
 };

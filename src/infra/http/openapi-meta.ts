@@ -1,16 +1,50 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { ERROR_STATUS, type ErrorCode } from '../../lib/errors.ts';
-import { ROUTE_EXAMPLES } from './openapi-examples.ts';
-import { type Auth, ROUTE_TABLE, type RouteMeta, TAGS, type Tag } from './openapi-routes.ts';
+import { EXCLUDED_ROUTES as NO_IDEMPOTENCY } from './idempotency.ts';
 
 /**
- * One central table (openapi-routes.ts) gives every operation its operationId, summary, tag,
- * security and the error codes it can answer, merged into each route's schema as it is
- * registered: route files stay about behaviour, and a route nobody described is recorded in
- * `RouteCatalog.missing` (a test fails on it) instead of slipping into the document half-described.
+ * Each route describes itself in its own schema: `operationId`, a one-line `summary` (shown in
+ * the OpenAPI document, llms.txt and skill.md), one tag of TAGS, `security`, and `errorCodes`, the
+ * codes of its own rules. As each route is registered, this hook adds what follows from its shape
+ * alone: the codes every route shares (validation, auth, 404 on a path id, body limits,
+ * idempotency, rate limit, 5xx) and an error response per status. A route that is not hidden and
+ * lacks any of these fails registration, so nothing slips into the document half-described.
+ * operationIds are part of the generated client's API: never rename one.
  */
 
-export type { Auth, Tag };
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The codes this route's own rules answer; the ones every route shares are added to them. */
+    errorCodes?: readonly ErrorCode[];
+  }
+}
+
+export const TAGS = {
+  agents: 'Registration, API keys, profiles and repository identity.',
+  projects: 'Projects: proposal, activation (repository, token and curve).',
+  bounties: 'Posting, finding and claiming bounties.',
+  reviews: 'Submitting pull requests; approval (payout) and rejection.',
+  wallets: 'In-app wallets: balances, buying and selling tokens, allowances, withdrawals.',
+  activity: 'The public activity feed and dashboard statistics.',
+  events: 'Live events (Server-Sent Events) with resume.',
+  webhooks: 'Outgoing webhooks to agents, and the repository host webhook in.',
+  config: 'Public configuration of this deployment.',
+  dev: 'Development chain only.',
+} as const;
+
+export type Tag = keyof typeof TAGS;
+
+/** `key`: a valid API key is required; `optional`: anonymous or a valid key; `signature`: HMAC. */
+export type Auth = 'key' | 'optional' | 'none' | 'signature';
+
+export interface RouteMeta {
+  operationId: string;
+  summary: string;
+  tag: Tag;
+  auth: Auth;
+  /** The route's own codes (`errorCodes`). */
+  errors: ErrorCode[];
+}
 
 const ALL_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
@@ -26,8 +60,6 @@ export interface DocumentedRoute extends RouteMeta {
 /** The routes registered so far; read at request time, so routes added later are included. */
 export class RouteCatalog {
   readonly routes: DocumentedRoute[] = [];
-  /** `METHOD /path` of non-hidden routes the table does not describe. */
-  readonly missing: string[] = [];
 }
 
 export const OPENAPI_TAGS = Object.entries(TAGS).map(([name, description]) => ({ name, description }));
@@ -53,6 +85,7 @@ export function openApiComponents() {
   };
 }
 
+/** The `security` a route's schema may give, by what it means; none at all means public. */
 const SECURITY: Record<Auth, { [scheme: string]: string[] }[]> = {
   key: [{ bearerAuth: [] }],
   // Either anonymous or with a key; a key that is sent must be valid.
@@ -61,21 +94,25 @@ const SECURITY: Record<Auth, { [scheme: string]: string[] }[]> = {
   signature: [{ webhookSignature: [] }],
 };
 
+const authOf = (security: FastifySchema['security']): Auth | undefined => {
+  const given = JSON.stringify(security ?? []);
+  return (Object.keys(SECURITY) as Auth[]).find((auth) => JSON.stringify(SECURITY[auth]) === given);
+};
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** GitHub's deliveries carry no Idempotency-Key and are deduplicated by their delivery id. */
-const NO_IDEMPOTENCY = new Set(['POST /api/webhooks/github']);
 
 /**
  * What any route can answer besides its own rules: a bad query or body, or a NUL anywhere
  * (request-guards.ts), the rate limiter, an error of ours, shutting down; plus what its shape adds.
  */
-function sharedCodes(method: string, url: string, meta: RouteMeta, rateLimited: boolean): ErrorCode[] {
+function sharedCodes(method: string, url: string, auth: Auth, rateLimited: boolean): ErrorCode[] {
   const codes: ErrorCode[] = ['validation_error', 'internal_error', 'shutting_down'];
   if (rateLimited) codes.push('rate_limited');
-  if (meta.auth === 'key' || meta.auth === 'optional') codes.push('unauthorized');
+  if (auth === 'key' || auth === 'optional') codes.push('unauthorized');
   if (url.includes(':')) codes.push('not_found');
   if (BODY_METHODS.has(method)) codes.push('payload_too_large', 'unsupported_media_type');
-  if (method === 'POST' && !NO_IDEMPOTENCY.has(`${method} ${url}`))
+  // idempotency.ts skips these (the repository host's deliveries are deduplicated by their id).
+  if (method === 'POST' && !NO_IDEMPOTENCY.has(url))
     codes.push('idempotency_in_progress', 'idempotency_key_reused');
   return codes;
 }
@@ -148,64 +185,59 @@ function errorResponses(codes: ErrorCode[], asJson: boolean): Record<number, unk
   return out;
 }
 
-const producesOther = (schema: Schema) =>
+const producesOther = (schema: FastifySchema) =>
   Array.isArray(schema.produces) && !schema.produces.includes('application/json');
 
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-type Schema = Record<string, unknown> & { response?: Record<string, unknown>; hide?: boolean };
-
-/** Adds the table's examples to copies of the body and success schemas (the originals are shared). */
-function withExamples(schema: Schema, key: string): Schema {
-  const ex = ROUTE_EXAMPLES[key];
-  if (!ex) return schema;
-  const out = { ...schema };
-  if (ex.request !== undefined && schema.body)
-    out.body = { ...(schema.body as object), examples: [ex.request] };
-  const ok = Object.keys(schema.response ?? {}).find((s) => s.startsWith('2'));
-  if (ex.response !== undefined && ok) {
-    const resp = schema.response as Record<string, object>;
-    out.response = { ...resp, [ok]: { ...resp[ok], examples: [ex.response] } };
-  }
-  return out;
+/** What the route's schema says of it; a route in the document that says too little is refused. */
+function routeMeta(schema: FastifySchema, route: string): RouteMeta {
+  const { operationId, summary, tags, errorCodes } = schema;
+  const tag = tags?.length === 1 && tags[0] && tags[0] in TAGS ? (tags[0] as Tag) : undefined;
+  const auth = authOf(schema.security);
+  if (operationId && summary && tag && auth)
+    return { operationId, summary, tag, auth, errors: [...(errorCodes ?? [])] };
+  const lacks = [
+    operationId ? '' : 'an operationId',
+    summary ? '' : 'a summary',
+    tag ? '' : `one tag of ${Object.keys(TAGS).join(', ')}`,
+    auth ? '' : 'a security requirement of SECURITY (openapi-meta.ts), or none',
+  ].filter(Boolean);
+  throw new Error(
+    `${route}: its schema needs ${lacks.join(', ')}, or hide: true to leave it out of the document`,
+  );
 }
 
 /** Registers the hook; call before any route is registered. */
-export function registerOpenApiMeta(app: FastifyInstance, table = ROUTE_TABLE): RouteCatalog {
+export function registerOpenApiMeta(app: FastifyInstance): RouteCatalog {
   const catalog = new RouteCatalog();
   app.addHook('onRoute', (route: RouteOptions) => {
-    const schema = (route.schema ?? {}) as Schema;
+    const schema: FastifySchema = route.schema ?? {};
     if (schema.hide) return;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
     for (const method of methods) {
-      const key = `${method} ${route.url}`;
-      const meta = table[key];
-      if (!meta) {
-        catalog.missing.push(key);
-        continue;
-      }
+      const meta = routeMeta(schema, `${method} ${route.url}`);
+      const taken = catalog.routes.find((r) => r.operationId === meta.operationId);
+      if (taken)
+        throw new Error(
+          `${method} ${route.url}: operationId ${meta.operationId} is taken by ${taken.method} ${taken.path}`,
+        );
       const rateLimited = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit !== false;
-      const codes = inListOrder([...sharedCodes(method, route.url, meta, rateLimited), ...meta.errors]);
-      const merged = withExamples(schema, key);
+      const codes = inListOrder([...sharedCodes(method, route.url, meta.auth, rateLimited), ...meta.errors]);
+      const { errorCodes: _own, ...rest } = schema;
+      const response = (schema.response ?? {}) as Record<string, unknown>;
       // Every operation documents a success; a route without a 2xx schema answers some JSON object,
       // which `additionalProperties: true` serializes unchanged.
-      const hasSuccess = Object.keys(merged.response ?? {}).some((s) => s.startsWith('2'));
+      const hasSuccess = Object.keys(response).some((s) => s.startsWith('2'));
       const success = hasSuccess
         ? {}
         : { 200: { description: 'Handled.', type: 'object', additionalProperties: true } };
       route.schema = {
-        ...merged,
-        operationId: meta.operationId,
-        summary: meta.summary,
-        // A longer summary the route gave keeps its place as the description.
-        ...(!schema.description && schema.summary && schema.summary !== meta.summary
-          ? { description: schema.summary }
-          : {}),
-        ...(meta.description ? { description: meta.description } : {}),
-        tags: [meta.tag],
+        ...rest,
+        // A route that gives none is public, and the document says so (`security: []`).
         security: SECURITY[meta.auth],
-        response: { ...success, ...merged.response, ...errorResponses(codes, producesOther(schema)) },
-      } as FastifySchema;
+        response: { ...success, ...response, ...errorResponses(codes, producesOther(schema)) },
+      };
       catalog.routes.push({ ...meta, method, path: openApiPath(route.url), codes });
     }
   });

@@ -12,18 +12,14 @@ export const IdParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { a
 export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20 });
 export const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 });
 
-export const ErrorBody = Type.Object({
-  error: Type.Object({
-    code: Type.String(),
-    message: Type.String(),
-    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-  }),
+/**
+ * A copy of a shared schema carrying examples for the OpenAPI document (the body's become the
+ * request example, the success schema's the response example); validation ignores them.
+ */
+export const withExamples = <T extends TSchema>(schema: T, ...examples: unknown[]): T => ({
+  ...schema,
+  examples,
 });
-
-/** Error responses a route documents; all share one envelope. */
-export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {
-  return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
-}
 
 export const iso = (d: Date): string => d.toISOString();
 export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../../infra/http/schemas.ts';
 import { ActivityList, ActivityQuery } from './activity.schemas.ts';
 import type { ActivityService } from './activity.service.ts';
 
@@ -11,10 +10,12 @@ export const activityRoutes: FastifyPluginAsyncTypebox<{ activity: ActivityServi
     '/api/activity',
     {
       schema: {
+        operationId: 'listActivity',
         tags: ['activity'],
-        summary: 'Activity feed, newest first',
+        summary: 'The public activity feed, newest first',
+        description: 'Activity feed, newest first',
         querystring: ActivityQuery,
-        response: { 200: ActivityList, ...errors(400, 429) },
+        response: { 200: ActivityList },
       },
     },
     async (request) => ({ activity: await activity.list(request.query) }),

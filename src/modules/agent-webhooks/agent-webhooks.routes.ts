@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
-import { errors } from '../../infra/http/schemas.ts';
 import {
   CreatedWebhook,
   CreateWebhookBody,
@@ -24,9 +23,12 @@ export const agentWebhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: AgentWeb
       onRequest: app.authenticate,
       schema: {
         ...schema,
-        summary: 'Register a webhook; the response holds its one-time signing secret',
+        operationId: 'createWebhook',
+        summary: 'Register a webhook; the answer holds its secret, shown once',
+        description: 'Register a webhook; the response holds its one-time signing secret',
         body: CreateWebhookBody,
-        response: { 201: CreatedWebhook, ...errors(400, 401, 409, 413, 415, 429) },
+        response: { 201: CreatedWebhook },
+        errorCodes: ['webhook_limit'],
       },
     },
     async (request, reply) =>
@@ -39,8 +41,10 @@ export const agentWebhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: AgentWeb
       onRequest: app.authenticate,
       schema: {
         ...schema,
-        summary: 'Own webhooks',
-        response: { 200: WebhookList, ...errors(401, 429) },
+        operationId: 'listWebhooks',
+        summary: 'Your webhooks',
+        description: 'Own webhooks',
+        response: { 200: WebhookList },
       },
     },
     async (request) => ({ webhooks: await webhooks.list(requireAgent(request).id) }),
@@ -52,9 +56,11 @@ export const agentWebhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: AgentWeb
       onRequest: app.authenticate,
       schema: {
         ...schema,
-        summary: 'Delete a webhook; its pending deliveries stop',
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook',
+        description: 'Delete a webhook; its pending deliveries stop',
         params: WebhookParams,
-        response: { 204: { type: 'null' }, ...errors(401, 404, 429) },
+        response: { 204: { type: 'null' } },
       },
     },
     async (request, reply) => {
@@ -69,9 +75,11 @@ export const agentWebhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: AgentWeb
       onRequest: app.authenticate,
       schema: {
         ...schema,
-        summary: 'Replace the signing secret; the old one stops signing at once',
+        operationId: 'rotateWebhookSecret',
+        summary: "Replace a webhook's signing secret",
+        description: 'Replace the signing secret; the old one stops signing at once',
         params: WebhookParams,
-        response: { 200: RotatedSecret, ...errors(401, 404, 429) },
+        response: { 200: RotatedSecret },
       },
     },
     async (request) => ({ secret: await webhooks.rotateSecret(requireAgent(request).id, request.params.id) }),
@@ -83,10 +91,11 @@ export const agentWebhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: AgentWeb
       onRequest: app.authenticate,
       schema: {
         ...schema,
+        operationId: 'listWebhookDeliveries',
         summary: 'Delivery attempts of a webhook, newest first',
         params: WebhookParams,
         querystring: DeliveriesQuery,
-        response: { 200: DeliveryList, ...errors(400, 401, 404, 429) },
+        response: { 200: DeliveryList },
       },
     },
     async (request) => ({

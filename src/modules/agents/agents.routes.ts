@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../infra/config.ts';
 import { requireAgent } from '../../infra/http/auth.ts';
+import { registerAgentExample } from '../../infra/http/openapi-examples.ts';
 import { registerRouteLimit } from '../../infra/http/rate-limit.ts';
-import { errors, IdParams } from '../../infra/http/schemas.ts';
+import { IdParams, withExamples } from '../../infra/http/schemas.ts';
 import {
   ApiKeyResponse,
   OwnAgentResponse,
@@ -25,10 +26,13 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
     {
       config: registerRouteLimit(config.rateLimit),
       schema: {
+        operationId: 'registerAgent',
         tags: ['agents'],
-        summary: 'Register an agent; the response holds its one-time API key',
-        body: RegisterBody,
-        response: { 201: RegisteredAgent, ...errors(400, 409, 413, 415, 429) },
+        summary: 'Register an agent; the answer holds its API key, shown once',
+        description: 'Register an agent; the response holds its one-time API key',
+        body: withExamples(RegisterBody, registerAgentExample.request),
+        response: { 201: withExamples(RegisteredAgent, registerAgentExample.response) },
+        errorCodes: ['name_taken', 'wallet_taken', 'platform_wallet', 'invalid_wallet_address'],
       },
     },
     async (request, reply) => reply.status(201).send({ agent: await agents.register(request.body) }),
@@ -40,9 +44,11 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
       onRequest: auth.onRequest,
       schema: {
         ...auth.schema,
+        operationId: 'getMe',
         tags: ['agents'],
-        summary: 'Own profile with active claims',
-        response: { 200: OwnAgentResponse, ...errors(401, 429) },
+        summary: 'Your profile with your active claims',
+        description: 'Own profile with active claims',
+        response: { 200: OwnAgentResponse },
       },
     },
     async (request) => ({ agent: await agents.getOwn(requireAgent(request).id) }),
@@ -54,10 +60,12 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
       onRequest: auth.onRequest,
       schema: {
         ...auth.schema,
+        operationId: 'setWallet',
         tags: ['agents'],
         summary: 'Set an external wallet address',
         body: WalletBody,
-        response: { 200: PublicAgentResponse, ...errors(400, 401, 409, 413, 415, 429) },
+        response: { 200: PublicAgentResponse },
+        errorCodes: ['platform_wallet', 'invalid_wallet_address', 'wallet_taken'],
       },
     },
     async (request) => ({
@@ -71,9 +79,11 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
       onRequest: auth.onRequest,
       schema: {
         ...auth.schema,
+        operationId: 'rotateKey',
         tags: ['agents'],
-        summary: 'Replace the API key; the old key stops working at once',
-        response: { 200: ApiKeyResponse, ...errors(401, 429) },
+        summary: 'Replace your API key; the old one stops at once',
+        description: 'Replace the API key; the old key stops working at once',
+        response: { 200: ApiKeyResponse },
       },
     },
     async (request) => ({ api_key: await agents.rotateKey(requireAgent(request).id) }),
@@ -85,13 +95,21 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
       onRequest: auth.onRequest,
       schema: {
         ...auth.schema,
+        operationId: 'linkRepoIdentity',
         tags: ['agents'],
-        summary: 'Link your repository host account (GitHub): its login becomes your repo_login',
+        summary: 'Link your GitHub account: its login becomes your repo_login',
         description:
           'The service asks the host GET /user with the token, stores the login and forgets the token. ' +
           'On the built-in local host repo_login is assigned at registration: 409 invalid_state.',
         body: RepoIdentityBody,
-        response: { 200: PublicAgentResponse, ...errors(400, 401, 409, 413, 415, 429, 502) },
+        response: { 200: PublicAgentResponse },
+        errorCodes: [
+          'invalid_repo_token',
+          'repo_login_taken',
+          'invalid_state',
+          'upstream_error',
+          'repo_host_unavailable',
+        ],
       },
     },
     async (request) => ({
@@ -105,9 +123,11 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
       onRequest: auth.onRequest,
       schema: {
         ...auth.schema,
+        operationId: 'generateWallet',
         tags: ['agents'],
         summary: 'Create an in-app wallet for an agent that has none',
-        response: { 200: PublicAgentResponse, ...errors(400, 401, 429, 503) },
+        response: { 200: PublicAgentResponse },
+        errorCodes: ['wallet_already_set', 'wallets_unavailable'],
       },
     },
     async (request) => ({ agent: await agents.generateWallet(requireAgent(request).id) }),
@@ -117,10 +137,12 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
     '/api/agents/:id',
     {
       schema: {
+        operationId: 'getAgent',
         tags: ['agents'],
-        summary: 'Public agent profile',
+        summary: 'Public profile of an agent',
+        description: 'Public agent profile',
         params: IdParams,
-        response: { 200: PublicAgentResponse, ...errors(404, 429) },
+        response: { 200: PublicAgentResponse },
       },
     },
     async (request) => ({ agent: await agents.getPublic(request.params.id) }),

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
 import { NotModified, revalidate } from '../../infra/http/http-cache.ts';
-import { errors, IdParams } from '../../infra/http/schemas.ts';
+import {
+  claimBountyExample,
+  createBountyExample,
+  listBountiesExample,
+} from '../../infra/http/openapi-examples.ts';
+import { IdParams, withExamples } from '../../infra/http/schemas.ts';
 import {
   BountyDetailResponse,
   BountyList,
@@ -25,11 +30,22 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
       ...authed,
       schema: {
         security,
+        operationId: 'createBounty',
         tags: ['bounties'],
-        summary: 'Post a bounty (founder); balance and allowance must cover all open rewards',
+        summary: 'Post a bounty on your active project (funds must cover it)',
+        description: 'Post a bounty (founder); balance and allowance must cover all open rewards',
         params: IdParams,
-        body: CreateBountyBody,
-        response: { 201: BountyResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429, 502, 503) },
+        body: withExamples(CreateBountyBody, createBountyExample.request),
+        response: { 201: withExamples(BountyResponse, createBountyExample.response) },
+        errorCodes: [
+          'forbidden',
+          'invalid_state',
+          'insufficient_funds',
+          'founder_without_wallet',
+          'token_not_deployed',
+          'upstream_error',
+          'chain_unavailable',
+        ],
       },
     },
     async (request, reply) =>
@@ -44,10 +60,12 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
       // The list is the same for every caller: ETag + no-cache, 304 while it has not changed.
       onSend: revalidate,
       schema: {
+        operationId: 'listBounties',
         tags: ['bounties'],
-        summary: 'Bounties across all projects, newest first',
+        summary: 'Find bounties: filters, keyword search, pages',
+        description: 'Bounties across all projects, newest first',
         querystring: BountyListQuery,
-        response: { 200: BountyList, 304: NotModified, ...errors(400, 429) },
+        response: { 200: withExamples(BountyList, listBountiesExample.response), 304: NotModified },
       },
     },
     async (request) => bounties.list(request.query),
@@ -57,10 +75,12 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
     '/api/bounties/:id',
     {
       schema: {
+        operationId: 'getBounty',
         tags: ['bounties'],
-        summary: 'One bounty with its submissions, newest first',
+        summary: 'One bounty with its submissions',
+        description: 'One bounty with its submissions, newest first',
         params: IdParams,
-        response: { 200: BountyDetailResponse, ...errors(404, 429) },
+        response: { 200: BountyDetailResponse },
       },
     },
     async (request) => ({ bounty: await bounties.get(request.params.id) }),
@@ -72,10 +92,12 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
       ...authed,
       schema: {
         security,
+        operationId: 'claimBounty',
         tags: ['bounties'],
         summary: 'Claim an open bounty',
         params: IdParams,
-        response: { 200: ClaimResponse, ...errors(401, 403, 404, 409, 429) },
+        response: { 200: withExamples(ClaimResponse, claimBountyExample.response) },
+        errorCodes: ['forbidden', 'invalid_state', 'claim_limit'],
       },
     },
     async (request) => bounties.claim(requireAgent(request).id, request.params.id),
@@ -87,10 +109,13 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
       ...authed,
       schema: {
         security,
+        operationId: 'unclaimBounty',
         tags: ['bounties'],
-        summary: 'Give a claimed bounty back (claimant)',
+        summary: 'Give back a bounty you claimed',
+        description: 'Give a claimed bounty back (claimant)',
         params: IdParams,
-        response: { 200: BountyResponse, ...errors(401, 403, 404, 409, 429) },
+        response: { 200: BountyResponse },
+        errorCodes: ['forbidden', 'invalid_state'],
       },
     },
     async (request) => ({ bounty: await bounties.unclaim(requireAgent(request).id, request.params.id) }),

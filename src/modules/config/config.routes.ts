@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../../infra/http/schemas.ts';
 import { PublicConfigResponse } from './config.schemas.ts';
 
 export const configRoutes: FastifyPluginAsyncTypebox<{ publicConfig: () => unknown }> = async (
@@ -12,9 +11,11 @@ export const configRoutes: FastifyPluginAsyncTypebox<{ publicConfig: () => unkno
     '/api/config/public',
     {
       schema: {
+        operationId: 'getPublicConfig',
         tags: ['config'],
-        summary: 'Public configuration: chain, addresses, fee, limits',
-        response: { 200: PublicConfigResponse, ...errors(429) },
+        summary: 'Chain, addresses, fee, repository host, limits',
+        description: 'Public configuration: chain, addresses, fee, limits',
+        response: { 200: PublicConfigResponse },
       },
     },
     async () => body as never,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
-import { errors, IdParams } from '../../infra/http/schemas.ts';
+import { createProjectExample } from '../../infra/http/openapi-examples.ts';
+import { IdParams, withExamples } from '../../infra/http/schemas.ts';
 import type { ActivationService } from './activation.service.ts';
 import { CreateProjectBody, ProjectList, ProjectListQuery, ProjectResponse } from './projects.schemas.ts';
 import type { ProjectsService } from './projects.service.ts';
@@ -15,10 +16,13 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{
       onRequest: app.authenticate,
       schema: {
         security: [{ bearerAuth: [] }],
+        operationId: 'createProject',
         tags: ['projects'],
-        summary: 'Create a project; the caller becomes its founder',
-        body: CreateProjectBody,
-        response: { 201: ProjectResponse, ...errors(400, 401, 409, 413, 415, 429) },
+        summary: 'Propose a project; you become its founder',
+        description: 'Create a project; the caller becomes its founder',
+        body: withExamples(CreateProjectBody, createProjectExample.request),
+        response: { 201: ProjectResponse },
+        errorCodes: ['symbol_taken'],
       },
     },
     async (request, reply) =>
@@ -29,10 +33,11 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{
     '/api/projects',
     {
       schema: {
+        operationId: 'listProjects',
         tags: ['projects'],
         summary: 'Projects, newest first',
         querystring: ProjectListQuery,
-        response: { 200: ProjectList, ...errors(400, 429) },
+        response: { 200: ProjectList },
       },
     },
     async (request) => projects.list(request.query),
@@ -42,10 +47,11 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{
     '/api/projects/:id',
     {
       schema: {
+        operationId: 'getProject',
         tags: ['projects'],
         summary: 'One project',
         params: IdParams,
-        response: { 200: ProjectResponse, ...errors(404, 429) },
+        response: { 200: ProjectResponse },
       },
     },
     async (request) => ({ project: await projects.get(request.params.id) }),
@@ -57,11 +63,22 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{
       onRequest: app.authenticate,
       schema: {
         security: [{ bearerAuth: [] }],
+        operationId: 'activateProject',
         tags: ['projects'],
-        summary:
+        summary: 'Activate your project: repository, token and bonding curve',
+        description:
           'Activate a proposed project: create its repository and deploy its token and curve (founder)',
         params: IdParams,
-        response: { 200: ProjectResponse, ...errors(400, 401, 403, 404, 409, 429, 502, 503) },
+        response: { 200: ProjectResponse },
+        errorCodes: [
+          'forbidden',
+          'invalid_state',
+          'founder_without_wallet',
+          'operation_in_progress',
+          'upstream_error',
+          'chain_unavailable',
+          'repo_host_unavailable',
+        ],
       },
     },
     async (request) => ({ project: await activation.activate(requireAgent(request).id, request.params.id) }),

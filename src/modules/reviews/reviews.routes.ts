@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
-import { errors, IdParams } from '../../infra/http/schemas.ts';
+import {
+  approveSubmissionExample,
+  rejectSubmissionExample,
+  submitPullRequestExample,
+} from '../../infra/http/openapi-examples.ts';
+import { IdParams, withExamples } from '../../infra/http/schemas.ts';
 import type { ApprovalsService } from './approvals.service.ts';
 import {
   ApproveBody,
@@ -26,11 +31,23 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
       ...authed,
       schema: {
         security,
-        tags: ['bounties'],
-        summary: 'Submit a pull request for a claimed bounty (claimant)',
+        operationId: 'submitPullRequest',
+        tags: ['reviews'],
+        summary: 'Submit your pull request for the bounty you claimed',
+        description: 'Submit a pull request for a claimed bounty (claimant)',
         params: IdParams,
-        body: SubmitBody,
-        response: { 201: SubmissionResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
+        body: withExamples(SubmitBody, submitPullRequestExample.request),
+        response: { 201: withExamples(SubmissionResponse, submitPullRequestExample.response) },
+        errorCodes: [
+          'invalid_pr_url',
+          'pr_author_mismatch',
+          'repo_identity_required',
+          'forbidden',
+          'invalid_state',
+          'pr_already_submitted',
+          'upstream_error',
+          'repo_host_unavailable',
+        ],
       },
     },
     async (request, reply) =>
@@ -49,11 +66,20 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
       ...authed,
       schema: {
         security,
-        tags: ['bounties'],
+        operationId: 'rejectSubmission',
+        tags: ['reviews'],
         summary: 'Reject the pending submission; the bounty reopens (founder)',
         params: IdParams,
-        body: RejectBody,
-        response: { 200: RejectResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
+        body: withExamples(RejectBody, rejectSubmissionExample.request),
+        response: { 200: withExamples(RejectResponse, rejectSubmissionExample.response) },
+        errorCodes: [
+          'forbidden',
+          'not_in_review',
+          'no_pending_submission',
+          'invalid_state',
+          'operation_in_progress',
+          'payment_owed',
+        ],
       },
     },
     async (request) =>
@@ -66,11 +92,28 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
       ...authed,
       schema: {
         security,
-        tags: ['bounties'],
-        summary: 'Approve the pending submission and pay it out (founder)',
+        operationId: 'approveSubmission',
+        tags: ['reviews'],
+        summary: 'Approve the pending submission and pay the reward (founder)',
+        description: 'Approve the pending submission and pay it out (founder)',
         params: IdParams,
-        body: ApproveBody,
-        response: { 200: ApproveResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429, 502, 503) },
+        body: withExamples(ApproveBody, approveSubmissionExample.request),
+        response: { 200: withExamples(ApproveResponse, approveSubmissionExample.response) },
+        errorCodes: [
+          'forbidden',
+          'payouts_disabled',
+          'not_in_review',
+          'no_pending_submission',
+          'contributor_without_wallet',
+          'platform_wallet',
+          'invalid_wallet_address',
+          'operation_in_progress',
+          'invalid_state',
+          'insufficient_funds',
+          'founder_without_wallet',
+          'upstream_error',
+          'chain_unavailable',
+        ],
       },
     },
     async (request) =>

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../../infra/http/schemas.ts';
 import { StatsResponse } from './stats.schemas.ts';
 import type { StatsService } from './stats.service.ts';
 
@@ -8,9 +7,11 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ stats: StatsService }> = a
     '/api/dashboard/stats',
     {
       schema: {
-        tags: ['stats'],
-        summary: 'Dashboard statistics',
-        response: { 200: StatsResponse, ...errors(429) },
+        operationId: 'getStats',
+        tags: ['activity'],
+        summary: 'Marketplace statistics',
+        description: 'Dashboard statistics',
+        response: { 200: StatsResponse },
       },
     },
     async () => ({ stats: await stats.dashboard() }),

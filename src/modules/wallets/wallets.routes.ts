@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
-import { errors, IdParams } from '../../infra/http/schemas.ts';
+import { IdParams } from '../../infra/http/schemas.ts';
+import type { ErrorCode } from '../../lib/errors.ts';
 import {
   AllowanceBody,
   AllowanceResponse,
@@ -17,14 +18,23 @@ import {
 } from './wallets.schemas.ts';
 import type { WalletsService } from './wallets.service.ts';
 
+/** What signing with an in-app wallet can answer, besides the route's own rules. */
+const WALLET_ACTION: ErrorCode[] = [
+  'no_wallet',
+  'external_wallet',
+  'insufficient_funds',
+  'invalid_state',
+  'upstream_error',
+  'wallets_unavailable',
+  'chain_unavailable',
+];
+
 export const walletsRoutes: FastifyPluginAsyncTypebox<{
   wallets: WalletsService;
   devChain: boolean;
 }> = async (app, { wallets, devChain }) => {
   const secured = { security: [{ bearerAuth: [] }], tags: ['wallets'] };
   const onRequest = app.authenticate;
-  // What signing with an in-app wallet can answer besides 200.
-  const signed = errors(400, 401, 404, 409, 413, 415, 429, 502, 503);
 
   app.get(
     '/api/agents/me/wallet',
@@ -32,8 +42,11 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
       onRequest,
       schema: {
         ...secured,
-        summary: "The caller's wallet and its ETH balance",
-        response: { 200: WalletResponse, ...errors(401, 429, 502) },
+        operationId: 'getWallet',
+        summary: 'Your wallet and its ETH balance',
+        description: "The caller's wallet and its ETH balance",
+        response: { 200: WalletResponse },
+        errorCodes: ['upstream_error'],
       },
     },
     async (request) => ({ wallet: await wallets.show(requireAgent(request)) }),
@@ -45,9 +58,12 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
       onRequest,
       schema: {
         ...secured,
-        summary: "Send ETH (or a project's tokens, with project_id) from the in-app wallet",
+        operationId: 'withdraw',
+        summary: "Send ETH, or a project's tokens, out of your in-app wallet",
+        description: "Send ETH (or a project's tokens, with project_id) from the in-app wallet",
         body: WithdrawBody,
-        response: { 200: TxResponse, ...signed },
+        response: { 200: TxResponse },
+        errorCodes: [...WALLET_ACTION, 'not_found'],
       },
     },
     async (request) => wallets.withdraw(requireAgent(request), request.body),
@@ -59,10 +75,13 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
       onRequest,
       schema: {
         ...secured,
-        summary: "Buy the project's tokens on its bonding curve with the in-app wallet",
+        operationId: 'buyTokens',
+        summary: "Buy a project's tokens on its bonding curve",
+        description: "Buy the project's tokens on its bonding curve with the in-app wallet",
         params: IdParams,
         body: BuyBody,
-        response: { 200: BuyResponse, ...signed },
+        response: { 200: BuyResponse },
+        errorCodes: [...WALLET_ACTION, 'slippage'],
       },
     },
     async (request) => wallets.buy(requireAgent(request), request.params.id, request.body),
@@ -74,10 +93,13 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
       onRequest,
       schema: {
         ...secured,
-        summary: "Sell the project's tokens back to its bonding curve from the in-app wallet",
+        operationId: 'sellTokens',
+        summary: "Sell a project's tokens back to its bonding curve",
+        description: "Sell the project's tokens back to its bonding curve from the in-app wallet",
         params: IdParams,
         body: SellBody,
-        response: { 200: SellResponse, ...signed },
+        response: { 200: SellResponse },
+        errorCodes: [...WALLET_ACTION, 'slippage'],
       },
     },
     async (request) => wallets.sell(requireAgent(request), request.params.id, request.body),
@@ -89,10 +111,13 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
       onRequest,
       schema: {
         ...secured,
-        summary: "Set the payout router's allowance on the project's token (whole tokens)",
+        operationId: 'setAllowance',
+        summary: "Let the platform pay rewards from your project's tokens",
+        description: "Set the payout router's allowance on the project's token (whole tokens)",
         params: IdParams,
         body: AllowanceBody,
-        response: { 200: AllowanceResponse, ...signed },
+        response: { 200: AllowanceResponse },
+        errorCodes: WALLET_ACTION,
       },
     },
     async (request) => wallets.setAllowance(requireAgent(request), request.params.id, request.body.amount),
@@ -104,9 +129,18 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
       onRequest,
       schema: {
         ...secured,
-        summary: "The founder's balance, allowance and committed rewards (whole tokens)",
+        operationId: 'getApprovalStatus',
+        summary: 'Your balance, allowance and committed rewards (founder)',
+        description: "The founder's balance, allowance and committed rewards (whole tokens)",
         params: IdParams,
-        response: { 200: ApprovalStatus, ...errors(400, 401, 403, 404, 429, 502, 503) },
+        response: { 200: ApprovalStatus },
+        errorCodes: [
+          'forbidden',
+          'token_not_deployed',
+          'founder_without_wallet',
+          'upstream_error',
+          'chain_unavailable',
+        ],
       },
     },
     async (request) => {
@@ -123,10 +157,13 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         onRequest,
         schema: {
           ...secured,
+          operationId: 'devFaucet',
           tags: ['dev'],
-          summary: "Dev chain only: send test ETH to the caller's wallet",
+          summary: 'Dev chain only: test ETH for your wallet',
+          description: "Dev chain only: send test ETH to the caller's wallet",
           body: FaucetBody,
-          response: { 200: FaucetResponse, ...errors(400, 401, 413, 415, 429, 502) },
+          response: { 200: FaucetResponse },
+          errorCodes: ['no_wallet', 'upstream_error', 'chain_unavailable'],
         },
       },
       async (request) => wallets.faucet(requireAgent(request), request.body),

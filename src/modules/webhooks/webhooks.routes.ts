@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { errors } from '../../infra/http/schemas.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -26,10 +25,13 @@ export const webhooksRoutes: FastifyPluginAsync<{ webhooks: WebhooksService }> =
       config: { rateLimit: false },
       bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
       schema: {
+        operationId: 'receiveRepoHostWebhook',
         tags: ['webhooks'],
-        summary:
+        summary: 'Repository host webhook: a merge by the founder makes the reward owed; it is paid by a job',
+        description:
           'GitHub (or local host) webhook: a merge by the founder makes the reward owed; a job pays it',
-        response: { ...errors(400, 403, 413, 415, 502, 503) },
+        security: [{ webhookSignature: [] }],
+        errorCodes: ['forbidden', 'upstream_error', 'repo_host_unavailable'],
       },
     },
     async (request) =>
