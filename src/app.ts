@@ -8,11 +8,8 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Redis } from 'ioredis';
-import { buildServices, type Services } from './compose.ts';
-import type { Chain } from './infra/chain/chain.ts';
-import type { WalletVault } from './infra/chain/wallet-vault.ts';
+import { buildServices, type ServiceDeps, type Services } from './compose.ts';
 import type { Config } from './infra/config.ts';
-import type { Database } from './infra/db/client.ts';
 import { registerAuth } from './infra/http/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './infra/http/error-handler.ts';
 import { registerIdempotency } from './infra/http/idempotency.ts';
@@ -22,9 +19,8 @@ import { registerRequestGuards } from './infra/http/request-guards.ts';
 import { genReqId, REQUEST_ID_LOG_LABEL, registerRequestId } from './infra/http/request-id.ts';
 import { validatorCompiler } from './infra/http/validation.ts';
 import { Metrics } from './infra/metrics.ts';
-import { type RepoHost, unavailableRepoHost } from './infra/repo-host/repo-host.ts';
-import type { Clock } from './lib/clock.ts';
-import { mcpRoutes } from './mcp/mcp.routes.ts';
+import { unavailableRepoHost } from './infra/repo-host/repo-host.ts';
+import { MCP_MAX_BATCH, mcpRoutes } from './mcp/mcp.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { agentDocsRoutes } from './modules/agent-docs/agent-docs.routes.ts';
 import { agentWebhooksRoutes } from './modules/agent-webhooks/agent-webhooks.routes.ts';
@@ -44,17 +40,10 @@ import { publicPages } from './web/public/public-pages.ts';
 import { webSessionPlugin } from './web/session.ts';
 import { webCore } from './web/web-core.ts';
 
-export interface AppDeps {
-  database: Database;
-  chain: Chain;
-  clock: Clock;
-  config: Config;
-  /** Where project repositories live; without one, activation and submit answer 503. */
-  repoHost?: RepoHost;
+/** The services' parts (`ServiceDeps`: database, chain, clock, config, repoHost, vault) and the app's own. */
+export interface AppDeps extends ServiceDeps {
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
-  /** Seals custodial wallet keys; null when no master key is configured (no in-app wallets). */
-  vault?: WalletVault | null;
   /** Shared rate-limit counters for several instances; in-memory counters without it. */
   redis?: Redis;
   /** Background jobs (claim expiry); tests drive them by hand instead. */
@@ -115,7 +104,7 @@ export async function buildApp(deps: AppDeps) {
   });
   registerErrorHandling(app);
   registerRequestGuards(app);
-  // Before any route: it completes each route's OpenAPI entry from the one table as it registers.
+  // Before any route: it checks each route's own OpenAPI metadata and adds its error responses.
   const routeCatalog = registerOpenApiMeta(app);
   registerIdempotency(app, {
     db: deps.database.db,
@@ -170,6 +159,7 @@ export async function buildApp(deps: AppDeps) {
     repoHost: deps.repoHost ?? unavailableRepoHost,
     config,
     devChain: deps.chain.info?.devChain ?? false,
+    metrics,
   });
   await app.register(configRoutes, {
     publicConfig: () =>
@@ -182,6 +172,8 @@ export async function buildApp(deps: AppDeps) {
     feeBps: config.platformFeeBps,
     rateLimit: config.rateLimit,
     bodyLimitBytes: BODY_LIMIT_BYTES,
+    eventStreamsPerClient: config.events.maxStreamsPerClient,
+    mcpMaxBatch: MCP_MAX_BATCH,
   });
 
   // The web: shared page machinery (templates, assets, CSP) once, then each side's pages.

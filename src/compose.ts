@@ -1,6 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from './app.ts';
-import { unavailableRepoHost } from './infra/repo-host/repo-host.ts';
+import type { Chain } from './infra/chain/chain.ts';
+import type { WalletVault } from './infra/chain/wallet-vault.ts';
+import type { Config } from './infra/config.ts';
+import type { Database } from './infra/db/client.ts';
+import type { Metrics } from './infra/metrics.ts';
+import { type RepoHost, unavailableRepoHost } from './infra/repo-host/repo-host.ts';
+import type { Clock } from './lib/clock.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
 import { AgentWebhooksService } from './modules/agent-webhooks/agent-webhooks.service.ts';
 import { systemResolver } from './modules/agent-webhooks/url-guard.ts';
@@ -9,8 +14,10 @@ import { AgentDirectory } from './modules/agents/agent-directory.ts';
 import { AgentsService } from './modules/agents/agents.service.ts';
 import { RepoIdentity } from './modules/agents/repo-identity.ts';
 import { BountiesService } from './modules/bounties/bounties.service.ts';
+import { BountyState } from './modules/bounties/bounty-state.ts';
 import { EventBus } from './modules/events/event-bus.ts';
 import { EventsService } from './modules/events/events.service.ts';
+import { StreamSlots } from './modules/events/stream-slots.ts';
 import { FundsService } from './modules/funds/funds.service.ts';
 import { ChainWatcher } from './modules/payability/chain-watcher.ts';
 import { PayabilityService } from './modules/payability/payability.service.ts';
@@ -28,9 +35,27 @@ import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
 // A repository plus a contract deployment take seconds; a crashed activation is retryable after this.
 const ACTIVATION_LEASE_MS = 5 * 60_000;
 
+/**
+ * The parts the services are built from; `AppDeps` (app.ts) adds what only the HTTP app needs.
+ * Declared here, not in app.ts, so that the pages and the MCP server, which import `Services`,
+ * never reach app.ts through this file.
+ */
+export interface ServiceDeps {
+  database: Database;
+  chain: Chain;
+  clock: Clock;
+  config: Config;
+  /** Where project repositories live; without one, activation and submit answer 503. */
+  repoHost?: RepoHost;
+  /** Seals custodial wallet keys; null when no master key is configured (no in-app wallets). */
+  vault?: WalletVault | null;
+  /** Where the webhook delivery reports its failures; none in tests that build no metrics. */
+  metrics?: Metrics;
+}
+
 /** The composition root's half that builds every service from the parts it is given. */
 export function buildServices(
-  { database, chain, clock, config, repoHost = unavailableRepoHost, vault = null, metrics }: AppDeps,
+  { database, chain, clock, config, repoHost = unavailableRepoHost, vault = null, metrics }: ServiceDeps,
   log: FastifyBaseLogger,
 ) {
   const db = database.db;
@@ -57,7 +82,9 @@ export function buildServices(
     chain.info?.factoryAddress,
   ].filter((a): a is string => typeof a === 'string');
   const projects = new ProjectsService({ db, clock, activity });
-  const payability = new PayabilityService({ db, clock, chain, activity, log });
+  // What reviews, payouts and payability change on a bounty; needs only the database.
+  const bountyState = new BountyState(db);
+  const payability = new PayabilityService({ db, clock, chain, activity, bounties: bountyState, log });
   const chainWatcher = new ChainWatcher({
     db,
     clock,
@@ -118,6 +145,7 @@ export function buildServices(
     clock,
     activity,
     bounties,
+    bountyState,
     projects,
     agents: directory,
     payouts,
@@ -129,6 +157,7 @@ export function buildServices(
     log,
     activity,
     bounties,
+    bountyState,
     projects,
     payouts,
     payability,
@@ -160,6 +189,7 @@ export function buildServices(
       heartbeatMs: config.events.heartbeatMs,
     }),
     maxBufferBytes: config.events.maxBufferBytes,
+    slots: new StreamSlots(config.events.maxStreamsPerClient, metrics?.eventStreams),
   });
   return {
     activity,
@@ -169,6 +199,7 @@ export function buildServices(
     projects,
     activation,
     bounties,
+    bountyState,
     wallets,
     payouts,
     submissions,

@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { startLocalRepoHost } from './dev/local-repo-host/server.ts';
 import { connectChain } from './infra/chain/connect.ts';
 import { DevChainInUseError } from './infra/chain/dev-chain-record.ts';
 import { ChainSetupError } from './infra/chain/payout-router.ts';
@@ -62,7 +63,8 @@ async function main() {
       throw err;
     },
   );
-  const { repoHost, local } = await connectRepoHost(config, logger);
+  // The development host is this file's to pick (src/dev is for the composition root only).
+  const { repoHost, local } = await connectRepoHost(config, logger, startLocalRepoHost);
   const app = await buildApp({
     database,
     chain,

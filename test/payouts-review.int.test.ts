@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { rowsOf } from '../src/infra/db/client.ts';
+import { type Executor, rowsOf } from '../src/infra/db/client.ts';
 import { payoutLegs, payouts } from '../src/infra/db/schema.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounties.repo.ts';
 import { buildTestApp, expectError, randomAddress, registerAgent, type TestContext } from './helpers/app.ts';
@@ -62,6 +62,15 @@ function intentFor(s: Scene, w: Awaited<ReturnType<typeof inReview>>) {
     contributorAddress: s.dev.walletAddress as string,
     split: ctx.app.services.payouts.split(w.bounty.reward_amount),
     reviewNotes: null,
+  };
+}
+
+/** The bounty's approval lease as `owner` holds it, renewed the way ApprovalsService renews it. */
+function leaseOf(bountyId: string, owner: string) {
+  return {
+    ms: LEASE_MS,
+    renew: (tx: Executor, until: Date) =>
+      ctx.app.services.bountyState.renewApprovalLease(tx, bountyId, owner, until),
   };
 }
 
@@ -136,7 +145,11 @@ describe('approval against a changing review', () => {
 
     // The stalled approval goes on: its signing transaction locks the submission, finds it
     // reviewed, and records the payout failed without signing anything.
-    const outcome = await ctx.app.services.payouts.payFresh(intentFor(s, w), { owner, ms: LEASE_MS }, 1_000);
+    const outcome = await ctx.app.services.payouts.payFresh(
+      intentFor(s, w),
+      leaseOf(bounty.id, owner),
+      1_000,
+    );
     expect(outcome.status).toBe('reviewed');
     expect(signedOn(s.tokenAddress)).toEqual([]);
     expect(paidOn(chain, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
@@ -171,7 +184,7 @@ describe('approval against a changing review', () => {
     ).toBeDefined();
     const outcome = await ctx.app.services.payouts.payFresh(
       intentFor(s, w),
-      { owner: 'stalled', ms: LEASE_MS },
+      leaseOf(bounty.id, 'stalled'),
       1_000,
     );
     expect(outcome.status).toBe('lease_lost');

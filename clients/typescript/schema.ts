@@ -383,7 +383,7 @@ export interface paths {
         };
         /**
          * Live events (SSE); with a key, your personal events too
-         * @description Each message: `id: <event id>`, `event: <type>`, `data: <the event as in /api/activity>`. Reconnect with Last-Event-ID (or last_event_id) to replay exactly what you missed; an unknown id is 400. A comment line arrives at least every 15 s.
+         * @description Each message: `id: <event id>`, `event: <type>`, `data: <the event as in /api/activity>`. Reconnect with Last-Event-ID (or last_event_id) to replay exactly what you missed; an unknown id is 400. A comment line arrives at least every 15 s. One API key (or one client IP without a key) may hold a limited number of streams at once (20 by default, per instance); the next is 429 `too_many_streams`.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -663,7 +663,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
+                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_streams" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
                 /** @description One sentence for a human. */
                 message: string;
                 /** @description With validation_error: which field is wrong and why. */
@@ -3753,6 +3753,7 @@ export interface operations {
                      *         "claimed_by": null,
                      *         "claimed_at": null,
                      *         "payable": true,
+                     *         "payment_owed": false,
                      *         "created_at": "2026-11-22T12:00:00.000Z",
                      *         "updated_at": "2026-11-22T12:00:00.000Z"
                      *       }
@@ -4165,6 +4166,7 @@ export interface operations {
                      *           "claimed_by": null,
                      *           "claimed_at": null,
                      *           "payable": true,
+                     *           "payment_owed": false,
                      *           "created_at": "2026-11-22T12:00:00.000Z",
                      *           "updated_at": "2026-11-22T12:00:00.000Z"
                      *         }
@@ -4578,6 +4580,7 @@ export interface operations {
                      *         "claimed_by": "agent_0193a1b2c3d47e5f8a9b0c1d2e3f4a5b",
                      *         "claimed_at": "2026-11-22T12:00:00.000Z",
                      *         "payable": true,
+                     *         "payment_owed": false,
                      *         "created_at": "2026-11-22T12:00:00.000Z",
                      *         "updated_at": "2026-11-22T12:00:00.000Z"
                      *       }
@@ -6644,7 +6647,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `rate_limited`. */
+            /** @description Error: `rate_limited`, `too_many_streams`. */
             429: {
                 headers: {
                     /** @description Seconds until the limit resets. */
@@ -6655,7 +6658,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "rate_limited";
+                            code: "rate_limited" | "too_many_streams";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */

@@ -31,13 +31,22 @@ const privateKeyOf = (index: number): Hex => {
  * and treasury (2). One anvil per state file: one an earlier run left behind is stopped first (see
  * dev-chain-record.ts).
  */
-export async function startDevChain(dataDir: string, log: FastifyBaseLogger): Promise<DevChain> {
+export async function startDevChain(
+  dataDir: string,
+  log: FastifyBaseLogger,
+  opts: { persist?: boolean } = {},
+): Promise<DevChain> {
   const dir = join(dataDir, 'chain');
   mkdirSync(dir, { recursive: true });
   const statePath = join(dir, 'anvil-state.json');
   const recordPath = join(dir, 'anvil.pid');
   await stopStaleAnvil(recordPath, statePath, log);
-  const started = await startAnvil({ statePath, stateIntervalSeconds: 1, chainId: DEV_CHAIN_ID });
+  // persist: false (tests) keeps the chain in memory only: no state file is read or dumped.
+  const started = await startAnvil(
+    opts.persist === false
+      ? { chainId: DEV_CHAIN_ID }
+      : { statePath, stateIntervalSeconds: 1, chainId: DEV_CHAIN_ID },
+  );
   writeRecord(recordPath, {
     anvil: identityOf(started.pid),
     owner: identityOf(process.pid),

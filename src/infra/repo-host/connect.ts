@@ -1,21 +1,39 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type LocalRepoHost, startLocalRepoHost } from '../../dev/local-repo-host/server.ts';
 import type { Config } from '../config.ts';
 import { devSecret } from '../dev-secrets.ts';
 import { GithubHost } from './github-host.ts';
 import type { RepoHost } from './repo-host.ts';
 
+/** How the development host is started: what this file asks of it, and what it needs back. */
+export interface LocalHostStart {
+  dataDir: string;
+  host: string;
+  port: number;
+  org: string;
+  webhook: { url: null; secret: string };
+  platformToken: string;
+  log: FastifyBaseLogger;
+}
+
 /**
- * GitHub when GITHUB_TOKEN is set; otherwise the built-in local host, started here, which the
- * same Octokit adapter talks to through its REST base with a platform token. The token lives in
- * this process only (host and service run together): nothing to configure, nothing on disk.
- * The caller gives the local host its authenticator of agents' keys once the services exist.
+ * Starts the built-in development host (`startLocalRepoHost` of src/dev/local-repo-host). The
+ * composition root (main.ts) passes it in: infrastructure never imports the development code.
  */
-export async function connectRepoHost(
+export type StartLocalHost<L extends { apiUrl: string; org: string }> = (opts: LocalHostStart) => Promise<L>;
+
+/**
+ * GitHub when GITHUB_TOKEN is set; otherwise the built-in local host, started here with
+ * `startLocal`, which the same Octokit adapter talks to through its REST base with a platform
+ * token. The token lives in this process only (host and service run together): nothing to
+ * configure, nothing on disk. The caller gives the local host its authenticator of agents' keys
+ * once the services exist.
+ */
+export async function connectRepoHost<L extends { apiUrl: string; org: string }>(
   config: Config,
   log: FastifyBaseLogger,
-): Promise<{ repoHost: RepoHost; local: LocalRepoHost | null }> {
+  startLocal: StartLocalHost<L>,
+): Promise<{ repoHost: RepoHost; local: L | null }> {
   const c = config.repoHost;
   if (c.githubToken) {
     const repoHost = new GithubHost({
@@ -30,7 +48,7 @@ export async function connectRepoHost(
   }
   const secret = c.webhookSecret ?? devSecret(config.dataDir, 'webhook-secret', 'GITHUB_WEBHOOK_SECRET', log);
   const platformToken = randomBytes(32).toString('base64url');
-  const local = await startLocalRepoHost({
+  const local = await startLocal({
     dataDir: config.dataDir,
     host: '127.0.0.1',
     port: c.localPort,

@@ -4,6 +4,7 @@ import { unitsToTokens } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
+import type { BountyState, PayableFlip } from '../bounties/bounty-state.ts';
 import * as repo from './payability.repo.ts';
 
 export interface PayabilityDeps {
@@ -11,6 +12,8 @@ export interface PayabilityDeps {
   clock: Clock;
   chain: Pick<Chain, 'readFunds'>;
   activity: ActivityService;
+  /** The flags live on the bounties, which their module recomputes from the funds stored here. */
+  bounties: Pick<BountyState, 'recomputePayable'>;
   log: FastifyBaseLogger;
 }
 
@@ -34,7 +37,7 @@ export class PayabilityService {
   /** Per project: the refresh waiting to start (joined by later callers) and the queue's tail. */
   private readonly waiting = new Map<
     string,
-    { quiet: Set<string>; project: repo.WatchedProject | null; result: Promise<repo.Flip[]> }
+    { quiet: Set<string>; project: repo.WatchedProject | null; result: Promise<PayableFlip[]> }
   >();
   private readonly tails = new Map<string, Promise<unknown>>();
 
@@ -45,7 +48,7 @@ export class PayabilityService {
    * one at a time in an instance, and a request made while one waits to start joins it: that one
    * reads the funds after the request anyway, so a burst of changes costs one read.
    */
-  refresh(projectId: string, opts: RefreshOptions = {}): Promise<repo.Flip[]> {
+  refresh(projectId: string, opts: RefreshOptions = {}): Promise<PayableFlip[]> {
     const waiting = this.waiting.get(projectId);
     if (waiting) {
       for (const id of opts.quiet ?? []) waiting.quiet.add(id);
@@ -56,7 +59,7 @@ export class PayabilityService {
     const entry = {
       quiet: new Set(opts.quiet ?? []),
       project: opts.project ?? null,
-      result: Promise.resolve([] as repo.Flip[]),
+      result: Promise.resolve([] as PayableFlip[]),
     };
     const previous = this.tails.get(projectId) ?? Promise.resolve();
     const result = previous.then(() => {
@@ -95,7 +98,7 @@ export class PayabilityService {
     projectId: string,
     quiet: Set<string>,
     known: repo.WatchedProject | null,
-  ): Promise<repo.Flip[]> {
+  ): Promise<PayableFlip[]> {
     const { db, clock, chain, activity } = this.deps;
     const project = known ?? (await repo.watchedProjects(db, projectId))[0];
     if (!project) return [];
@@ -106,7 +109,7 @@ export class PayabilityService {
       : NO_FUNDS;
     return db.transaction(async (tx) => {
       await repo.storeFunds(tx, projectId, funds, readAt);
-      const flips = await repo.recompute(tx, projectId);
+      const flips = await this.deps.bounties.recomputePayable(tx, projectId);
       for (const f of flips) {
         if (quiet.has(f.id)) continue;
         await activity.record(tx, {

@@ -1,63 +1,46 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import type { AttemptRow, LegRow, PayoutRow } from './payouts.repo.ts';
+import type { PaidLeg } from './payouts.types.ts';
 import { type InFlightLeg, inFlightSql, parseInFlight } from './reservation.repo.ts';
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const num = (v: bigint) => sql`${v.toString()}::numeric`;
 
 /**
- * The second statement of a first approval's signing transaction, run once the wallet's funds
- * lock is held (`lockFunds`, the first). Locks the submission and renews the bounty's approval
- * lease while `lease.owner` still holds it; only then, while the submission is pending: records the
- * payout (the intent) and takes a nonce from the signer's counter, whose row lock serializes
- * allocation across instances until commit. A submission reviewed meanwhile records the payout as
- * failed instead. Reads, in the same statement (its snapshot is taken after the funds lock), the
- * wallet's other legs in flight for the funds check.
+ * The fourth statement of a first approval's signing transaction, run with the wallet's funds lock
+ * and the submission's row lock held and the bounty's lease renewed (or the submission no longer
+ * pending): records the payout (the intent), as failed when the submission was reviewed meanwhile,
+ * and takes a nonce from the signer's counter, whose row lock serializes allocation across
+ * instances until commit. Reads, in the same statement (its snapshot is taken after the funds
+ * lock), the wallet's other legs in flight for the funds check.
  *
  * `status` is null when nothing was recorded: the submission already has a payout (another
- * approval got there first) or, with `leased` false, the lease is no longer ours. `nonce` is null
- * when nothing was allocated (not pending, or no counter for the signer yet).
+ * approval got there first). `nonce` is null when nothing was allocated (recorded failed, or no
+ * counter for the signer yet).
  */
 export async function recordAndReserve(
   ex: Executor,
   p: PayoutRow,
   signer: string,
-  lease: { owner: string; until: Date },
-): Promise<{
-  status: 'pending' | 'failed' | null;
-  leased: boolean;
-  nonce: number | null;
-  inFlight: InFlightLeg[];
-}> {
+  submissionPending: boolean,
+): Promise<{ status: 'pending' | 'failed' | null; nonce: number | null; inFlight: InFlightLeg[] }> {
+  const status = submissionPending ? 'pending' : 'failed';
+  const lastError = submissionPending ? null : 'the submission is no longer pending';
   const [row] = rowsOf<{
     status: 'pending' | 'failed' | null;
-    leased: boolean;
     nonce: string | number | null;
     inFlight: unknown;
   }>(
     await ex.execute(sql`
-      with sub as (
-        select status from submissions where id = ${p.submissionId} for update
-      ), leased as (
-        -- After the submission's lock, the order a reject takes them in too.
-        update bounties set approval_lease_until = ${at(lease.until)}
-         where id = ${p.bountyId} and status = 'in_review' and approval_lease_owner = ${lease.owner}
-           and exists (select 1 from sub)
-        returning id
-      ), recorded as (
+      with recorded as (
         insert into payouts (id, submission_id, bounty_id, token_address, from_address,
                              contributor_address, treasury_address, reward_units, contributor_units,
                              fee_units, review_notes, status, last_error, created_at, updated_at)
-        select ${p.id}, ${p.submissionId}, ${p.bountyId}, ${p.tokenAddress}, ${p.fromAddress},
-               ${p.contributorAddress}, ${p.treasuryAddress}, ${num(p.rewardUnits)},
-               ${num(p.contributorUnits)}, ${num(p.feeUnits)}, ${p.reviewNotes},
-               case when sub.status = 'pending' then 'pending' else 'failed' end,
-               case when sub.status = 'pending' then null else 'the submission is no longer pending' end,
-               ${at(p.createdAt)}, ${at(p.updatedAt)}
-          from sub
-         -- A submission reviewed meanwhile is recorded failed whoever holds the lease.
-         where exists (select 1 from leased) or sub.status <> 'pending'
+        values (${p.id}, ${p.submissionId}, ${p.bountyId}, ${p.tokenAddress}, ${p.fromAddress},
+                ${p.contributorAddress}, ${p.treasuryAddress}, ${num(p.rewardUnits)},
+                ${num(p.contributorUnits)}, ${num(p.feeUnits)}, ${p.reviewNotes}, ${status}, ${lastError},
+                ${at(p.createdAt)}, ${at(p.updatedAt)})
         on conflict (submission_id) do nothing
         returning status
       ), nonces as (
@@ -65,16 +48,58 @@ export async function recordAndReserve(
          where address = ${signer} and exists (select 1 from recorded where status = 'pending')
         returning next_nonce - 1 as nonce
       )
-      select (select status from recorded) as status, exists (select 1 from leased) as leased,
-             (select nonce from nonces) as nonce,
+      select (select status from recorded) as status, (select nonce from nonces) as nonce,
              (${inFlightSql(p.tokenAddress, p.fromAddress, p.submissionId)}) as "inFlight"`),
   );
   return {
     status: row?.status ?? null,
-    leased: row?.leased === true,
     nonce: row?.nonce === null || row?.nonce === undefined ? null : Number(row.nonce),
     inFlight: parseInFlight(row?.inFlight),
   };
+}
+
+/**
+ * Confirms a pending (or failed) payout, first recording the legs the caller saw mine itself (the
+ * fast path read their receipts): each leg's block, and its attempt's broadcast. One statement, in
+ * the approval's finishing transaction. The legs are recorded whether or not this call confirms
+ * the payout; true when it did (a second finisher changes nothing else).
+ */
+export async function confirmPaid(
+  ex: Executor,
+  payoutId: string,
+  legs: PaidLeg[],
+  now: Date,
+): Promise<boolean> {
+  const settle: SQL =
+    legs.length === 0
+      ? sql``
+      : sql`settled as (
+          update payout_legs l
+             set status = 'success', tx_hash = v.tx_hash, block_number = v.block_number::bigint,
+                 updated_at = ${at(now)}
+            from (values ${sql.join(
+              legs.map((l) => sql`(${l.legId}, ${l.txHash}, ${l.blockNumber.toString()})`),
+              sql`, `,
+            )}) as v(id, tx_hash, block_number)
+           where l.id = v.id and l.status in ('signed', 'sent')
+          returning l.id),
+        sent as (
+          update leg_attempts set broadcast_at = ${at(now)}
+           where tx_hash in (${sql.join(
+             legs.map((l) => sql`${l.txHash}`),
+             sql`, `,
+           )}) and broadcast_at is null
+          returning tx_hash),`;
+  const [row] = rowsOf<{ confirmed: boolean }>(
+    await ex.execute(sql`
+      with ${settle}
+      paid as (
+        update payouts set status = 'confirmed', last_error = null, updated_at = ${at(now)}
+         where id = ${payoutId} and status in ('pending', 'failed')
+        returning id)
+      select exists (select 1 from paid) as confirmed`),
+  );
+  return row?.confirmed === true;
 }
 
 /** Stores the signed legs and their first attempts in one statement (before any broadcast). */

@@ -2,17 +2,10 @@ import type { MinedTx } from '../../infra/chain/chain.ts';
 import * as fresh from './fresh-payout.repo.ts';
 import { assertReservable } from './funds-reservation.ts';
 import { capFees, signLeg } from './leg-broadcast.ts';
-import type { DriverDeps } from './payout-driver.ts';
-import type * as repo from './payouts.repo.ts';
+import * as repo from './payouts.repo.ts';
+import type { DriverDeps, PaidLeg, SigningLease } from './payouts.types.ts';
 import { lockFunds } from './reservation.repo.ts';
 import * as nonces from './signer-nonces.repo.ts';
-
-/** A leg that mined successfully, as the approval's finishing statement records it. */
-export interface PaidLeg {
-  legId: string;
-  txHash: string;
-  blockNumber: bigint;
-}
 
 export type FreshResult =
   /** The submission already has a payout (another approval got there first): drive that one. */
@@ -39,22 +32,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The first approval of a submission, in as few round trips as the guarantees allow. In one
- * transaction: the founder wallet's funds lock; one statement renews the lease (still ours),
- * locks the submission (still pending), records the payout, takes a nonce and reads the wallet's
- * other legs in flight; the funds check counts those (nothing is quoted or signed for a founder
- * who cannot pay); the payout's one transaction (a router call making both transfers) is signed
- * locally and stored with one statement. After commit it is broadcast and its receipt read, first
- * without waiting (an automining node has it at once). Whatever is not a clean success (a revert,
- * a refusal, a timeout) is left to `PayoutDriver`, which owns every other case.
+ * transaction: the founder wallet's funds lock; the submission's row lock (still pending?); the
+ * caller's lease renewal (still ours? the bounties module's statement); one statement records the
+ * payout, takes a nonce and reads the wallet's other legs in flight; the funds check counts those
+ * (nothing is quoted or signed for a founder who cannot pay); the payout's one transaction (a
+ * router call making both transfers) is signed locally and stored with one statement. After
+ * commit it is broadcast and its receipt read, first without waiting (an automining node has it
+ * at once). Whatever is not a clean success (a revert, a refusal, a timeout) is left to
+ * `PayoutDriver`, which owns every other case.
  */
 export class FreshPayout {
   constructor(private readonly deps: DriverDeps) {}
 
-  async pay(
-    payout: repo.PayoutRow,
-    lease: { owner: string; ms: number },
-    waitMs: number,
-  ): Promise<FreshResult> {
+  async pay(payout: repo.PayoutRow, lease: SigningLease, waitMs: number): Promise<FreshResult> {
     const deadline = Date.now() + waitMs;
     const { db, signer } = this.deps;
     const signed = await this.sign(payout, lease);
@@ -111,18 +101,22 @@ export class FreshPayout {
    */
   private sign(
     payout: repo.PayoutRow,
-    lease: { owner: string; ms: number },
+    lease: SigningLease,
   ): Promise<SignedLeg[] | 'existing' | 'reviewed' | 'lease_lost' | 'unseeded'> {
     const { db, signer, clock } = this.deps;
     return db.transaction(async (tx) => {
       await lockFunds(tx, payout.tokenAddress, payout.fromAddress);
-      const until = new Date(clock.now().getTime() + lease.ms);
-      const reserved = await fresh.recordAndReserve(tx, payout, signer.address, {
-        owner: lease.owner,
-        until,
-      });
+      // The submission's lock before the bounty's lease: the order a reject takes them in too.
+      const submission = await repo.lockSubmissionStatus(tx, payout.submissionId);
+      if (submission === undefined) return 'lease_lost';
+      const pending = submission === 'pending';
+      const leased = await lease.renew(tx, new Date(clock.now().getTime() + lease.ms));
+      // Pending but the lease is another's: nothing recorded. A submission reviewed meanwhile is
+      // recorded failed whoever holds the lease.
+      if (pending && !leased) return 'lease_lost';
+      const reserved = await fresh.recordAndReserve(tx, payout, signer.address, pending);
       if (reserved.status === 'failed') return 'reviewed';
-      if (!reserved.leased) return 'lease_lost';
+      if (!leased) return 'lease_lost';
       if (reserved.status === null) return 'existing';
       await assertReservable(
         this.deps,

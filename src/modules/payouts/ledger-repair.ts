@@ -1,6 +1,7 @@
 import { bump, capFees, LegBroadcaster, settleFromChain } from './leg-broadcast.ts';
-import type { DriverDeps, PayoutDriver } from './payout-driver.ts';
+import type { PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
+import type { DriverDeps } from './payouts.types.ts';
 import * as repairRepo from './repair.repo.ts';
 import * as nonces from './signer-nonces.repo.ts';
 

@@ -1,7 +1,7 @@
 import type { Fees, PayoutSigner, SignedTx } from '../../infra/chain/chain.ts';
 import { newId } from '../../lib/ids.ts';
-import type { DriverDeps, LegKind } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
+import type { DriverDeps, LegKind } from './payouts.types.ts';
 
 /** A leg signed but unsent this long belongs to an approval that died before broadcasting it. */
 const ORPHAN_AFTER_MS = 2_000;

@@ -1,50 +1,12 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { PayoutSigner } from '../../infra/chain/chain.ts';
-import type { Db, Executor } from '../../infra/db/client.ts';
+import type { Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
-import type { FundsService } from '../funds/funds.service.ts';
 import { assertReservable } from './funds-reservation.ts';
 import { capFees, LegBroadcaster, sameAddress, settleFromChain, signLeg } from './leg-broadcast.ts';
 import * as repo from './payouts.repo.ts';
+import type { DriveResult, DriverDeps, LegKind } from './payouts.types.ts';
 import { inFlight, lockFunds } from './reservation.repo.ts';
 import * as nonces from './signer-nonces.repo.ts';
-
-export const LEG_KINDS = ['payout', 'contributor', 'fee'] as const;
-export type LegKind = (typeof LEG_KINDS)[number];
-
-export type DriveResult =
-  | { status: 'confirmed'; contributorTxHash: string; platformFeeTxHash: string }
-  | { status: 'failed'; error: string }
-  | { status: 'pending' };
-
-export interface DriverDeps {
-  db: Db;
-  clock: Clock;
-  signer: PayoutSigner;
-  log: FastifyBaseLogger;
-  /** The funds rule, which the reservation asks with what the wallet has in flight. */
-  funds: Pick<FundsService, 'assertCovers'>;
-  pollIntervalMs: number;
-  stuckAfterMs: number;
-  /** Blocks on top of a reverted receipt before the revert counts (PAYOUT_REVERT_CONFIRMATIONS). */
-  revertConfirmations: number;
-  /**
-   * PAYOUT_CONFIRMATIONS: how deep a mined leg is watched (a reorg may drop it until then), and
-   * how deep a foreign transaction at a leg's nonce must be before the leg counts as dropped.
-   */
-  confirmations: number;
-  /** The highest fee cap ever signed, in wei (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
-  maxFeePerGas: bigint;
-  /** PAYOUTS_ENABLED: while false no new leg is signed; signed ones are still sent and settled. */
-  signNewLegs: boolean;
-  /**
-   * A confirmed payout that a reorg took back was paid again by another transaction: the
-   * submission's recorded hashes follow it.
-   */
-  onRepaid?: (payoutId: string, kind: LegKind, txHash: string) => Promise<void>;
-}
 
 /** A reverted leg whose receipt a reorg took away may still mine (and could succeed this time). */
 const forgotten = (l: repo.LegRow) => l.status === 'reverted' && l.blockNumber === null;

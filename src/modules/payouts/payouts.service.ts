@@ -2,11 +2,23 @@ import { tokensToUnits } from '../../infra/chain/chain.ts';
 import type { Executor } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { FreshPayout, type FreshResult, type PaidLeg } from './fresh-payout.ts';
+import * as fresh from './fresh-payout.repo.ts';
+import { FreshPayout, type FreshResult } from './fresh-payout.ts';
 import { LedgerRepair } from './ledger-repair.ts';
-import { type DriveResult, type DriverDeps, kindsOf, LEG_KINDS, PayoutDriver } from './payout-driver.ts';
+import { kindsOf, PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
-import type { PayoutIntent, PayoutsDeps, RepaidKind, RepaidListener, RewardSplit } from './payouts.types.ts';
+import {
+  type DriveResult,
+  type DriverDeps,
+  LEG_KINDS,
+  type PaidLeg,
+  type PayoutIntent,
+  type PayoutsDeps,
+  type RepaidKind,
+  type RepaidListener,
+  type RewardSplit,
+  type SigningLease,
+} from './payouts.types.ts';
 
 export type { DriveResult, FreshResult, PaidLeg, PayoutIntent, PayoutsDeps, RepaidListener, RewardSplit };
 export type Payout = repo.PayoutRow;
@@ -101,18 +113,28 @@ export class PayoutsService {
   }
 
   /**
-   * The first approval of a submission (no payout row yet), under the bounty's lease (`owner`
-   * holds it): `FreshPayout` checks the funds against the wallet's other payouts in flight,
-   * records the payout, signs and stores its transaction in one transaction, sends it and reads
-   * its receipt. A payout it cannot finish cleanly is left `pending` for `drive` (see `FreshResult`).
+   * The first approval of a submission (no payout row yet), under the bounty's lease, which the
+   * caller renews in the signing transaction (`lease.renew`): `FreshPayout` checks the funds
+   * against the wallet's other payouts in flight, records the payout, signs and stores its
+   * transaction in one transaction, sends it and reads its receipt. A payout it cannot finish
+   * cleanly is left `pending` for `drive` (see `FreshResult`).
    */
   async payFresh(
     intent: PayoutIntent,
-    lease: { owner: string; ms: number },
+    lease: SigningLease,
     waitMs: number,
   ): Promise<FreshResult & { payout: Payout }> {
     const payout = this.rowFor(intent, this.deps.clock.now());
     return { ...(await this.fresh.pay(payout, lease, waitMs)), payout };
+  }
+
+  /**
+   * Inside the approval's finishing transaction: confirms the payout, recording first the legs the
+   * fast path saw mine (`legs`; none when the driver recorded them). False when it is no longer
+   * pending or failed (another finisher confirmed it): whoever confirms it finishes the approval.
+   */
+  confirmPaid(tx: Executor, payoutId: string, legs: PaidLeg[], now: Date): Promise<boolean> {
+    return fresh.confirmPaid(tx, payoutId, legs, now);
   }
 
   /** The submission's payout, created on the first approval and reopened by a retry after a failure. */

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Chain } from '../../infra/chain/chain.ts';
-import type { Db } from '../../infra/db/client.ts';
+import type { Chain, PayoutSigner } from '../../infra/chain/chain.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 
@@ -46,4 +46,57 @@ export interface PayoutIntent {
   contributorAddress: string;
   split: RewardSplit;
   reviewNotes: string | null;
+}
+
+export const LEG_KINDS = ['payout', 'contributor', 'fee'] as const;
+export type LegKind = (typeof LEG_KINDS)[number];
+
+export type DriveResult =
+  | { status: 'confirmed'; contributorTxHash: string; platformFeeTxHash: string }
+  | { status: 'failed'; error: string }
+  | { status: 'pending' };
+
+export interface DriverDeps {
+  db: Db;
+  clock: Clock;
+  signer: PayoutSigner;
+  log: FastifyBaseLogger;
+  /** The funds rule, which the reservation asks with what the wallet has in flight. */
+  funds: Pick<FundsService, 'assertCovers'>;
+  pollIntervalMs: number;
+  stuckAfterMs: number;
+  /** Blocks on top of a reverted receipt before the revert counts (PAYOUT_REVERT_CONFIRMATIONS). */
+  revertConfirmations: number;
+  /**
+   * PAYOUT_CONFIRMATIONS: how deep a mined leg is watched (a reorg may drop it until then), and
+   * how deep a foreign transaction at a leg's nonce must be before the leg counts as dropped.
+   */
+  confirmations: number;
+  /** The highest fee cap ever signed, in wei (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
+  maxFeePerGas: bigint;
+  /** PAYOUTS_ENABLED: while false no new leg is signed; signed ones are still sent and settled. */
+  signNewLegs: boolean;
+  /**
+   * A confirmed payout that a reorg took back was paid again by another transaction: the
+   * submission's recorded hashes follow it.
+   */
+  onRepaid?: (payoutId: string, kind: LegKind, txHash: string) => Promise<void>;
+}
+
+/** A leg that mined successfully, as the approval's finishing transaction records it. */
+export interface PaidLeg {
+  legId: string;
+  txHash: string;
+  blockNumber: bigint;
+}
+
+/**
+ * The caller's hold on the bounty while a first payout is signed (the approval lease, a fencing
+ * token). `renew` runs in the signing transaction, after the submission's row lock (the order a
+ * reject takes them in too), and answers false once another process holds the lease. The lease
+ * lives on the bounty, which the bounties module owns: the caller brings the renewal.
+ */
+export interface SigningLease {
+  ms: number;
+  renew: (tx: Executor, until: Date) => Promise<boolean>;
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../infra/db/client.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
-import * as repo from '../bounties/bounties.repo.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
+import type { BountyState } from '../bounties/bounty-state.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
 import type { DriveResult, PaidLeg, Payout, PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
@@ -20,6 +20,8 @@ export interface ApprovalsDeps {
   log: FastifyBaseLogger;
   activity: ActivityService;
   bounties: BountiesService;
+  /** The bounty's approval lease and its move to done, in the bounties module. */
+  bountyState: BountyState;
   projects: ProjectsService;
   payouts: PayoutsService;
   /** Told once a payout is recorded: the founder's funds fell and the bounty no longer counts. */
@@ -76,7 +78,7 @@ export class ApprovalsService {
     notes: string | undefined,
     opts: { submissionId?: string; replay?: boolean } = {},
   ): Promise<ApprovalResult> {
-    const { db, payouts } = this.deps;
+    const { payouts, bountyState } = this.deps;
     let reviewable: Awaited<ReturnType<typeof loadReviewable>>;
     try {
       reviewable = await loadReviewable(this.deps, callerId, bountyId, () => payouts.assertEnabled());
@@ -122,9 +124,10 @@ export class ApprovalsService {
       };
       const { receiptTimeoutMs, approvalLeaseMs } = this.deps;
       const started = Date.now();
+      const renew = (tx: Executor, until: Date) => bountyState.renewApprovalLease(tx, bountyId, owner, until);
       const outcome = hasPayout
         ? ({ status: 'existing' } as const)
-        : await payouts.payFresh(intent, { owner, ms: approvalLeaseMs }, receiptTimeoutMs);
+        : await payouts.payFresh(intent, { ms: approvalLeaseMs, renew }, receiptTimeoutMs);
       let payout: Payout;
       let result: DriveResult;
       if (outcome.status === 'confirmed') {
@@ -159,7 +162,7 @@ export class ApprovalsService {
       );
     } finally {
       // Finishing releases the lease in its own statement; a lease another process took stays.
-      if (!finished) await repo.releaseLease(db, bountyId, owner);
+      if (!finished) await bountyState.releaseApprovalLease(bountyId, owner);
     }
   }
 
@@ -215,7 +218,7 @@ export class ApprovalsService {
       } catch (err) {
         log.error({ err, payout: payout.id }, 'reconciling a payout failed; will retry');
       } finally {
-        if (!released) await repo.releaseLease(this.deps.db, payout.bountyId, owner);
+        if (!released) await this.deps.bountyState.releaseApprovalLease(payout.bountyId, owner);
       }
     }
     return finished;
@@ -228,43 +231,40 @@ export class ApprovalsService {
   private lease(bountyId: string, owner: string) {
     const now = this.deps.clock.now();
     const until = new Date(now.getTime() + this.deps.approvalLeaseMs);
-    return repo.takeLease(this.deps.db, bountyId, owner, now, until);
+    return this.deps.bountyState.takeApprovalLease(bountyId, owner, now, until);
   }
 
   /**
-   * Confirms the payout, approves the submission with both hashes and marks the bounty done
-   * (releasing its lease) in one statement, then records `submission.approved`, all in one
-   * transaction; the legs a fresh payout saw mine are recorded in the same statement.
-   * `released`: this call finished the approval (a second finisher changes nothing).
+   * Confirms the payout (recording the legs a fresh payout saw mine), approves the submission with
+   * both hashes, marks the bounty done (releasing its lease) and records `submission.approved`,
+   * in one transaction; each module writes its own table, each step only if the one before it
+   * did. `released`: this call finished the approval (a second finisher changes nothing).
    */
   private async finish(
     payout: Payout,
     paid: Extract<DriveResult, { status: 'confirmed' }> & { legs?: PaidLeg[] },
   ): Promise<{ result: ApprovalResult; released: boolean }> {
-    const { db, clock, activity } = this.deps;
+    const { db, clock, activity, payouts, bountyState } = this.deps;
     const now = clock.now();
     const finished = await db.transaction(async (tx) => {
-      const done = await submissionsRepo.approvePaid(tx, {
-        payoutId: payout.id,
-        submissionId: payout.submissionId,
-        bountyId: payout.bountyId,
+      // Whoever confirms the payout finishes the approval; a second finisher changes nothing.
+      if (!(await payouts.confirmPaid(tx, payout.id, paid.legs ?? [], now))) return null;
+      const agentId = await submissionsRepo.approvePaid(tx, payout.submissionId, {
         reviewNotes: payout.reviewNotes,
         contributorTxHash: paid.contributorTxHash,
         platformFeeTxHash: paid.platformFeeTxHash,
         rewardUnits: payout.rewardUnits,
         feeUnits: payout.feeUnits,
-        legs: paid.legs ?? [],
         now,
       });
-      // Whoever confirms the payout finishes the approval; a second finisher changes nothing.
-      if (!done.confirmed) return null;
       // Never mark the bounty done (nor the payout confirmed) for a submission not the one paid.
-      if (!done.agentId)
+      if (!agentId)
         throw new Error(`Submission ${payout.submissionId} of payout ${payout.id} is not pending.`);
+      const bounty = await bountyState.finishApproval(tx, payout.bountyId, now);
       await activity.record(tx, {
         type: 'submission.approved',
-        agentId: done.agentId,
-        projectId: done.projectId,
+        agentId,
+        projectId: bounty?.projectId ?? null,
         bountyId: payout.bountyId,
         data: {
           submission_id: payout.submissionId,
@@ -274,7 +274,8 @@ export class ApprovalsService {
           platform_fee_tx_hash: paid.platformFeeTxHash,
         },
       });
-      return done;
+      // Undefined when the bounty was not in review: nothing to refresh; the caller releases the lease.
+      return bounty;
     });
     // Paid: the founder's funds fell and the done bounty no longer counts.
     const { projectId, tokenAddress, founderId, founderAddress } = finished ?? {};

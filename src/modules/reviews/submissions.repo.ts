@@ -1,4 +1,4 @@
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { submissions } from '../../infra/db/schema.ts';
 
@@ -115,101 +115,37 @@ export async function reject(
   return row;
 }
 
-export interface PaidLeg {
-  legId: string;
-  txHash: string;
-  blockNumber: bigint;
-}
-
 /**
- * Finishes a paid approval in one statement: the legs that mined are recorded (when the caller
- * read their receipts itself), the payout confirmed, the submission approved with both hashes and
- * the bounty done with its lease released. Each step applies only if the one before it did: a
- * second finisher changes nothing (`confirmed` false). `agentId` is null when the payout was
- * confirmed but the submission was no longer pending, which the caller must roll back.
+ * Approves the pending submission of a paid approval with both hashes and the amounts paid, in the
+ * approval's finishing transaction (after its payout was confirmed). The submission's author, or
+ * undefined when it is no longer pending, which the caller must roll back.
  */
-/** What finishing an approval changed; the project fields (null unless it finished) spare a re-read. */
-export interface ApprovedPaid {
-  confirmed: boolean;
-  agentId: string | null;
-  projectId: string | null;
-  tokenAddress: string | null;
-  founderId: string | null;
-  founderAddress: string | null;
-}
-
 export async function approvePaid(
   ex: Executor,
+  id: string,
   a: {
-    payoutId: string;
-    submissionId: string;
-    bountyId: string;
     reviewNotes: string | null;
     contributorTxHash: string;
     platformFeeTxHash: string;
     rewardUnits: bigint;
     feeUnits: bigint;
-    legs: PaidLeg[];
     now: Date;
   },
-): Promise<ApprovedPaid> {
-  const now = sql`${a.now.toISOString()}::timestamptz`;
-  const settle: SQL =
-    a.legs.length === 0
-      ? sql``
-      : sql`settled as (
-          update payout_legs l
-             set status = 'success', tx_hash = v.tx_hash, block_number = v.block_number::bigint, updated_at = ${now}
-            from (values ${sql.join(
-              a.legs.map((l) => sql`(${l.legId}, ${l.txHash}, ${l.blockNumber.toString()})`),
-              sql`, `,
-            )}) as v(id, tx_hash, block_number)
-           where l.id = v.id and l.status in ('signed', 'sent')
-          returning l.id),
-        sent as (
-          update leg_attempts set broadcast_at = ${now}
-           where tx_hash in (${sql.join(
-             a.legs.map((l) => sql`${l.txHash}`),
-             sql`, `,
-           )}) and broadcast_at is null
-          returning tx_hash),`;
-  const [row] = rowsOf<ApprovedPaid>(
-    await ex.execute(sql`
-      with ${settle}
-      paid as (
-        update payouts set status = 'confirmed', last_error = null, updated_at = ${now}
-         where id = ${a.payoutId} and status in ('pending', 'failed')
-        returning id),
-      approved as (
-        update submissions
-           set status = 'approved', review_notes = ${a.reviewNotes},
-               contributor_tx_hash = ${a.contributorTxHash}, platform_fee_tx_hash = ${a.platformFeeTxHash},
-               payout_failed_reason = null,
-               reward_units = ${a.rewardUnits.toString()}::numeric, fee_units = ${a.feeUnits.toString()}::numeric,
-               reviewed_at = ${now}, updated_at = ${now}
-         where id = ${a.submissionId} and status = 'pending' and exists (select 1 from paid)
-        returning agent_id),
-      done as (
-        update bounties set status = 'done', approval_lease_until = null, approval_lease_owner = null,
-                            payable = true, payment_owed = false, updated_at = ${now}
-         where id = ${a.bountyId} and status = 'in_review' and exists (select 1 from approved)
-        returning project_id)
-      select exists (select 1 from paid) as confirmed, (select agent_id from approved) as "agentId",
-             d.project_id as "projectId", p.token_address as "tokenAddress", p.founder_id as "founderId",
-             f.wallet_address as "founderAddress"
-        from (select 1) as one
-        left join done d on true
-        left join projects p on p.id = d.project_id
-        left join agents f on f.id = p.founder_id`),
-  );
-  return (
-    row ?? {
-      confirmed: false,
-      agentId: null,
-      projectId: null,
-      tokenAddress: null,
-      founderId: null,
-      founderAddress: null,
-    }
-  );
+): Promise<string | undefined> {
+  const [row] = await ex
+    .update(submissions)
+    .set({
+      status: 'approved',
+      reviewNotes: a.reviewNotes,
+      contributorTxHash: a.contributorTxHash,
+      platformFeeTxHash: a.platformFeeTxHash,
+      payoutFailedReason: null,
+      rewardUnits: a.rewardUnits,
+      feeUnits: a.feeUnits,
+      reviewedAt: a.now,
+      updatedAt: a.now,
+    })
+    .where(and(eq(submissions.id, id), eq(submissions.status, 'pending')))
+    .returning({ agentId: submissions.agentId });
+  return row?.agentId;
 }

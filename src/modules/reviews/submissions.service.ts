@@ -7,9 +7,9 @@ import { newId } from '../../lib/ids.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import { toSubmissionJson } from '../bounties/bounties.mappers.ts';
-import * as repo from '../bounties/bounties.repo.ts';
 import type { SubmissionJson } from '../bounties/bounties.schemas.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
+import type { BountyState } from '../bounties/bounty-state.ts';
 import type { PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { loadReviewable } from './review-checks.ts';
@@ -20,6 +20,8 @@ export interface SubmissionsDeps {
   clock: Clock;
   activity: ActivityService;
   bounties: BountiesService;
+  /** The bounty's review moves (submit, reject), in the bounties module. */
+  bountyState: BountyState;
   projects: ProjectsService;
   agents: AgentDirectory;
   payouts: PayoutsService;
@@ -74,13 +76,7 @@ export class SubmissionsService {
     const now = clock.now();
     try {
       const created = await db.transaction(async (tx) => {
-        const moved = await repo.transition(
-          tx,
-          bountyId,
-          'claimed',
-          { status: 'in_review', updatedAt: now },
-          repo.claimedBy(agentId),
-        );
+        const moved = await this.deps.bountyState.startReview(tx, bountyId, agentId, now);
         if (!moved) throw invalidState('Work can be submitted only while the bounty is claimed.');
         const row = await submissionsRepo.insert(tx, {
           id: newId('submission'),
@@ -167,13 +163,7 @@ export class SubmissionsService {
         if (still?.id === pending.id && still.founderMerged) throw paymentOwed();
         throw invalidState('The submission was reviewed by another request.');
       }
-      const reopened = await repo.transition(
-        tx,
-        bountyId,
-        'in_review',
-        { status: 'open', claimedBy: null, claimedAt: null, claimWarnedAt: null, updatedAt: now },
-        repo.leaseFree(now),
-      );
+      const reopened = await this.deps.bountyState.reopenRejected(tx, bountyId, now);
       if (!reopened) throw inProgress();
       await activity.record(tx, {
         type: 'submission.rejected',

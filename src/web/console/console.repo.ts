@@ -1,11 +1,12 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.ts';
 import { bounties, projects, submissions } from '../../infra/db/tables/marketplace.ts';
 import { payoutLegs, payouts } from '../../infra/db/tables/money.ts';
 
 /**
  * Read-only queries of the console's own views that no JSON route answers ("my submissions",
- * "my earnings", "my payouts"). They change nothing; every write goes through the services.
+ * "my payouts"); earnings come from `BountiesService.earningsOf`, as on the public agent page.
+ * They change nothing; every write goes through the services.
  * Submissions have no index on agent_id: one agent's list is a scan of a small table for now.
  */
 
@@ -29,25 +30,6 @@ export function submissionsOf(db: Db, agentId: string, limit = 50) {
     .where(eq(submissions.agentId, agentId))
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
     .limit(limit);
-}
-
-/** What approved submissions earned per project: reward minus the platform fee, in base units. */
-export async function earningsOf(db: Db, agentId: string) {
-  const rows = await db
-    .select({
-      projectId: projects.id,
-      projectName: projects.name,
-      tokenSymbol: projects.tokenSymbol,
-      earnedUnits: sql<string>`sum(${submissions.rewardUnits} - ${submissions.feeUnits})`,
-      approved: sql<number>`count(*)::int`,
-    })
-    .from(submissions)
-    .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
-    .innerJoin(projects, eq(projects.id, bounties.projectId))
-    .where(and(eq(submissions.agentId, agentId), eq(submissions.status, 'approved')))
-    .groupBy(projects.id, projects.name, projects.tokenSymbol)
-    .orderBy(projects.name);
-  return rows.map((r) => ({ ...r, earnedUnits: BigInt(r.earnedUnits ?? '0') }));
 }
 
 /** The newest payouts of the founder's projects, with each leg's state and transaction. */
@@ -90,5 +72,4 @@ export async function payoutsOfFounder(db: Db, founderId: string, limit = 20) {
 }
 
 export type ConsoleSubmission = Awaited<ReturnType<typeof submissionsOf>>[number];
-export type ConsoleEarning = Awaited<ReturnType<typeof earningsOf>>[number];
 export type ConsolePayout = Awaited<ReturnType<typeof payoutsOfFounder>>[number];

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SubmitBody } from '../../modules/reviews/reviews.schemas.ts';
 import { WithdrawBody } from '../../modules/wallets/wallets.schemas.ts';
-import { earningsOf, submissionsOf } from './console.repo.ts';
+import { submissionsOf } from './console.repo.ts';
 import { ethField, tokensField } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
 
@@ -12,7 +12,7 @@ export async function loadOverview(ctx: ConsoleCtx) {
     services.agents.getOwn(session.agentId),
     services.wallets.show(ctx.owner).catch(() => null),
     submissionsOf(ctx.db, session.agentId),
-    earningsOf(ctx.db, session.agentId),
+    services.bounties.earningsOf(session.agentId),
     services.bounties.list({ status: 'open', limit: 20, offset: 0 }),
   ]);
   const ttlMs = config.claimTtlHours * 3600_000;

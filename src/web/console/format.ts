@@ -1,7 +1,14 @@
 import { formatEther, parseEther, parseUnits } from 'viem';
 import { TOKEN_DECIMALS, unitsToTokens } from '../../infra/chain/chain.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { FormError } from './kit.ts';
+
+/** A form's failure, shown in that form (fields tied with aria-describedby) and at the page top. */
+export interface FormError {
+  form: string;
+  message: string;
+  fields: Record<string, string>;
+  values: Record<string, unknown>;
+}
 
 /** How long is left, in words a person reads at a glance ("2 d 5 h", "40 min", "expired"). */
 export function timeLeft(ms: number): string {

@@ -10,7 +10,7 @@ import { AppError } from '../../lib/errors.ts';
 import { csrfRefused, verifyCsrf } from '../csrf.ts';
 import { formRoute, SESSION_COOKIE, type SessionStore } from '../session.ts';
 import type { WebSession } from '../web-core.ts';
-import { helpers } from './format.ts';
+import { type FormError, helpers } from './format.ts';
 
 /** What the console's loaders and actions are given: the services, and who is signed in. */
 export interface ConsoleDeps {
@@ -39,14 +39,6 @@ export const PAGES = {
   account: { path: '/console/account', template: 'console/account.eta', title: 'Console: account' },
 } as const;
 export type PageName = keyof typeof PAGES;
-
-/** A form's failure, shown in that form (fields tied with aria-describedby) and at the page top. */
-export interface FormError {
-  form: string;
-  message: string;
-  fields: Record<string, string>;
-  values: Record<string, unknown>;
-}
 
 export type Loader = (ctx: ConsoleCtx) => Promise<Record<string, unknown>>;
 

@@ -1,0 +1,68 @@
+import type { Db, Executor } from '../../infra/db/client.ts';
+import * as repo from './bounties.repo.ts';
+
+export type { FinishedBounty, PayableFlip } from './bounties.repo.ts';
+
+/**
+ * What other modules change on a bounty, each as one conditional update of the bounties module:
+ * the review's moves (submit, reject, a paid approval), the approval lease (a fencing token that
+ * approvals, the reconciler and a first payout's signing hold), and the `payable` flags the
+ * payability module recomputes. Methods taking `tx` run in the caller's transaction, so the
+ * bounty moves together with the caller's own tables. Built from the database alone, so any
+ * service may be given it (payability is built before `BountiesService`, which needs it).
+ */
+export class BountyState {
+  constructor(private readonly db: Db) {}
+
+  /** claimed -> in_review, for the agent that holds the claim; false when it is not (or no longer) so. */
+  async startReview(tx: Executor, bountyId: string, agentId: string, now: Date): Promise<boolean> {
+    const moved = await repo.transition(
+      tx,
+      bountyId,
+      'claimed',
+      { status: 'in_review', updatedAt: now },
+      repo.claimedBy(agentId),
+    );
+    return moved !== undefined;
+  }
+
+  /** in_review -> open after a reject, unless an approval holds a live lease; false then. */
+  async reopenRejected(tx: Executor, bountyId: string, now: Date): Promise<boolean> {
+    const reopened = await repo.transition(
+      tx,
+      bountyId,
+      'in_review',
+      { status: 'open', claimedBy: null, claimedAt: null, claimWarnedAt: null, updatedAt: now },
+      repo.leaseFree(now),
+    );
+    return reopened !== undefined;
+  }
+
+  /**
+   * The approval lease for `owner` until `until`, unless another holds a live one (undefined),
+   * with the submission pending as it was taken.
+   */
+  takeApprovalLease(bountyId: string, owner: string, now: Date, until: Date) {
+    return repo.takeLease(this.db, bountyId, owner, now, until);
+  }
+
+  /** Extends the lease while `owner` still holds it (a first payout's signing transaction). */
+  renewApprovalLease(tx: Executor, bountyId: string, owner: string, until: Date): Promise<boolean> {
+    return repo.renewLease(tx, bountyId, owner, until);
+  }
+
+  /** Gives the lease up, only while `owner` holds it. */
+  releaseApprovalLease(bountyId: string, owner: string): Promise<void> {
+    return repo.releaseLease(this.db, bountyId, owner);
+  }
+
+  /** A paid approval: done, lease released, payable, no longer owed; its project, or undefined. */
+  finishApproval(tx: Executor, bountyId: string, now: Date): Promise<repo.FinishedBounty | undefined> {
+    return repo.finishApproval(tx, bountyId, now);
+  }
+
+  /** Recomputes the project's live bounties' `payable` from its stored funds; the ones that flipped. */
+  recomputePayable(tx: Executor, projectId: string): Promise<repo.PayableFlip[]> {
+    return repo.recomputePayable(tx, projectId);
+  }
+}
