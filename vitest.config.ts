@@ -1,10 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
-// Integration tests run once on embedded PGlite and, when TEST_DATABASE_URL is set, again on PostgreSQL.
-const intFiles = ['test/**/*.int.test.ts'];
+/**
+ * Four kinds of test file, each run where it says something:
+ * - unit: no database, no process (`test/**\/*.test.ts`);
+ * - chain: the contracts on a private anvil (`*.chain.test.ts`);
+ * - database (`*.int.test.ts`): the service in process against a database; what a database does
+ *   differently shows here, so these run on embedded PGlite and again on PostgreSQL when
+ *   TEST_DATABASE_URL is set;
+ * - wire (the WIRE list): real processes, the chain, git, a browser, the end-to-end journey. What
+ *   they add is the wire, not the database, so they run once: on PostgreSQL when it is configured
+ *   (where concurrency is real), else on PGlite. The server's own start-up on each database stays
+ *   in process.int.test.ts, which runs in the database projects. Wire files share one anvil per
+ *   worker slot (test/setup/shared-anvils.ts) and revert it between files.
+ */
+const WIRE = [
+  'test/**/*.chain.int.test.ts',
+  'test/**/*.browser.int.test.ts',
+  'test/cli.int.test.ts',
+  'test/start-compiled.int.test.ts',
+  'test/local-repo-host*.int.test.ts',
+];
+const INT = ['test/**/*.int.test.ts'];
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const databases = [
   { name: 'pglite', env: { TEST_DB: 'pglite' } },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres', env: { TEST_DB: 'postgres' } }] : []),
+  ...(onPostgres ? [{ name: 'postgres', env: { TEST_DB: 'postgres' } }] : []),
 ];
 
 export default defineConfig({
@@ -14,20 +34,35 @@ export default defineConfig({
     // child processes), so two keep both cores busy.
     maxWorkers: 2,
     hookTimeout: 60_000,
+    // A worker imports the app once and runs its files one after another in that module graph
+    // (each file still builds its own app, database and chain snapshot), instead of importing the
+    // whole app again for every file.
+    isolate: false,
+    // The ten slowest files are printed at the end of every run.
+    reporters: ['default', './test/reporters/slowest-files.ts'],
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...intFiles, 'test/**/*.chain.test.ts'],
+          exclude: [...INT, 'test/**/*.chain.test.ts'],
         },
       },
       { extends: true, test: { name: 'chain', include: ['test/**/*.chain.test.ts'] } },
       ...databases.map((d) => ({
         extends: true as const,
-        test: { name: d.name, include: intFiles, env: d.env },
+        test: { name: d.name, include: INT, exclude: WIRE, env: d.env },
       })),
+      {
+        extends: true,
+        test: {
+          name: 'wire',
+          include: WIRE,
+          env: { TEST_DB: onPostgres ? 'postgres' : 'pglite' },
+          globalSetup: ['./test/setup/shared-anvils.ts'],
+        },
+      },
     ],
   },
 });

@@ -31,6 +31,7 @@ import {
   submit,
   UnitsChain,
 } from './helpers/bounty-flows.ts';
+import { randomRuns } from './helpers/counts.ts';
 
 const UNKNOWN_PROJECT = `proj_${'0'.repeat(32)}`;
 const UNKNOWN_BOUNTY = `bnt_${'0'.repeat(32)}`;
@@ -755,7 +756,8 @@ describe('GET /api/bounties', () => {
             }
           },
         ),
-        { numRuns: 15 },
+        // 6 runs on every push, 15 with TEST_FULL=1 (see helpers/counts.ts); fast-check prints the seed on a failure.
+        { numRuns: randomRuns('BOUNTY_LIST_RUNS', 6, 15) },
       );
     });
   });

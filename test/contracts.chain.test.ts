@@ -29,6 +29,7 @@ import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
 import { payoutRouterAbi, payoutRouterBytecode } from '../src/infra/chain/contracts/PayoutRouter.ts';
 import { projectFactoryAbi, projectFactoryBytecode } from '../src/infra/chain/contracts/ProjectFactory.ts';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
+import { randomRuns } from './helpers/counts.ts';
 import {
   type CurveParams,
   feeOf,
@@ -806,7 +807,8 @@ describe('BondingCurve solvency', () => {
           await clients.test.revert({ id: snapshot });
         }
       }),
-      { numRuns: 25 },
+      // 10 runs on every push, 25 with TEST_FULL=1 (see helpers/counts.ts); fast-check prints the seed on a failure.
+      { numRuns: randomRuns('CURVE_RUNS', 10, 25) },
     );
   });
 });

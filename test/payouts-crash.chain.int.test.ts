@@ -17,6 +17,7 @@ import {
   tokenBalance,
   transferLogs,
 } from './helpers/chain.ts';
+import { randomRuns, randomSeed } from './helpers/counts.ts';
 import {
   type ApiResponse,
   api,
@@ -33,8 +34,9 @@ import type { ServerProcess } from './helpers/process.ts';
 const UNIT = 10n ** 18n;
 const FOUNDER_ACCOUNT = 3;
 const FEE_BPS = 500n;
-const KILLS = Number(process.env.CRASH_KILLS ?? 50);
-const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
+// 12 kills on every push, 50 with TEST_FULL=1 (see helpers/counts.ts); CRASH_KILLS wins over both.
+const KILLS = randomRuns('CRASH_KILLS', 12, 50);
+const SEED = randomSeed('CRASH_SEED');
 const MAX_KILL_DELAY_MS = 400;
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -11,6 +11,7 @@ import { runPayoutAudit } from '../scripts/lib/payout-audit-sources.ts';
 import type { Db } from '../src/infra/db/client.ts';
 import * as schema from '../src/infra/db/schema.ts';
 import { formatAudit } from '../src/modules/payouts/payouts-audit.ts';
+import { randomRuns, randomSeed } from './helpers/counts.ts';
 import { externalChainEnv } from './helpers/crash.ts';
 import { createScratchDatabase } from './helpers/database.ts';
 import { call, readBounties, readPayouts } from './helpers/interleave-api.ts';
@@ -47,9 +48,10 @@ import { type Env, makeWorld, setFunds, UNIT, type World } from './helpers/inter
  */
 
 const onPostgres = process.env.TEST_DB === 'postgres';
-const RUNS = Number(process.env.MODEL_RUNS ?? 3);
+// One schedule on every push, three with TEST_FULL=1 (see helpers/counts.ts).
+const RUNS = randomRuns('MODEL_RUNS', 1, 3);
 const ROUNDS = Number(process.env.MODEL_ROUNDS ?? 8);
-const SEED = Number(process.env.MODEL_SEED ?? randomInt(2 ** 31));
+const SEED = randomSeed('MODEL_SEED');
 const BOUNTIES = 4;
 const DEVS = 4;
 const FEE_BPS = 500n;
@@ -277,7 +279,7 @@ describe.skipIf(!onPostgres)('the money path, really interleaved (two instances,
       violations.length || audit !== 'no difference'
         ? `schedule seed ${s.seed} FAILED: ${rules.map((r) => `(${r}) ${RULES[r]}`).join('; ') || 'the audit'}`
         : `schedule seed ${s.seed}: all rules hold`,
-      `replay: MODEL_SEED=${s.seed} MODEL_RUNS=1 MODEL_ROUNDS=${ROUNDS} TEST_DATABASE_URL=... npx vitest run --project postgres test/payouts-interleave.chain.int.test.ts`,
+      `replay: MODEL_SEED=${s.seed} MODEL_RUNS=1 MODEL_ROUNDS=${ROUNDS} TEST_DATABASE_URL=... npx vitest run --project wire test/payouts-interleave.chain.int.test.ts`,
       ...(w
         ? [
             `project ${w.project.id} token ${w.project.token}; founder ${w.founder.login} wallet ${w.founder.wallet}; ` +

@@ -28,6 +28,10 @@ async function appOn(chain: FakeChain, env: Record<string, string> = {}, share?:
   const ctx = await buildTestApp({
     chain,
     env: { ...FAST, PAYOUT_STUCK_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000), ...env },
+    // A held receipt is given up after 0.2 s instead of a whole second: these tests hold many.
+    tune: (config) => {
+      config.payouts.receiptTimeoutSeconds = 0.2;
+    },
     ...(share ? { database: share.database, clock: share.clock } : {}),
   });
   open.push(ctx);

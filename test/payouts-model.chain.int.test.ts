@@ -30,6 +30,7 @@ import {
   transferLogs,
 } from './helpers/chain.ts';
 import { TestClock } from './helpers/clock.ts';
+import { randomRuns, randomSeed } from './helpers/counts.ts';
 import { openTestDatabase } from './helpers/database.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { deliverMerge } from './helpers/merge-webhook.ts';
@@ -51,8 +52,9 @@ const UNIT = 10n ** 18n;
 const FEE_BPS = 500n;
 const FOUNDER_ACCOUNT = 3;
 const FOUNDER_LOGIN = 'model-founder';
-const RUNS = Number(process.env.MODEL_RUNS ?? 25);
-const SEED = Number(process.env.MODEL_SEED ?? Math.floor(Math.random() * 2 ** 31));
+// 6 runs on every push, 25 with TEST_FULL=1 (see helpers/counts.ts); MODEL_RUNS wins over both.
+const RUNS = randomRuns('MODEL_RUNS', 6, 25);
+const SEED = randomSeed('MODEL_SEED');
 const CLAIM_TTL_MS = 3_600_000;
 const lower = (a: string | null | undefined) => (a ?? '').toLowerCase();
 

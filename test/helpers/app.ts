@@ -34,6 +34,12 @@ export async function buildTestApp(
     database?: Database;
     vault?: WalletVault | null;
     repoHost?: RepoHost;
+    /**
+     * Sets what an environment variable cannot say, after the config is read: a receipt wait
+     * of a fraction of a second (the variable counts whole seconds) for suites that wait on
+     * held receipts many times.
+     */
+    tune?: (config: ReturnType<typeof loadConfig>) => void;
   } = {},
 ): Promise<TestContext> {
   const database = opts.database ?? (await openTestDatabase());
@@ -44,6 +50,7 @@ export async function buildTestApp(
     RATE_LIMIT_REGISTER_PER_IP_PER_HOUR: '100000',
     ...opts.env,
   });
+  opts.tune?.(config);
   const repoHost = opts.repoHost ?? new FakeRepoHost();
   const app = await buildApp({
     database,

@@ -14,7 +14,7 @@ import {
   parseEventLogs,
 } from 'viem';
 import { foundry } from 'viem/chains';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { anvilAccount } from '../../src/infra/chain/anvil.ts';
 import { bondingCurveAbi } from '../../src/infra/chain/contracts/BondingCurve.ts';
 import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
@@ -26,19 +26,28 @@ import type { TestContext } from './app.ts';
 export type TestChain = Awaited<ReturnType<typeof startTestChain>>;
 
 /**
- * A real anvil with the factory deployed, exactly as `npm start` sets it up, in a temp dir.
- * Accounts 0-2 are the platform's (operator, payout key, treasury); tests use 3 and up. Founders
- * approve the factory's payout router (`chain.info.payoutSpenderAddress`), never the payout key.
+ * A real anvil with the factory deployed, exactly as `npm start` sets it up. Accounts 0-2 are the
+ * platform's (operator, payout key, treasury); tests use 3 and up. Founders approve the factory's
+ * payout router (`chain.info.payoutSpenderAddress`), never the payout key.
+ *
+ * In a project with the shared-anvil global setup (test/setup/shared-anvils.ts) this is the worker
+ * slot's anvil: a snapshot is taken now and `stop()` reverts to it and puts the mining mode back,
+ * so each file starts from the freshly deployed chain. `{ own: true }` (or no shared anvil) starts
+ * a private anvil in a temp dir instead, for a file that needs one to itself.
  */
-export async function startTestChain(overrides: Partial<EvmChainOptions> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'bm-chain-'));
-  const dev = await startDevChain(dir, pino({ level: 'silent' }));
-  const options = { ...dev.options, ...overrides };
+export async function startTestChain(overrides: Partial<EvmChainOptions> = {}, opts: { own?: boolean } = {}) {
+  const shared = opts.own ? undefined : sharedSlot();
+  const dir = shared ? null : mkdtempSync(join(tmpdir(), 'bm-chain-'));
+  const dev = shared
+    ? null
+    : await startDevChain(dir as string, pino({ level: 'silent' }), { persist: false });
+  const options = { ...(shared ?? (dev as { options: EvmChainOptions }).options), ...overrides };
   const chain = new EvmChain(options);
   const transport = http(options.rpcUrl);
   const common = { chain: foundry, transport, pollingInterval: 100 } as const;
   const pub = createPublicClient(common);
   const test = createTestClient({ ...common, mode: 'anvil' });
+  const snapshot = shared ? await test.snapshot() : null;
   return {
     chain,
     options,
@@ -48,10 +57,41 @@ export async function startTestChain(overrides: Partial<EvmChainOptions> = {}) {
     /** A funded anvil account (index >= 3) used as an agent's external wallet. */
     account: (index: number) => anvilAccount(index),
     async stop() {
-      await dev.stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (snapshot) {
+        await resetSharedChain(test, snapshot);
+        return;
+      }
+      await dev?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The shared anvil of this worker's slot, when the project provides them. */
+function sharedSlot(): EvmChainOptions | undefined {
+  let anvils: EvmChainOptions[] | undefined;
+  try {
+    anvils = inject('sharedAnvils');
+  } catch {
+    return undefined;
+  }
+  if (!anvils || anvils.length === 0) return undefined;
+  const slot = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
+  const options = anvils[slot];
+  if (!options) throw new Error(`no shared anvil for worker slot ${slot + 1} of ${anvils.length}`);
+  return options;
+}
+
+/**
+ * Back to the state of the snapshot, with anvil's defaults: every block mined on a transaction,
+ * no interval mining, an empty pool. A revert restores state, not the node's settings.
+ */
+async function resetSharedChain(test: ReturnType<typeof createTestClient>, id: Hex): Promise<void> {
+  await test.setIntervalMining({ interval: 0 });
+  await test.setAutomine(true);
+  await test.request({ method: 'anvil_dropAllTransactions' as never, params: [] as never });
+  const reverted = await test.request({ method: 'evm_revert' as never, params: [id] as never });
+  if (reverted !== true) throw new Error(`the shared anvil could not revert to the file snapshot ${id}`);
 }
 
 /** Buys tokens on the curve from an anvil account; returns the tokens received. */
