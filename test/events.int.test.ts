@@ -1,4 +1,5 @@
 import { desc } from 'drizzle-orm';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityEvents } from '../src/infra/db/schema.ts';
 import type { NewEvent } from '../src/modules/activity/activity.service.ts';
@@ -100,6 +101,31 @@ describe('GET /api/events', () => {
     // The public feed does not list it either.
     expect((await activity(ctx.app, { limit: 5 })).map((e) => e.id)).not.toContain(forAlice);
   });
+
+  // A transaction running anywhere in the cluster keeps later commits from being final (the bus
+  // reads only final events); on PGlite there is no other connection to hold one.
+  it.runIf(process.env.TEST_DB === 'postgres')(
+    'never sends an event committed before the stream opened, even while a transaction elsewhere keeps it from being final',
+    async () => {
+      const admin = postgres(process.env.TEST_DATABASE_URL as string, { max: 1, onnotice: () => {} });
+      const blocker = await admin.reserve();
+      let s: SseClient;
+      try {
+        await blocker`begin`;
+        await blocker`select txid_current()`;
+        const before = await publicEvent();
+        s = await stream('/api/events?types=project.created');
+        expect(before).toMatch(/^evt_/);
+      } finally {
+        await blocker`commit`;
+        blocker.release();
+        await admin.end();
+      }
+      const after = await publicEvent();
+      await s.waitForId(after);
+      expect(s.ids).toEqual([after]);
+    },
+  );
 
   it('filters by types and project_id', async () => {
     const founder = await registerAgent(ctx.app);

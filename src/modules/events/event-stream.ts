@@ -44,6 +44,8 @@ export class EventStream {
   live = false;
   closed = false;
   private readonly types: Set<string> | null;
+  /** Events committed before a "from now" stream opened but not yet final on the bus: skipped. */
+  private committedBefore: Set<string> | null = null;
 
   constructor(
     private readonly res: ServerResponse,
@@ -72,6 +74,15 @@ export class EventStream {
     return true;
   }
 
+  /**
+   * A stream "from now" starts at the bus's head, which stops short of events already committed
+   * while a transaction running elsewhere (on PostgreSQL, in any database of the cluster) keeps
+   * them from being final. Those happened before the stream opened: it never sends them.
+   */
+  skipCommitted(ids: string[]): void {
+    this.committedBefore = ids.length > 0 ? new Set(ids) : null;
+  }
+
   /** A live batch from the bus: one write of every matching frame past the cursor. */
   deliver(frames: Frame[]): void {
     if (!this.live || this.closed) return;
@@ -79,6 +90,7 @@ export class EventStream {
     for (const f of frames) {
       if (comparePositions(f.pos, this.cursor) <= 0) continue;
       this.cursor = f.pos;
+      if (this.committedBefore?.delete(f.pos.id)) continue;
       if (this.matches(f)) out += f.text;
     }
     if (out) this.write(out);

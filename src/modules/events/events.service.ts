@@ -108,7 +108,17 @@ export class EventsService {
       log.error({ err }, 'event bus failed to start');
       return false;
     });
-    if (!spec.resumeFrom) stream.cursor = bus.head;
+    if (!spec.resumeFrom) {
+      stream.cursor = bus.head;
+      // Committed now but not yet final on the bus: before this stream opened, so never sent.
+      const committed = await activity
+        .readAfter(this.deps.db, stream.cursor, REPLAY_BATCH)
+        .catch((err: unknown) => {
+          log.warn({ err }, 'event stream: could not read the events committed before it opened');
+          return [];
+        });
+      stream.skipCommitted(committed.map((r) => r.id));
+    }
     res.writeHead(200, {
       ...(headers as OutgoingHttpHeaders),
       'content-type': 'text/event-stream; charset=utf-8',
