@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/setup/sequencer.ts';
 
 /**
  * Four kinds of test file, each run where it says something:
@@ -38,6 +39,8 @@ export default defineConfig({
     // (each file still builds its own app, database and chain snapshot), instead of importing the
     // whole app again for every file.
     isolate: false,
+    // Longest files first, across projects: see test/setup/sequencer.ts.
+    sequence: { sequencer: SlowestFirst },
     // The ten slowest files are printed at the end of every run.
     reporters: ['default', './test/reporters/slowest-files.ts'],
     projects: [

@@ -28,13 +28,14 @@ function pgliteTemplate(): Promise<Blob> {
         if (f.endsWith('.sql') || f.endsWith('.json')) hash.update(f).update(readFileSync(join(dir, f)));
       }
     }
-    const file = join(cacheDir, `${hash.digest('hex').slice(0, 16)}.tar.gz`);
+    // Uncompressed: a boot from a tar skips the gunzip, a third of the boot (measured: 650 -> 420 ms).
+    const file = join(cacheDir, `${hash.digest('hex').slice(0, 16)}.tar`);
     try {
       return new Blob([readFileSync(file)]);
     } catch {
       const client = new PGlite();
       await migrate(drizzle({ client }), { migrationsFolder });
-      const dump = await client.dumpDataDir('gzip');
+      const dump = await client.dumpDataDir('none');
       await client.close();
       // Written aside and renamed: a parallel worker never reads half a file.
       mkdirSync(cacheDir, { recursive: true });

@@ -1,0 +1,38 @@
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Seconds each of the slowest files took on CI (the list the run prints at its end), per project.
+ * Files run longest first across every project, so that two workers finish together instead of
+ * one running a long file alone at the end; a file not listed weighs its size (1 s per 10 KB).
+ * Update it when the printed list changes much.
+ */
+const MEASURED: Record<string, number> = {
+  'process.int.test.ts': 40,
+  'payouts-crash.chain.int.test.ts': 37,
+  'payouts-liveness.int.test.ts': 30,
+  'payouts-interleave.chain.int.test.ts': 32,
+  'operations.int.test.ts': 28,
+  'reviews.int.test.ts': 26,
+  'bounties.int.test.ts': 25,
+  'web-console.browser.int.test.ts': 22,
+  'payouts.chain.int.test.ts': 20,
+  'web-public.browser.int.test.ts': 17,
+  'cli.chain.int.test.ts': 13,
+  'cli.int.test.ts': 13,
+  'payouts-model.chain.int.test.ts': 12,
+};
+// PostgreSQL runs the same file in about half the time PGlite does.
+const PROJECT_FACTOR: Record<string, number> = { postgres: 0.5 };
+
+function weight(spec: TestSpecification): number {
+  const seconds = MEASURED[basename(spec.moduleId)] ?? statSync(spec.moduleId).size / 10_000;
+  return seconds * (PROJECT_FACTOR[spec.project.name] ?? 1);
+}
+
+export default class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files].sort((a, b) => weight(b) - weight(a));
+  }
+}
