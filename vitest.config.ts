@@ -39,7 +39,7 @@ export default defineConfig({
     // (each file still builds its own app, database and chain snapshot), instead of importing the
     // whole app again for every file.
     isolate: false,
-    // Longest files first, across projects: see test/setup/sequencer.ts.
+    // Longest files first within each project: see test/setup/sequencer.ts.
     sequence: { sequencer: SlowestFirst },
     // The ten slowest files are printed at the end of every run.
     reporters: ['default', './test/reporters/slowest-files.ts'],

@@ -9,7 +9,7 @@ import type { Database } from '../../src/infra/db/client.ts';
 import { projects } from '../../src/infra/db/schema.ts';
 import type { RepoHost } from '../../src/infra/repo-host/repo-host.ts';
 import { TestClock } from './clock.ts';
-import { openTestDatabase } from './database.ts';
+import { leaseTestDatabase } from './database.ts';
 import { FakeRepoHost } from './fake-repo-host.ts';
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
@@ -42,7 +42,8 @@ export async function buildTestApp(
     tune?: (config: ReturnType<typeof loadConfig>) => void;
   } = {},
 ): Promise<TestContext> {
-  const database = opts.database ?? (await openTestDatabase());
+  const leased = opts.database ? null : await leaseTestDatabase();
+  const database = opts.database ?? (leased?.database as Database);
   const clock = opts.clock ?? new TestClock();
   const config = loadConfig({
     RATE_LIMIT_PER_IP_PER_MINUTE: '100000',
@@ -69,7 +70,7 @@ export async function buildTestApp(
     config,
     async close() {
       await app.close();
-      if (!opts.database) await database.close();
+      await leased?.giveBack();
     },
   };
 }
