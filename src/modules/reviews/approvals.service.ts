@@ -205,7 +205,11 @@ export class ApprovalsService {
           log.error({ payout: payout.id }, 'a payout with legs on chain belongs to a reviewed submission');
           continue;
         }
-        const result = await payouts.drive(payout.id, RECONCILE_WAIT_MS);
+        // Never longer than an approval waits for its receipts (PAYOUT_RECEIPT_TIMEOUT_SECONDS).
+        const result = await payouts.drive(
+          payout.id,
+          Math.min(RECONCILE_WAIT_MS, this.deps.receiptTimeoutMs),
+        );
         if (result.status === 'confirmed') {
           released = (await this.finish(payout, result)).released;
           finished++;
