@@ -51,8 +51,12 @@ export class SseClient {
     return this.messages.map((m) => m.id);
   }
 
-  /** Waits until `done()` holds, checking after every message and comment. */
-  async until(done: (c: SseClient) => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  /**
+   * Waits until `done()` holds, checking after every message and comment. The default allows for
+   * a parallel run: on PostgreSQL an event is delivered once no transaction anywhere in the
+   * cluster can precede it, and other files' tests hold transactions open for seconds on purpose.
+   */
+  async until(done: (c: SseClient) => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!done(this)) {
       const left = deadline - Date.now();
@@ -69,7 +73,7 @@ export class SseClient {
   }
 
   /** Waits for the message with this event id. */
-  async waitForId(id: string, timeoutMs = 5_000): Promise<SseMessage> {
+  async waitForId(id: string, timeoutMs = 20_000): Promise<SseMessage> {
     await this.until((c) => c.ids.includes(id), timeoutMs, `event ${id}`);
     return this.messages.find((m) => m.id === id) as SseMessage;
   }
