@@ -10,7 +10,7 @@ import type { Database } from '../src/infra/db/client.ts';
 import { activityEvents, bounties, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
 import * as idempotencyRepo from '../src/infra/http/idempotency.repo.ts';
 import { requestHash } from '../src/infra/http/idempotency.ts';
-import * as bountiesRepo from '../src/modules/bounties/bounties.repo.ts';
+import * as bountiesRepo from '../src/modules/bounties/bounty-state.repo.ts';
 import {
   buildTestApp,
   createBounty,

@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Executor, rowsOf } from '../src/infra/db/client.ts';
 import { payoutLegs, payouts } from '../src/infra/db/schema.ts';
-import * as bountiesRepo from '../src/modules/bounties/bounties.repo.ts';
+import * as bountiesRepo from '../src/modules/bounties/bounty-state.repo.ts';
 import { buildTestApp, expectError, randomAddress, registerAgent, type TestContext } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import {

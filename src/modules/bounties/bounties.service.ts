@@ -14,6 +14,7 @@ import { listedToJson, toBountyDetailJson, toBountyJson } from './bounties.mappe
 import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
 import * as listRepo from './bounty-list.repo.ts';
+import * as state from './bounty-state.repo.ts';
 import { warnExpiringClaims } from './claim-warnings.ts';
 
 export interface BountiesDeps {
@@ -97,7 +98,7 @@ export class BountiesService {
 
   /** Inside the merge's transaction: the founder merged the pending submission, so its reward is owed. */
   markPaymentOwed(tx: Executor, bountyId: string): Promise<void> {
-    return repo.markPaymentOwed(tx, bountyId, this.deps.clock.now());
+    return state.markPaymentOwed(tx, bountyId, this.deps.clock.now());
   }
 
   /** Rewards of the project's open, claimed and in-review bounties, in token base units. */

@@ -1,7 +1,8 @@
 import type { Db, Executor } from '../../infra/db/client.ts';
 import * as repo from './bounties.repo.ts';
+import * as state from './bounty-state.repo.ts';
 
-export type { FinishedBounty, PayableFlip } from './bounties.repo.ts';
+export type { FinishedBounty, PayableFlip } from './bounty-state.repo.ts';
 
 /**
  * What other modules change on a bounty, each as one conditional update of the bounties module:
@@ -33,7 +34,7 @@ export class BountyState {
       bountyId,
       'in_review',
       { status: 'open', claimedBy: null, claimedAt: null, claimWarnedAt: null, updatedAt: now },
-      repo.leaseFree(now),
+      state.leaseFree(now),
     );
     return reopened !== undefined;
   }
@@ -43,26 +44,26 @@ export class BountyState {
    * with the submission pending as it was taken.
    */
   takeApprovalLease(bountyId: string, owner: string, now: Date, until: Date) {
-    return repo.takeLease(this.db, bountyId, owner, now, until);
+    return state.takeLease(this.db, bountyId, owner, now, until);
   }
 
   /** Extends the lease while `owner` still holds it (a first payout's signing transaction). */
   renewApprovalLease(tx: Executor, bountyId: string, owner: string, until: Date): Promise<boolean> {
-    return repo.renewLease(tx, bountyId, owner, until);
+    return state.renewLease(tx, bountyId, owner, until);
   }
 
   /** Gives the lease up, only while `owner` holds it. */
   releaseApprovalLease(bountyId: string, owner: string): Promise<void> {
-    return repo.releaseLease(this.db, bountyId, owner);
+    return state.releaseLease(this.db, bountyId, owner);
   }
 
   /** A paid approval: done, lease released, payable, no longer owed; its project, or undefined. */
-  finishApproval(tx: Executor, bountyId: string, now: Date): Promise<repo.FinishedBounty | undefined> {
-    return repo.finishApproval(tx, bountyId, now);
+  finishApproval(tx: Executor, bountyId: string, now: Date): Promise<state.FinishedBounty | undefined> {
+    return state.finishApproval(tx, bountyId, now);
   }
 
   /** Recomputes the project's live bounties' `payable` from its stored funds; the ones that flipped. */
-  recomputePayable(tx: Executor, projectId: string): Promise<repo.PayableFlip[]> {
-    return repo.recomputePayable(tx, projectId);
+  recomputePayable(tx: Executor, projectId: string): Promise<state.PayableFlip[]> {
+    return state.recomputePayable(tx, projectId);
   }
 }

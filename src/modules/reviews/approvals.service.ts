@@ -52,7 +52,7 @@ export class PayoutPendingError extends AppError {
   }
 }
 
-/** How long one reconciler pass waits on a payout's receipts before moving to the next. */
+/** Most a reconciler pass waits on a payout's receipts; never longer than an approval waits. */
 const RECONCILE_WAIT_MS = 2_000;
 
 /**
@@ -205,7 +205,6 @@ export class ApprovalsService {
           log.error({ payout: payout.id }, 'a payout with legs on chain belongs to a reviewed submission');
           continue;
         }
-        // Never longer than an approval waits for its receipts (PAYOUT_RECEIPT_TIMEOUT_SECONDS).
         const result = await payouts.drive(
           payout.id,
           Math.min(RECONCILE_WAIT_MS, this.deps.receiptTimeoutMs),
