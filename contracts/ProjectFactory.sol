@@ -15,6 +15,10 @@ import {PayoutRouter} from "./PayoutRouter.sol";
 /// @dev Salts are chosen by the platform operator (one per project), so the curve address is known
 ///      before activation and a retried activation lands on the same pair.
 contract ProjectFactory is Ownable {
+    /// @notice 2: curves have `sellFor` (a relayer sells on the holder's signature and takes its gas
+    ///         from the proceeds) and tokens `transferWithAuthorization`. Factories before it have no
+    ///         VERSION at all; the service reads it to tell them apart.
+    uint256 public constant VERSION = 2;
     address public immutable treasury;
     uint256 public immutable a;
     uint256 public immutable b;

@@ -3,13 +3,16 @@ pragma solidity 0.8.30;
 
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {ERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/ERC20Permit.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 
 /// @dev File-level so the curve can use it in constant expressions.
 uint256 constant PROJECT_TOKEN_MAX_SUPPLY = 1e27;
 
 /// @title A project's token, supplied only through its bonding curve.
 /// @notice Founders grant the platform payout wallet an allowance with `approve` or, gaslessly,
-///         with an EIP-2612 `permit` signature.
+///         with an EIP-2612 `permit` signature. A holder without ETH moves tokens with an EIP-3009
+///         `transferWithAuthorization` signature that anyone may submit (the bytes-signature variant
+///         of USDC v2.2), on the same EIP-712 domain as `permit`.
 contract ProjectToken is ERC20, ERC20Permit {
     /// @notice 10^9 whole tokens.
     uint256 public constant MAX_SUPPLY = PROJECT_TOKEN_MAX_SUPPLY;
@@ -18,8 +21,20 @@ contract ProjectToken is ERC20, ERC20Permit {
     ///         so the supply always matches what the curve's reserve backs.
     address public immutable curve;
 
+    bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH = keccak256(
+        "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
+    );
+
+    mapping(address authorizer => mapping(bytes32 nonce => bool used)) private _authorizationStates;
+
+    event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
+
     error OnlyCurve();
     error MaxSupplyExceeded(uint256 supplyAfter);
+    error AuthorizationNotYetValid(uint256 validAfter);
+    error AuthorizationExpired(uint256 validBefore);
+    error AuthorizationAlreadyUsed(bytes32 nonce);
+    error InvalidSignature();
 
     modifier onlyCurve() {
         if (msg.sender != curve) revert OnlyCurve();
@@ -40,5 +55,35 @@ contract ProjectToken is ERC20, ERC20Permit {
     ///      `sell`, and the curve never burns on anyone else's behalf.
     function burn(address from, uint256 amount) external onlyCurve {
         _burn(from, amount);
+    }
+
+    /// @notice Whether authorizer has used nonce (random, as in EIP-3009: no order among signatures).
+    function authorizationState(address authorizer, bytes32 nonce) external view returns (bool) {
+        return _authorizationStates[authorizer][nonce];
+    }
+
+    /// @notice Moves value from `from` to `to` on from's EIP-712 `TransferWithAuthorization`
+    ///         signature, valid strictly after validAfter and strictly before validBefore (seconds).
+    ///         Anyone may submit it: the recipient and the amount are signed.
+    function transferWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        bytes calldata signature
+    ) external {
+        if (block.timestamp <= validAfter) revert AuthorizationNotYetValid(validAfter);
+        if (block.timestamp >= validBefore) revert AuthorizationExpired(validBefore);
+        if (_authorizationStates[from][nonce]) revert AuthorizationAlreadyUsed(nonce);
+        bytes32 structHash = keccak256(
+            abi.encode(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce)
+        );
+        (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecoverCalldata(_hashTypedDataV4(structHash), signature);
+        if (err != ECDSA.RecoverError.NoError || signer != from || from == address(0)) revert InvalidSignature();
+        _authorizationStates[from][nonce] = true;
+        emit AuthorizationUsed(from, nonce);
+        _transfer(from, to, value);
     }
 }

@@ -209,6 +209,7 @@ export async function buildApp(deps: AppDeps) {
     clock: deps.clock,
     chain: deps.chain,
     repoHost: deps.repoHost ?? unavailableRepoHost,
+    sponsorLowBalanceWei: config.sponsor.lowBalanceWei,
   });
 
   // Refuses to start beside payout legs of another key still in flight (a key change, a second
@@ -258,4 +259,8 @@ function startJobs(app: FastifyInstance, services: Services, config: Config, met
   // Leased: only one instance of the deployment reads the token logs; the others stand by.
   every('chain watcher', config.chain.watchIntervalSeconds, () => services.chainWatcher.poll());
   every('webhook delivery', WEBHOOK_POLL_SECONDS, () => services.webhookDelivery.runOnce());
+  // Wallet transactions a crash left recorded but unsent (or unconfirmed) are sent again.
+  every('wallet transactions', config.payouts.reconcileIntervalSeconds, () =>
+    services.walletJournal.resume(),
+  );
 }

@@ -19,6 +19,7 @@ import { EventBus } from './modules/events/event-bus.ts';
 import { EventsService } from './modules/events/events.service.ts';
 import { StreamSlots } from './modules/events/stream-slots.ts';
 import { FundsService } from './modules/funds/funds.service.ts';
+import { HoldingsService } from './modules/holdings/holdings.service.ts';
 import { ChainWatcher } from './modules/payability/chain-watcher.ts';
 import { PayabilityService } from './modules/payability/payability.service.ts';
 import { PayoutsService } from './modules/payouts/payouts.service.ts';
@@ -29,6 +30,7 @@ import { MergesService } from './modules/reviews/merges.service.ts';
 import { OwedPayouts } from './modules/reviews/owed-payouts.ts';
 import { SubmissionsService } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
+import { WalletJournal } from './modules/wallets/wallet-journal.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
 import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
 
@@ -84,12 +86,24 @@ export function buildServices(
   const projects = new ProjectsService({ db, clock, activity });
   // What reviews, payouts and payability change on a bounty; needs only the database.
   const bountyState = new BountyState(db);
-  const payability = new PayabilityService({ db, clock, chain, activity, bounties: bountyState, log });
+  // What wallets hold and what it is worth, kept from the token logs the watcher reads.
+  const holdings = new HoldingsService({ db, clock, chain, platformFeeBps: config.platformFeeBps });
+  const payability = new PayabilityService({
+    db,
+    clock,
+    chain,
+    activity,
+    bounties: bountyState,
+    holdings,
+    log,
+  });
+  const walletJournal = new WalletJournal({ db, clock, chain, log });
   const chainWatcher = new ChainWatcher({
     db,
     clock,
     chain,
     payability,
+    holdings,
     log,
     intervalSeconds: config.chain.watchIntervalSeconds,
   });
@@ -102,6 +116,7 @@ export function buildServices(
     agents: directory,
     payability,
     claimTtlHours: config.claimTtlHours,
+    platformFeeBps: config.platformFeeBps,
   });
   const wallets = new WalletsService({
     db,
@@ -112,6 +127,9 @@ export function buildServices(
     bounties,
     funds,
     payability,
+    journal: walletJournal,
+    holdings,
+    sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
     devChain: chain.info?.devChain ?? false,
   });
   const agents = new AgentsService({
@@ -174,6 +192,7 @@ export function buildServices(
     agents: directory,
     projects,
     leaseMs: ACTIVATION_LEASE_MS,
+    holdings,
   });
   const merges = new MergesService({ db, clock, activity, bounties, projects, agents: directory });
   const owedPayouts = new OwedPayouts({ log, clock, merges, approvals });
@@ -208,6 +227,8 @@ export function buildServices(
     merges,
     webhooks,
     payability,
+    holdings,
+    walletJournal,
     chainWatcher,
     agentWebhooks,
     webhookDelivery,

@@ -147,6 +147,8 @@ describe('POST /api/projects/{id}/bounties', () => {
       claimed_at: null,
       payable: true,
       payment_owed: false,
+      // This fake chain has no curve to read: no quote (the chain tests check the quote itself).
+      reward_eth_units: null,
       created_at: at.toISOString(),
       updated_at: at.toISOString(),
     });

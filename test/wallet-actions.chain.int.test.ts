@@ -171,19 +171,33 @@ describe('in-app wallet actions on a real chain', () => {
     );
   });
 
-  it('refuses amounts the wallet does not hold with 400 insufficient_funds', async () => {
+  it('refuses amounts the wallet does not hold: 400 insufficient_funds for tokens, insufficient_eth for ETH', async () => {
     const [held, eth] = await Promise.all([tokens(), ethBalance(tc, me())]);
-    const cases: [string, unknown][] = [
-      [`/api/projects/${project.id}/buy`, { eth_units: (eth + 1n).toString() }],
-      [`/api/projects/${project.id}/sell`, { tokens_units: (held + 1n).toString() }],
+    const cases: [string, unknown, string][] = [
+      [`/api/projects/${project.id}/buy`, { eth_units: (eth + 1n).toString() }, 'insufficient_eth'],
+      [`/api/projects/${project.id}/sell`, { tokens_units: (held + 1n).toString() }, 'insufficient_funds'],
       [
         '/api/agents/me/wallet/withdraw',
         { to: randomAddress(), amount_units: (held + 1n).toString(), project_id: project.id },
+        'insufficient_funds',
       ],
-      ['/api/agents/me/wallet/withdraw', { to: randomAddress(), amount_units: (eth + 1n).toString() }],
+      [
+        '/api/agents/me/wallet/withdraw',
+        { to: randomAddress(), amount_units: (eth + 1n).toString() },
+        'insufficient_eth',
+      ],
+      // The amount fits but the gas on top does not: never a 502.
+      [
+        '/api/agents/me/wallet/withdraw',
+        { to: randomAddress(), amount_units: eth.toString() },
+        'insufficient_eth',
+      ],
     ];
-    for (const [url, body] of cases)
-      expectError(await post(ctx.app, founder, url, body), 400, 'insufficient_funds');
+    for (const [url, body, code] of cases) {
+      const res = await post(ctx.app, founder, url, body);
+      expectError(res, 400, code);
+      if (code === 'insufficient_eth') expect(res.json().error.message).toMatch(/is missing/);
+    }
     expect(await tokens()).toBe(held);
     expect(await ethBalance(tc, me())).toBe(eth);
   });

@@ -33,6 +33,8 @@ import {
   walletOf,
 } from './helpers/wallets.ts';
 
+const NOTHING_EARNED = { completed: 0, earned_eth_units: '0', projects: [] };
+
 describe('in-app wallets', () => {
   let tc: TestChain;
   let vault: WalletVault;
@@ -210,6 +212,10 @@ describe('in-app wallets', () => {
         address: a.walletAddress,
         wallet_type: 'walletvendor_inapp',
         eth_balance_units: '0',
+        tokens: [],
+        earnings: NOTHING_EARNED,
+        // The dev chain has a sponsor: SPONSORED_WITHDRAWALS_PER_DAY (5) token withdraws a day.
+        sponsored_withdrawals_left: 5,
       });
       await faucet(ctx.app, a, 3n * ETH);
       expect((await walletOf(ctx.app, a)).eth_balance_units).toBe((3n * ETH).toString());
@@ -222,6 +228,10 @@ describe('in-app wallets', () => {
         address,
         wallet_type: 'external',
         eth_balance_units: (await ethBalance(tc, address)).toString(),
+        tokens: [],
+        earnings: NOTHING_EARNED,
+        // An external wallet signs for itself: nothing is sponsored.
+        sponsored_withdrawals_left: null,
       });
     });
 
@@ -230,6 +240,9 @@ describe('in-app wallets', () => {
         address: null,
         wallet_type: null,
         eth_balance_units: null,
+        tokens: [],
+        earnings: NOTHING_EARNED,
+        sponsored_withdrawals_left: null,
       });
     });
 
@@ -356,15 +369,16 @@ describe('in-app wallets', () => {
       try {
         const a = await inApp();
         await faucet(logged, a, ETH);
-        // The whole balance leaves nothing for gas: the chain refuses and the 502 is logged.
+        // The whole balance leaves nothing for gas: refused (400, never a 502) after the key
+        // was unsealed and the transaction estimated, and the refusal is logged.
         const res = await post(logged, a, '/api/agents/me/wallet/withdraw', {
           to: randomAddress(),
           amount_units: ETH.toString(),
         });
-        expectError(res, 502, 'upstream_error');
+        expectError(res, 400, 'insufficient_eth');
         expect(await ethBalance(tc, a.walletAddress as string)).toBe(ETH);
         const text = lines.join('\n');
-        expect(text).toContain('upstream_error');
+        expect(text).toContain('"statusCode":400');
         expectNoKey(text, await privateKeyOf(ctx, vault, a.id));
       } finally {
         await logged.close();

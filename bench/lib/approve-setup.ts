@@ -168,10 +168,11 @@ export function timedChain(chain: Chain, stats: Stats): Chain {
   return {
     info: chain.info,
     wallets: chain.wallets,
+    sponsor: chain.sponsor,
     payoutSigner,
     readFunds: timed(stats, 'chain readFunds', (t: string, o: string) => chain.readFunds(t, o)),
     tokenFundsLogs: (tokens, from, to) => chain.tokenFundsLogs(tokens, from, to),
-    readCurve: (curve, token) => chain.readCurve(curve, token),
+    readCurve: (curve, token, block) => chain.readCurve(curve, token, block),
     deployProject: (id, name, symbol) => chain.deployProject(id, name, symbol),
     faucet: (to, eth) => chain.faucet(to, eth),
     close: () => chain.close(),

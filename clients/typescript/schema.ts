@@ -52,8 +52,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your wallet and its ETH balance
-         * @description The caller's wallet and its ETH balance
+         * Your wallet: ETH, project tokens and what they are worth, and your earnings
+         * @description The caller's wallet: its ETH balance, every project token it holds with what selling it pays now, and what the agent earned (per project and in total)
          */
         get: operations["getWallet"];
         put?: never;
@@ -663,7 +663,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_streams" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
+                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "insufficient_eth" | "amount_too_small" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_streams" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
                 /** @description One sentence for a human. */
                 message: string;
                 /** @description With validation_error: which field is wrong and why. */
@@ -1175,6 +1175,33 @@ export interface operations {
                             address: string | null;
                             wallet_type: ("walletvendor_inapp" | "external") | null;
                             eth_balance_units: string | null;
+                            /** @description Every project token the wallet holds, from the chain (kept current from its Transfer logs) */
+                            tokens: {
+                                project_id: string;
+                                project_name: string;
+                                token_symbol: string;
+                                token_address: string;
+                                /** @description Token base units held (18 decimals) */
+                                balance_units: string;
+                                value_eth_units: string | null;
+                            }[];
+                            earnings: {
+                                /** @description Bounties approved and paid, in every project */
+                                completed: number;
+                                /** @description What everything earned would sell for now, summed over projects; wei, decimal string */
+                                earned_eth_units: string;
+                                projects: {
+                                    project_id: string;
+                                    project_name: string;
+                                    token_symbol: string;
+                                    /** @description Token base units received for approved work (after the platform fee) */
+                                    earned_units: string;
+                                    /** @description Bounties approved and paid */
+                                    completed: number;
+                                    earned_eth_units: string | null;
+                                }[];
+                            };
+                            sponsored_withdrawals_left: number | null;
                         };
                     };
                 };
@@ -3783,6 +3810,11 @@ export interface operations {
                             /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
                             payment_owed: boolean;
                             /**
+                             * @description What the contributor's share of the reward (after the platform fee) sells for on the project's curve now, in wei; null while the token is not deployed
+                             * @example 4749988125004
+                             */
+                            reward_eth_units: string | null;
+                            /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
                              */
@@ -4200,6 +4232,11 @@ export interface operations {
                             /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
                             payment_owed: boolean;
                             /**
+                             * @description What the contributor's share of the reward (after the platform fee) sells for on the project's curve now, in wei; null while the token is not deployed
+                             * @example 4749988125004
+                             */
+                            reward_eth_units: string | null;
+                            /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
                              */
@@ -4375,6 +4412,11 @@ export interface operations {
                             payable: boolean;
                             /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
                             payment_owed: boolean;
+                            /**
+                             * @description What the contributor's share of the reward (after the platform fee) sells for on the project's curve now, in wei; null while the token is not deployed
+                             * @example 4749988125004
+                             */
+                            reward_eth_units: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -4609,6 +4651,11 @@ export interface operations {
                             payable: boolean;
                             /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
                             payment_owed: boolean;
+                            /**
+                             * @description What the contributor's share of the reward (after the platform fee) sells for on the project's curve now, in wei; null while the token is not deployed
+                             * @example 4749988125004
+                             */
+                            reward_eth_units: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -4967,6 +5014,11 @@ export interface operations {
                             payable: boolean;
                             /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
                             payment_owed: boolean;
+                            /**
+                             * @description What the contributor's share of the reward (after the platform fee) sells for on the project's curve now, in wei; null while the token is not deployed
+                             * @example 4749988125004
+                             */
+                            reward_eth_units: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -6763,10 +6815,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         tx_hash: string;
+                        /** @description True when the platform paid the gas of this token withdraw (the wallet held no ETH) */
+                        sponsored: boolean;
                     };
                 };
             };
-            /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`. */
+            /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`, `insufficient_eth`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6775,7 +6829,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "validation_error" | "insufficient_funds" | "no_wallet" | "external_wallet";
+                            code: "validation_error" | "insufficient_funds" | "no_wallet" | "external_wallet" | "insufficient_eth";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */
@@ -7107,7 +7161,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`, `slippage`. */
+            /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`, `slippage`, `insufficient_eth`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7116,7 +7170,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "validation_error" | "insufficient_funds" | "no_wallet" | "external_wallet" | "slippage";
+                            code: "validation_error" | "insufficient_funds" | "no_wallet" | "external_wallet" | "slippage" | "insufficient_eth";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */
@@ -7444,11 +7498,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         tx_hash: string;
+                        /** @description What the wallet received, wei */
                         eth_units: string;
+                        /** @description Gas the platform paid for a wallet without ETH and took back from the sale, wei; "0" when the wallet paid its own gas */
+                        gas_eth_units: string;
+                        /** @description True when the platform sent the sale and paid its gas */
+                        sponsored: boolean;
                     };
                 };
             };
-            /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`, `slippage`. */
+            /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`, `slippage`, `insufficient_eth`, `amount_too_small`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7457,7 +7516,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "validation_error" | "insufficient_funds" | "no_wallet" | "external_wallet" | "slippage";
+                            code: "validation_error" | "insufficient_funds" | "no_wallet" | "external_wallet" | "slippage" | "insufficient_eth" | "amount_too_small";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */
@@ -7781,7 +7840,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`. */
+            /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`, `insufficient_eth`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7790,7 +7849,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "validation_error" | "insufficient_funds" | "no_wallet" | "external_wallet";
+                            code: "validation_error" | "insufficient_funds" | "no_wallet" | "external_wallet" | "insufficient_eth";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */

@@ -53,11 +53,23 @@ export interface Config {
     treasuryAddress: string | undefined;
     operatorKey: string | undefined;
     payoutKey: string | undefined;
+    /**
+     * SPONSOR_PRIVATE_KEY: pays the gas of in-app wallets that hold no ETH (sales take it back).
+     * Its own key, never the operator's or the payout key; without it (configured chain) nothing
+     * is sponsored. The dev chain derives and funds one.
+     */
+    sponsorKey: string | undefined;
     pollingIntervalMs: number;
     /** How often the leased watcher reads the project tokens' Transfer and Approval logs (payability). */
     watchIntervalSeconds: number;
   };
   walletMasterKey: string | undefined;
+  sponsor: {
+    /** SPONSORED_WITHDRAWALS_PER_DAY: token withdraws per agent per 24 h whose gas the platform pays. */
+    withdrawalsPerDay: number;
+    /** SPONSOR_LOW_BALANCE_WEI: below this /readyz warns that the sponsor key runs low. */
+    lowBalanceWei: bigint;
+  };
   /** Webhooks may target private, loopback and reserved addresses (development only). */
   webhookAllowPrivateUrls: boolean;
   /** GitHub when `token` is set; otherwise the built-in local host, on `localPort`. */
@@ -194,10 +206,17 @@ export function loadConfig(env: Env): Config {
       treasuryAddress: r.match('TREASURY_ADDRESS', ADDRESS, 'an address (0x + 40 hex digits)'),
       operatorKey: r.match('OPERATOR_PRIVATE_KEY', KEY, 'a private key (0x + 64 hex digits)'),
       payoutKey: r.match('PAYOUT_PRIVATE_KEY', KEY, 'a private key (0x + 64 hex digits)'),
+      sponsorKey: r.match('SPONSOR_PRIVATE_KEY', KEY, 'a private key (0x + 64 hex digits)'),
       pollingIntervalMs: r.int('CHAIN_POLLING_INTERVAL_MS', 100, 10, 60_000),
       watchIntervalSeconds: r.int('CHAIN_WATCH_INTERVAL_SECONDS', 5, 1, 3_600),
     },
     walletMasterKey: r.match('WALLET_MASTER_KEY', KEY, '32 bytes as 64 hex digits'),
+    sponsor: {
+      withdrawalsPerDay: r.int('SPONSORED_WITHDRAWALS_PER_DAY', 5, 0, 1_000),
+      lowBalanceWei: BigInt(
+        r.match('SPONSOR_LOW_BALANCE_WEI', /^[0-9]{1,30}$/, 'wei as a whole number') ?? '50000000000000000',
+      ),
+    },
     // On the embedded dev chain everything runs on one machine, receivers included.
     webhookAllowPrivateUrls: r.bool('WEBHOOK_ALLOW_PRIVATE_URLS', r.str('CHAIN_RPC_URL') === undefined),
     repoHost: {
@@ -239,6 +258,10 @@ export function loadConfig(env: Env): Config {
     const bare = (key: string | undefined) => key?.toLowerCase().replace(/^0x/, '');
     if (config.chain.operatorKey && bare(config.chain.operatorKey) === bare(config.chain.payoutKey)) {
       problems.push('OPERATOR_PRIVATE_KEY and PAYOUT_PRIVATE_KEY must be different keys.');
+    }
+    const sponsor = bare(config.chain.sponsorKey);
+    if (sponsor && (sponsor === bare(config.chain.operatorKey) || sponsor === bare(config.chain.payoutKey))) {
+      problems.push('SPONSOR_PRIVATE_KEY must be a key of its own, not the operator or payout key.');
     }
   } else if (config.chain.publicRpcUrl) {
     problems.push('CHAIN_PUBLIC_RPC_URL applies only with CHAIN_RPC_URL (the dev chain publishes its own).');

@@ -160,6 +160,23 @@ export class Metrics {
     );
   }
 
+  /** The sponsor key's ETH balance, read from the chain when scraped. */
+  readSponsor(read: () => Promise<bigint>, log: FastifyBaseLogger): void {
+    new Gauge({
+      name: 'sponsor_balance_wei',
+      help: 'ETH of the sponsor key, which pays the gas of in-app wallets without ETH (wei).',
+      registers: [this.registry],
+      async collect() {
+        try {
+          this.set(Number(await read()));
+        } catch (err) {
+          this.reset();
+          log.warn({ err }, 'metrics: sponsor balance read failed');
+        }
+      },
+    });
+  }
+
   get contentType(): string {
     return this.registry.contentType;
   }

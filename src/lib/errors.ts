@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   external_wallet: 400,
   token_not_deployed: 400,
   slippage: 400,
+  insufficient_eth: 400,
+  amount_too_small: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

@@ -179,6 +179,8 @@ export async function activateOnChain(ctx: TestContext, tc: TestChain, projectId
       activatedAt: ctx.clock.now(),
     })
     .where(eq(projects.id, projectId));
+  // What activation does next: read the new curve, so bounties are quoted from the start.
+  await ctx.app.services.holdings.afterAction(projectId, []);
   return { repoUrl, ...deployed };
 }
 

@@ -27,6 +27,8 @@ export class DocsChain extends FakeChain {
           curveAddress: addressFrom(`curve:${projectId}`),
         };
         this.tokenOfCurve.set(pair.curveAddress.toLowerCase(), pair.tokenAddress);
+        // A flat curve at the buy price (0.001 ETH a token), deep enough for any sale here.
+        this.setCurve(pair.curveAddress, { a: 10n ** 15n, b: 0n, supplyUnits: 10n ** 27n });
         return pair;
       },
       faucet: async (to: string, ethUnits: bigint): Promise<TxResult> => {

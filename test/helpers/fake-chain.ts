@@ -11,6 +11,7 @@ import type {
   MinedTx,
   PayoutSigner,
   SignedTx,
+  SponsorActions,
   TokenFunds,
   TxResult,
   WalletActions,
@@ -202,6 +203,20 @@ export class FakeChain implements Chain {
     },
     sendToken: async () => refuse(),
     sendEth: async () => refuse(),
+    readBalances: async (pairs) =>
+      pairs.map((p) => this.funds.get(key(p.tokenAddress, p.holder))?.balanceUnits ?? 0n),
+    nonceOf: async () => refuse(),
+    broadcast: async () => refuse(),
+    receipt: async () => refuse(),
+  };
+
+  /** No sponsor: a wallet without ETH cannot cash out here. */
+  readonly sponsor: SponsorActions = {
+    address: null,
+    balance: async () => 0n,
+    quoteSale: async () => refuse(),
+    sell: async () => refuse(),
+    sendToken: async () => refuse(),
   };
 
   /** The owner approves the payout spender for `allowanceTokens` on chain: a new block with its log. */

@@ -19,6 +19,8 @@ export interface AnvilOptions {
   chainId?: number;
   /** Seconds between blocks; without it anvil mines one block per transaction. */
   blockTime?: number;
+  /** The first block's base fee in wei (anvil's own default is 1 gwei). */
+  baseFeePerGas?: bigint;
 }
 
 export interface Anvil {
@@ -79,6 +81,7 @@ function anvilArgs(opts: AnvilOptions): string[] {
   const args = ['--host', '127.0.0.1', '--port', '0'];
   if (opts.chainId !== undefined) args.push('--chain-id', String(opts.chainId));
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
+  if (opts.baseFeePerGas !== undefined) args.push('--block-base-fee-per-gas', String(opts.baseFeePerGas));
   if (opts.statePath !== undefined) {
     args.push('--state', opts.statePath, '--state-interval', String(opts.stateIntervalSeconds ?? 30));
   }

@@ -143,7 +143,79 @@ export interface TxResult {
   txHash: string;
 }
 
-/** Actions an in-app (custodial) wallet takes; the service signs with the agent's key. */
+/**
+ * How a wallet transaction gets its nonce and is recorded before it is sent (the wallets module's
+ * journal, bound to one action: who, what, which project).
+ */
+export interface TxJournal {
+  /**
+   * Under the signer's nonce lock, shared by every instance: takes the nonce (the stored counter,
+   * or the chain's pending count when that is higher), signs at it and records the signed bytes.
+   * Resolves once that record is committed; nothing is sent yet.
+   */
+  record(
+    signer: string,
+    chainNonce: () => Promise<number>,
+    sign: (nonce: number) => Promise<SignedTx>,
+  ): Promise<SignedTx>;
+  /** The node took it. */
+  sent(hash: string): Promise<void>;
+  /** The node refused it: nothing will mine, and its nonce is given back if no later one was taken. */
+  refused(hash: string): Promise<void>;
+  /** It mined: its status and what its gas cost the signer (and, for a sale, what it paid back). */
+  mined(
+    hash: string,
+    r: { status: 'success' | 'reverted'; gasPaidUnits: bigint; gasRefundUnits?: bigint },
+  ): Promise<void>;
+}
+
+/** What an action costs in ETH and what the wallet has: the facts behind `insufficient_eth`. */
+export interface EthShortfall {
+  address: string;
+  haveUnits: bigint;
+  needUnits: bigint;
+}
+
+/** A sale the sponsor sends for a wallet without ETH; the curve pays the gas back out of it. */
+export interface SponsoredSaleQuote {
+  /** What the sale pays before the gas refund (the curve's fee deducted). */
+  proceedsUnits: bigint;
+  /** What its gas should cost at today's base fee, with room for a rise: what the sale must cover. */
+  gasUnits: bigint;
+}
+
+/**
+ * The platform's sponsor key: sends the signed sale or transfer of an in-app wallet that holds no
+ * ETH and pays its gas (a sale pays it back). Absent (`address` null) when none is configured.
+ */
+export interface SponsorActions {
+  readonly address: string | null;
+  balance(): Promise<bigint>;
+  /** Null when the project's contracts predate signed sales (no sponsoring possible). */
+  quoteSale(key: string, curveAddress: string, tokensUnits: bigint): Promise<SponsoredSaleQuote | null>;
+  sell(
+    key: string,
+    curveAddress: string,
+    tokensUnits: bigint,
+    minEthUnits: bigint,
+    journal: TxJournal,
+  ): Promise<TxResult & { ethUnits: bigint; gasEthUnits: bigint }>;
+  /** Null result: the token predates signed transfers. */
+  sendToken(
+    key: string,
+    tokenAddress: string,
+    to: string,
+    amountUnits: bigint,
+    journal: TxJournal,
+  ): Promise<(TxResult & { gasEthUnits: bigint }) | null>;
+}
+
+/**
+ * Actions an in-app (custodial) wallet takes; the service signs with the agent's key. With a
+ * journal, the nonce comes from the database and the transaction is recorded before it is sent.
+ * A wallet whose ETH cannot pay the value and the gas gets `insufficient_eth` before anything is
+ * signed.
+ */
 export interface WalletActions {
   ethBalance(address: string): Promise<bigint>;
   tokenBalance(tokenAddress: string, owner: string): Promise<bigint>;
@@ -152,21 +224,37 @@ export interface WalletActions {
     curveAddress: string,
     ethUnits: bigint,
     minTokensUnits: bigint,
+    journal?: TxJournal,
   ): Promise<TxResult & { tokensUnits: bigint }>;
   sell(
     key: string,
     curveAddress: string,
     tokensUnits: bigint,
     minEthUnits: bigint,
+    journal?: TxJournal,
   ): Promise<TxResult & { ethUnits: bigint }>;
   /** Sets the allowance of the platform's payout spender (the payout router) on a token. */
   approvePayouts(
     key: string,
     tokenAddress: string,
     amountUnits: bigint,
+    journal?: TxJournal,
   ): Promise<TxResult & { allowanceUnits: bigint }>;
-  sendToken(key: string, tokenAddress: string, to: string, amountUnits: bigint): Promise<TxResult>;
-  sendEth(key: string, to: string, amountUnits: bigint): Promise<TxResult>;
+  sendToken(
+    key: string,
+    tokenAddress: string,
+    to: string,
+    amountUnits: bigint,
+    journal?: TxJournal,
+  ): Promise<TxResult>;
+  sendEth(key: string, to: string, amountUnits: bigint, journal?: TxJournal): Promise<TxResult>;
+  /** Balances of (token, holder) pairs at one block, read in one round trip. */
+  readBalances(pairs: { tokenAddress: string; holder: string }[], blockNumber: bigint): Promise<bigint[]>;
+  /** The next nonce of an address counting pending transactions ('pending') or mined ones ('latest'). */
+  nonceOf(address: string, at: 'pending' | 'latest'): Promise<number>;
+  broadcast(raw: string): Promise<BroadcastResult>;
+  /** The receipt of a mined transaction, or null while it is not mined. */
+  receipt(hash: string): Promise<(MinedTx & { gasPaidUnits: bigint }) | null>;
 }
 
 /**
@@ -180,14 +268,15 @@ export interface Chain {
   readFunds(tokenAddress: string, ownerAddress: string): Promise<TokenFunds>;
   readonly payoutSigner: PayoutSigner;
   readonly wallets: WalletActions;
+  readonly sponsor: SponsorActions;
   /**
    * Transfer and Approval logs of these tokens in blocks [fromBlock, toBlock], in chain order: what
    * may have changed a founder's balance or allowance. Callers keep the ranges small (eth_getLogs
    * limits of providers).
    */
   tokenFundsLogs(tokenAddresses: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]>;
-  /** The curve's parameters and its token's total supply, read in one round trip. */
-  readCurve(curveAddress: string, tokenAddress: string): Promise<CurveState>;
+  /** The curve's parameters and its token's total supply, read in one round trip (at a block). */
+  readCurve(curveAddress: string, tokenAddress: string, blockNumber?: bigint): Promise<CurveState>;
   /** Deploys the project's token and curve through the factory; a repeat returns the same pair. */
   deployProject(projectId: string, name: string, symbol: string): Promise<DeployedProject>;
   /** Dev chain only: sends test ETH from the operator account. */
@@ -223,6 +312,17 @@ export const unavailableChain: Chain = {
     approvePayouts: async () => refuse(),
     sendToken: async () => refuse(),
     sendEth: async () => refuse(),
+    readBalances: async () => refuse(),
+    nonceOf: async () => refuse(),
+    broadcast: async () => refuse(),
+    receipt: async () => refuse(),
+  },
+  sponsor: {
+    address: null,
+    balance: async () => refuse(),
+    quoteSale: async () => refuse(),
+    sell: async () => refuse(),
+    sendToken: async () => refuse(),
   },
   tokenFundsLogs: async () => refuse(),
   readCurve: async () => refuse(),

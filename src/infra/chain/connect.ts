@@ -38,10 +38,12 @@ export async function connectChain(
       treasuryAddress: c.treasuryAddress as string,
       operatorKey: withPrefix(c.operatorKey as string),
       payoutKey,
+      sponsorKey: c.sponsorKey ? withPrefix(c.sponsorKey) : undefined,
       devChain: false,
       pollingIntervalMs: c.pollingIntervalMs,
       ...(observeRpc ? { observeRpc } : {}),
     });
+    if (!c.sponsorKey) log.warn('SPONSOR_PRIVATE_KEY is not set: in-app wallets without ETH cannot cash out');
     if (!config.walletMasterKey) log.warn('WALLET_MASTER_KEY is not set: in-app wallets are unavailable');
     return { chain, devChain: null, masterKey: config.walletMasterKey };
   }

@@ -1,7 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { createPublicClient, createWalletClient, getAddress, type Hex, http, toHex } from 'viem';
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  parseAbi,
+  toHex,
+} from 'viem';
 import { anvilAccount, startAnvil } from './anvil.ts';
 import { projectFactoryAbi, projectFactoryBytecode } from './contracts/ProjectFactory.ts';
 import { identityOf, removeRecord, stopStaleAnvil, writeRecord } from './dev-chain-record.ts';
@@ -12,6 +21,32 @@ export const DEV_CHAIN_ID = 31337;
 // Curve parameters of the dev factory: price starts at 0.000001 ETH per token and doubles by max supply.
 const CURVE_A = 10n ** 12n;
 const CURVE_B = 10n ** 3n;
+
+/**
+ * Gas priced as on Base (0.01 gwei, where Base's base fee usually sits a little below), not as on
+ * Ethereum mainnet (anvil's default 1 gwei): what cashing out a small reward costs is then what
+ * it costs in production.
+ */
+const DEV_BASE_FEE = 10_000_000n;
+
+/** The dev sponsor's account index in anvil's mnemonic, and the ETH it is topped up to. */
+const SPONSOR_INDEX = 10;
+const SPONSOR_FLOAT = 1000n * 10n ** 18n;
+
+/**
+ * Tops the dev sponsor up with anvil's own `anvil_setBalance` when it runs below a tenth of its
+ * float: test ETH on a private chain, as the faucet's is. A configured chain's sponsor is funded
+ * by its operators (its balance is in /metrics, and /readyz warns when it runs low).
+ */
+async function fundSponsor(rpcUrl: string, address: string): Promise<void> {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  const have = await client.getBalance({ address: getAddress(address) });
+  if (have >= SPONSOR_FLOAT / 10n) return;
+  await client.request({
+    method: 'anvil_setBalance' as never,
+    params: [getAddress(address), toHex(SPONSOR_FLOAT)] as never,
+  });
+}
 
 export interface DevChain {
   options: EvmChainOptions;
@@ -28,7 +63,7 @@ const privateKeyOf = (index: number): Hex => {
  * The embedded dev chain: anvil with its state in DATA_DIR (a restart keeps balances and
  * contracts, in step with the embedded database), the factory (and its payout router) deployed
  * once, and anvil's well-known funded accounts as operator (0), payout key (1, the router's payer)
- * and treasury (2). One anvil per state file: one an earlier run left behind is stopped first (see
+ * and treasury (2); the sponsor is the mnemonic's account 10, topped up at start. One anvil per state file: one an earlier run left behind is stopped first (see
  * dev-chain-record.ts).
  */
 export async function startDevChain(
@@ -44,8 +79,8 @@ export async function startDevChain(
   // persist: false (tests) keeps the chain in memory only: no state file is read or dumped.
   const started = await startAnvil(
     opts.persist === false
-      ? { chainId: DEV_CHAIN_ID }
-      : { statePath, stateIntervalSeconds: 1, chainId: DEV_CHAIN_ID },
+      ? { chainId: DEV_CHAIN_ID, baseFeePerGas: DEV_BASE_FEE }
+      : { statePath, stateIntervalSeconds: 1, chainId: DEV_CHAIN_ID, baseFeePerGas: DEV_BASE_FEE },
   );
   writeRecord(recordPath, {
     anvil: identityOf(started.pid),
@@ -63,6 +98,9 @@ export async function startDevChain(
     const operatorKey = privateKeyOf(0);
     const payoutKey = privateKeyOf(1);
     const treasuryAddress = anvilAccount(2).address;
+    // The sponsor is an account of its own (index 10: anvil funds 0-9, which tests use as people).
+    const sponsorKey = privateKeyOf(SPONSOR_INDEX);
+    await fundSponsor(anvil.rpcUrl, anvilAccount(SPONSOR_INDEX).address);
     const { factoryAddress, payoutRouterAddress } = await ensureFactory(
       anvil.rpcUrl,
       join(dir, 'dev-chain.json'),
@@ -87,6 +125,7 @@ export async function startDevChain(
         treasuryAddress,
         operatorKey,
         payoutKey,
+        sponsorKey,
         devChain: true,
         pollingIntervalMs: 100,
       },
@@ -95,6 +134,22 @@ export async function startDevChain(
   } catch (err) {
     await anvil.stop();
     throw err;
+  }
+}
+
+/** The factory version whose curves and tokens take signed sales and transfers (sponsoring). */
+export const FACTORY_VERSION = 2n;
+
+/** `VERSION()` of a factory; 1 for factories from before it existed. */
+export async function factoryVersion(client: PublicClient, factory: Hex): Promise<bigint> {
+  try {
+    return await client.readContract({
+      address: factory,
+      abi: parseAbi(['function VERSION() view returns (uint256)']),
+      functionName: 'VERSION',
+    });
+  } catch {
+    return 1n;
   }
 }
 
@@ -121,7 +176,13 @@ async function ensureFactory(
     const code = await client.getCode({ address: factoryAddress });
     if (code && code !== '0x') {
       const router = await readFactoryRouter(client, factoryAddress);
-      const mismatch = router ? routerMismatch(router, o) : 'it has no payout router';
+      const version = await factoryVersion(client, factoryAddress);
+      const mismatch =
+        version < FACTORY_VERSION
+          ? `its curves predate signed (sponsored) sales (version ${version})`
+          : router
+            ? routerMismatch(router, o)
+            : 'it has no payout router';
       if (!router || mismatch) {
         o.log.warn(
           { factory: factoryAddress, reason: mismatch },

@@ -21,6 +21,7 @@ import type {
   FundsLog,
   PayoutSigner,
   PublicChainInfo,
+  SponsorActions,
   TokenFunds,
   TxResult,
   WalletActions,
@@ -30,6 +31,8 @@ import { projectFactoryAbi } from './contracts/ProjectFactory.ts';
 import { projectTokenAbi } from './contracts/ProjectToken.ts';
 import { upstream } from './evm-errors.ts';
 import { evmPayoutSigner } from './evm-payout-signer.ts';
+import { evmSponsor } from './evm-sponsor.ts';
+import { EvmTxSender } from './evm-tx-sender.ts';
 import { evmWalletActions } from './evm-wallet-actions.ts';
 import { observedTransport, type RpcObserver } from './observed-transport.ts';
 import { fitUtf8 } from './token-text.ts';
@@ -50,6 +53,8 @@ export interface EvmChainOptions {
   treasuryAddress: string;
   operatorKey: Hex;
   payoutKey: Hex;
+  /** Pays the gas of in-app wallets without ETH (sales pay it back); none: nothing is sponsored. */
+  sponsorKey?: Hex | undefined;
   devChain: boolean;
   /** How often to poll for receipts; ~100 ms against anvil, seconds against a public chain. */
   pollingIntervalMs: number;
@@ -72,6 +77,7 @@ export class EvmChain implements Chain {
   readonly info: PublicChainInfo;
   readonly payoutSigner: PayoutSigner;
   readonly wallets: WalletActions;
+  readonly sponsor: SponsorActions;
   private readonly client: PublicClient;
   private readonly viemChain: ViemChain;
   private readonly operator: Account;
@@ -111,11 +117,14 @@ export class EvmChain implements Chain {
       devChain: opts.devChain,
     };
     this.payoutSigner = evmPayoutSigner(this.client, this.payout, opts.chainId, this.payoutRouter);
-    this.wallets = evmWalletActions({
+    const sender = new EvmTxSender(this.client, opts.chainId, opts.devChain);
+    this.wallets = evmWalletActions({ client: this.client, sender, payoutSpender: this.payoutRouter });
+    this.sponsor = evmSponsor({
       client: this.client,
-      payoutSpender: this.payoutRouter,
-      send: (account, tx) => this.send(account, tx),
-      receiptOrThrow: (hash, what) => this.receiptOrThrow(hash, what),
+      sender,
+      account: opts.sponsorKey ? privateKeyToAccount(opts.sponsorKey) : null,
+      chainId: opts.chainId,
+      devChain: opts.devChain,
     });
   }
 
@@ -143,17 +152,19 @@ export class EvmChain implements Chain {
     }
   }
 
-  async readCurve(curveAddress: string, tokenAddress: string): Promise<CurveState> {
+  async readCurve(curveAddress: string, tokenAddress: string, blockNumber?: bigint): Promise<CurveState> {
     const curve = getAddress(curveAddress);
+    const at = blockNumber === undefined ? {} : { blockNumber };
     try {
       // Batched by the transport: the three reads travel in one HTTP request.
       const [a, b, supplyUnits] = await Promise.all([
-        this.client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'a' }),
-        this.client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'b' }),
+        this.client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'a', ...at }),
+        this.client.readContract({ address: curve, abi: bondingCurveAbi, functionName: 'b', ...at }),
         this.client.readContract({
           address: getAddress(tokenAddress),
           abi: projectTokenAbi,
           functionName: 'totalSupply',
+          ...at,
         }),
       ]);
       return { a, b, supplyUnits };
@@ -263,7 +274,7 @@ export class EvmChain implements Chain {
    * Signs and sends with viem filling nonce, gas and fees; for accounts only this process uses at
    * once. viem reads the next nonce from the node, so two sends from one account at the same time
    * would take the same nonce: the operator's (faucet, deployments) go one at a time, each until
-   * the node has accepted it; in-app wallets are serialized per wallet by their callers.
+   * the node has accepted it. (In-app wallets and the sponsor send through EvmTxSender.)
    */
   private async send(account: Account, tx: { to: Hex; data?: Hex; value?: bigint }): Promise<Hex> {
     const wallet = createWalletClient({

@@ -1,64 +1,84 @@
 import { encodeFunctionData, getAddress, type Hex, type PublicClient, parseEventLogs } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../lib/errors.ts';
-import type { WalletActions } from './chain.ts';
+import type { TxJournal, WalletActions } from './chain.ts';
 import { bondingCurveAbi } from './contracts/BondingCurve.ts';
 import { projectTokenAbi } from './contracts/ProjectToken.ts';
 import { slippageRefusal, upstream } from './evm-errors.ts';
+import type { EvmTxSender, TxRequest } from './evm-tx-sender.ts';
 
 export interface WalletActionContext {
   client: PublicClient;
+  sender: EvmTxSender;
   /** The payout router: what a founder's allowance must name for the service to pay from it. */
   payoutSpender: Hex;
-  send(
-    account: ReturnType<typeof privateKeyToAccount>,
-    tx: { to: Hex; data?: Hex; value?: bigint },
-  ): Promise<Hex>;
-  receiptOrThrow(hash: Hex, what: string): Promise<{ logs: unknown[] }>;
+}
+
+/** The event a curve emitted in a receipt's logs (Bought or Sold), as bigints by name. */
+export function curveEvent(logs: unknown[], eventName: 'Bought' | 'Sold') {
+  const [event] = parseEventLogs({ abi: bondingCurveAbi, logs: logs as never, eventName });
+  if (!event) throw new AppError('upstream_error', `The curve emitted no ${eventName} event.`);
+  return event.args as unknown as Record<string, bigint>;
 }
 
 /** Custodial wallet actions over viem: each signed with the agent's key and awaited to its receipt. */
 export function evmWalletActions(ctx: WalletActionContext): WalletActions {
+  const { client, sender } = ctx;
   const act = async <T>(
     what: string,
     key: string,
-    tx: { to: Hex; data?: Hex; value?: bigint },
+    tx: TxRequest,
     read: (logs: unknown[]) => T,
+    journal?: TxJournal,
   ) => {
+    const account = privateKeyToAccount(key as Hex);
     try {
-      const hash = await ctx.send(privateKeyToAccount(key as Hex), tx);
-      const receipt = await ctx.receiptOrThrow(hash, what);
+      const prepared = await sender.prepare(account.address, tx, what);
+      const hash = await sender.send(account, prepared, what, journal);
+      const receipt = await sender.mined(hash, what, journal);
       return { txHash: hash, ...read(receipt.logs) };
     } catch (err) {
       throw slippageRefusal(err) ?? upstream(what, err);
     }
   };
-  const curveEvent = (logs: unknown[], eventName: 'Bought' | 'Sold') => {
-    const [event] = parseEventLogs({ abi: bondingCurveAbi, logs: logs as never, eventName });
-    if (!event) throw new AppError('upstream_error', `The curve emitted no ${eventName} event.`);
-    return event.args as unknown as Record<string, bigint>;
+  const read = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      throw upstream(what, err);
+    }
   };
   return {
-    ethBalance: async (address) => {
-      try {
-        return await ctx.client.getBalance({ address: getAddress(address) });
-      } catch (err) {
-        throw upstream('read an ETH balance', err);
-      }
-    },
-    tokenBalance: async (tokenAddress, owner) => {
-      try {
-        return await ctx.client.readContract({
+    ethBalance: (address) =>
+      read('read an ETH balance', () => client.getBalance({ address: getAddress(address) })),
+    tokenBalance: (tokenAddress, owner) =>
+      read('read a token balance', () =>
+        client.readContract({
           address: getAddress(tokenAddress),
           abi: projectTokenAbi,
           functionName: 'balanceOf',
           args: [getAddress(owner)],
-        });
-      } catch (err) {
-        throw upstream('read a token balance', err);
-      }
-    },
-    buy: (key, curve, ethUnits, minTokensUnits) =>
+        }),
+      ),
+    readBalances: (pairs, blockNumber) =>
+      read('read token balances', () =>
+        // Batched by the transport: every read travels in one HTTP request.
+        Promise.all(
+          pairs.map((p) =>
+            client.readContract({
+              address: getAddress(p.tokenAddress),
+              abi: projectTokenAbi,
+              functionName: 'balanceOf',
+              args: [getAddress(p.holder)],
+              blockNumber,
+            }),
+          ),
+        ),
+      ),
+    nonceOf: (address, at) => sender.nonceOf(address, at),
+    broadcast: (raw) => sender.broadcast(raw),
+    receipt: (hash) => sender.receipt(hash),
+    buy: (key, curve, ethUnits, minTokensUnits, journal) =>
       act(
         'buy tokens',
         key,
@@ -68,8 +88,9 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
           data: encodeFunctionData({ abi: bondingCurveAbi, functionName: 'buy', args: [minTokensUnits] }),
         },
         (logs) => ({ tokensUnits: curveEvent(logs, 'Bought').tokensOut as bigint }),
+        journal,
       ),
-    sell: (key, curve, tokensUnits, minEthUnits) =>
+    sell: (key, curve, tokensUnits, minEthUnits, journal) =>
       act(
         'sell tokens',
         key,
@@ -82,8 +103,9 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
           }),
         },
         (logs) => ({ ethUnits: curveEvent(logs, 'Sold').ethOut as bigint }),
+        journal,
       ),
-    approvePayouts: (key, token, amountUnits) =>
+    approvePayouts: (key, token, amountUnits, journal) =>
       act(
         'set the allowance',
         key,
@@ -103,8 +125,9 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
           });
           return { allowanceUnits: (event?.args as { value: bigint } | undefined)?.value ?? amountUnits };
         },
+        journal,
       ),
-    sendToken: (key, token, to, amountUnits) =>
+    sendToken: (key, token, to, amountUnits, journal) =>
       act(
         'send tokens',
         key,
@@ -117,8 +140,9 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
           }),
         },
         () => ({}),
+        journal,
       ),
-    sendEth: (key, to, amountUnits) =>
-      act('send ETH', key, { to: getAddress(to), value: amountUnits }, () => ({})),
+    sendEth: (key, to, amountUnits, journal) =>
+      act('send ETH', key, { to: getAddress(to), value: amountUnits }, () => ({}), journal),
   };
 }

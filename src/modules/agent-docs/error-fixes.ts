@@ -35,6 +35,10 @@ export const ERROR_FIXES: Record<ErrorCode, string> = {
     'Your wallet is external: sign this transaction yourself (the service only signs for in-app wallets).',
   token_not_deployed:
     'The project is not active yet; the founder activates it first (`POST /api/projects/{id}/activate`).',
+  insufficient_eth:
+    'Not retryable as is: the wallet lacks ETH for the value and the gas (the message says how much). Selling tokens needs none (the platform pays the gas and takes it back from the sale); otherwise send ETH to the wallet, or on the dev chain `POST /api/dev/faucet`.',
+  amount_too_small:
+    "Not retryable as is: the sale's proceeds would not cover the gas the platform pays for a wallet without ETH. Sell at least the amount in `details`, or fund the wallet with ETH.",
   slippage: 'The price moved past your bound: quote again, or loosen `min_tokens_units` / `min_eth_units`.',
   unauthorized:
     'Send `Authorization: Bearer <API key>` with a current key. Lost it? Register a new agent; rotated it? use the new one.',

@@ -1,8 +1,25 @@
+import { contributorUnits, worthOf } from '../../lib/curve.ts';
 import type { BountyWithProject, SubmissionRow } from './bounties.repo.ts';
 import type { BountyJson, SubmissionJson } from './bounties.schemas.ts';
 import { isoTimestamp, type ListedRow } from './bounty-list.repo.ts';
 
-export const toBountyJson = (r: BountyWithProject): BountyJson => ({
+const WHOLE = 10n ** 18n;
+
+/**
+ * What the contributor's share of a reward sells for on the curve now (`reward_eth_units`), from the
+ * curve as last read; null without one. A share above the supply sells what the supply can pay.
+ */
+export function rewardValue(
+  curve: { a: bigint | null; b: bigint | null; supply: bigint | null },
+  rewardTokens: number,
+  feeBps: number,
+): string | null {
+  if (curve.a === null || curve.b === null || curve.supply === null) return null;
+  const share = contributorUnits(BigInt(rewardTokens) * WHOLE, feeBps);
+  return worthOf({ a: curve.a, b: curve.b, supplyUnits: curve.supply }, share).toString();
+}
+
+export const toBountyJson = (r: BountyWithProject, feeBps: number): BountyJson => ({
   id: r.id,
   project_id: r.projectId,
   project_name: r.projectName,
@@ -15,12 +32,13 @@ export const toBountyJson = (r: BountyWithProject): BountyJson => ({
   claimed_at: r.claimedAt ? r.claimedAt.toISOString() : null,
   payable: r.payable,
   payment_owed: r.paymentOwed,
+  reward_eth_units: rewardValue({ a: r.curveA, b: r.curveB, supply: r.supplyUnits }, r.rewardAmount, feeBps),
   created_at: r.createdAt.toISOString(),
   updated_at: r.updatedAt.toISOString(),
 });
 
 /** A row of the list, already named as in the JSON: only its timestamps change form. */
-export const listedToJson = (r: ListedRow): BountyJson => ({
+export const listedToJson = (r: ListedRow, feeBps: number): BountyJson => ({
   id: r.id,
   project_id: r.project_id,
   project_name: r.project_name,
@@ -33,6 +51,11 @@ export const listedToJson = (r: ListedRow): BountyJson => ({
   claimed_at: r.claimed_at === null ? null : isoTimestamp(r.claimed_at),
   payable: r.payable,
   payment_owed: r.payment_owed,
+  reward_eth_units: rewardValue(
+    { a: r.curve_a, b: r.curve_b, supply: r.supply_units },
+    r.reward_amount,
+    feeBps,
+  ),
   created_at: isoTimestamp(r.created_at),
   updated_at: isoTimestamp(r.updated_at),
 });
@@ -54,7 +77,7 @@ export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({
 });
 
 /** GET /api/bounties/{id}: the bounty and its submissions, newest first. */
-export const toBountyDetailJson = (b: BountyWithProject, subs: SubmissionRow[]) => ({
-  ...toBountyJson(b),
+export const toBountyDetailJson = (b: BountyWithProject, subs: SubmissionRow[], feeBps: number) => ({
+  ...toBountyJson(b, feeBps),
   submissions: subs.map(toSubmissionJson),
 });

@@ -1,10 +1,15 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
-import { bounties, bountyCounts, projects, submissions } from '../../infra/db/schema.ts';
+import { bounties, bountyCounts, projects, submissions, tokenStates } from '../../infra/db/schema.ts';
 
 export type BountyRow = typeof bounties.$inferSelect;
 export type NewBounty = Omit<typeof bounties.$inferInsert, 'search'>;
-export type BountyWithProject = Omit<BountyRow, 'search' | 'approvalLeaseOwner'> & { projectName: string };
+export type BountyWithProject = Omit<BountyRow, 'search' | 'approvalLeaseOwner'> & {
+  projectName: string;
+  curveA: bigint | null;
+  curveB: bigint | null;
+  supplyUnits: bigint | null;
+};
 
 export const columns = {
   id: bounties.id,
@@ -23,7 +28,14 @@ export const columns = {
   createdAt: bounties.createdAt,
   updatedAt: bounties.updatedAt,
 };
-export const withProject = { ...columns, projectName: projects.name };
+/** With the project's name and its curve as last read (token_states), for `reward_eth_units`. */
+export const withProject = {
+  ...columns,
+  projectName: projects.name,
+  curveA: tokenStates.curveA,
+  curveB: tokenStates.curveB,
+  supplyUnits: tokenStates.supplyUnits,
+};
 
 export async function insert(ex: Executor, row: NewBounty): Promise<void> {
   await ex.insert(bounties).values(row);
@@ -34,6 +46,7 @@ export async function findById(ex: Executor, id: string): Promise<BountyWithProj
     .select(withProject)
     .from(bounties)
     .innerJoin(projects, eq(projects.id, bounties.projectId))
+    .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
     .where(eq(bounties.id, id))
     .limit(1);
   return row;

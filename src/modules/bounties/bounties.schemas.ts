@@ -41,6 +41,13 @@ export const Bounty = Type.Object({
       'The founder merged the pending submission: its reward is owed (reject and request-changes are ' +
       '409 payment_owed) and the service pays it on its own as soon as the founder can cover it',
   }),
+  reward_eth_units: OrNull(
+    Type.String({
+      description:
+        "What the contributor's share of the reward (after the platform fee) sells for on the project's curve now, in wei; null while the token is not deployed",
+      examples: ['4749988125004'],
+    }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

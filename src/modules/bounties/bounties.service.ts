@@ -26,6 +26,8 @@ export interface BountiesDeps {
   agents: AgentDirectory;
   payability: Pick<PayabilityService, 'afterChange'>;
   claimTtlHours: number;
+  /** PLATFORM_FEE_BPS: `reward_eth_units` quotes the contributor's share. */
+  platformFeeBps: number;
 }
 
 const ACTIVE = ['open', 'claimed', 'in_review'];
@@ -93,7 +95,7 @@ export class BountiesService {
     // Stored as payable (the funds check passed), but the funds may have moved since that read.
     // Its first computed value is not a change, so it records no event.
     await this.deps.payability.afterChange(projectId, { quiet: [id] });
-    return toBountyJson(await this.require(id));
+    return toBountyJson(await this.require(id), this.deps.platformFeeBps);
   }
 
   /** Inside the merge's transaction: the founder merged the pending submission, so its reward is owed. */
@@ -147,7 +149,7 @@ export class BountiesService {
     };
     const { rows, total } = await listRepo.listPage(this.deps.db, filter);
     return {
-      bounties: rows.map(listedToJson),
+      bounties: rows.map((r) => listedToJson(r, this.deps.platformFeeBps)),
       total: total ?? (await listRepo.countMatching(this.deps.db, filter)),
       limit: q.limit,
       offset: q.offset,
@@ -157,7 +159,7 @@ export class BountiesService {
   async get(id: string) {
     const bounty = await this.require(id);
     const subs = await repo.submissionsOf(this.deps.db, id);
-    return toBountyDetailJson(bounty, subs);
+    return toBountyDetailJson(bounty, subs, this.deps.platformFeeBps);
   }
 
   /** The agent's pay per project (contributor part, after fees) and completed bounties there. */
@@ -216,7 +218,7 @@ export class BountiesService {
       await activity.record(tx, { type: 'bounty.claimed', agentId, projectId: bounty.projectId, bountyId });
     });
     const wallet = await agents.wallet(agentId);
-    const result = toBountyJson(await this.require(bountyId));
+    const result = toBountyJson(await this.require(bountyId), this.deps.platformFeeBps);
     return wallet.address ? { bounty: result } : { bounty: result, warnings: [NO_WALLET_WARNING] };
   }
 
@@ -239,7 +241,7 @@ export class BountiesService {
       if (!row) throw invalidState('Only a bounty in state claimed can be unclaimed.');
       await activity.record(tx, { type: 'bounty.unclaimed', agentId, projectId: bounty.projectId, bountyId });
     });
-    return toBountyJson(await this.require(bountyId));
+    return toBountyJson(await this.require(bountyId), this.deps.platformFeeBps);
   }
 
   /** Reopens every lapsed claim; safe to run from any number of instances at once. */

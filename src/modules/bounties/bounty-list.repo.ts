@@ -1,6 +1,6 @@
 import { and, count, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
-import { bounties, bountyCounts, projects } from '../../infra/db/schema.ts';
+import { bounties, bountyCounts, projects, tokenStates } from '../../infra/db/schema.ts';
 import type { BountyRow } from './bounties.repo.ts';
 
 // The public list and search of bounties (GET /api/bounties, the board).
@@ -32,6 +32,10 @@ const listed = {
   claimed_at: sql<string | null>`${bounties.claimedAt}`,
   payable: bounties.payable,
   payment_owed: bounties.paymentOwed,
+  // The project's curve as last read (token_states): what `reward_eth_units` is quoted on.
+  curve_a: tokenStates.curveA,
+  curve_b: tokenStates.curveB,
+  supply_units: tokenStates.supplyUnits,
   created_at: sql<string>`${bounties.createdAt}`,
   updated_at: sql<string>`${bounties.updatedAt}`,
 };
@@ -101,6 +105,7 @@ function pageQuery(ex: Executor, f: Where, limit: number, offset: number) {
     .select({ ...listed, total: sql<string>`(${totalOf(ex, f)})` })
     .from(bounties)
     .innerJoin(projects, eq(projects.id, bounties.projectId))
+    .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
     .where(where(f))
     .orderBy(desc(bounties.createdAt), desc(bounties.id))
     .limit(literal(limit))

@@ -12,7 +12,7 @@ import type { Readiness } from './readiness.ts';
  */
 export async function operationsRoutes(
   app: FastifyInstance,
-  opts: { metrics: Metrics; readiness: Readiness },
+  opts: { metrics: Metrics; readiness: Readiness; warnings?: () => Promise<string[]> },
 ): Promise<void> {
   const probe = { schema: { hide: true }, config: { rateLimit: false } } as const;
 
@@ -21,9 +21,11 @@ export async function operationsRoutes(
   app.get('/livez', probe, async () => ({ status: 'ok' }));
 
   app.get('/readyz', probe, async (_request, reply) => {
-    const failing = await opts.readiness.failing();
-    if (failing.length === 0) return { status: 'ok' };
-    return reply.status(503).send({ status: 'unavailable', failing });
+    const [failing, warnings] = await Promise.all([opts.readiness.failing(), opts.warnings?.() ?? []]);
+    // A warning (the sponsor key running low) is for operators, not a reason to stop traffic.
+    const warned = warnings.length > 0 ? { warnings } : {};
+    if (failing.length === 0) return { status: 'ok', ...warned };
+    return reply.status(503).send({ status: 'unavailable', failing, ...warned });
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

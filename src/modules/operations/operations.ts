@@ -15,6 +15,8 @@ export interface OperationsDeps {
   clock: Clock;
   chain: Chain;
   repoHost: RepoHost;
+  /** SPONSOR_LOW_BALANCE_WEI: below it /readyz warns (still 200) that the sponsor key runs low. */
+  sponsorLowBalanceWei: bigint;
 }
 
 /**
@@ -23,6 +25,16 @@ export interface OperationsDeps {
  */
 export async function registerOperations(app: FastifyInstance, deps: OperationsDeps): Promise<void> {
   const { metrics, db, clock, chain, repoHost } = deps;
+  // The sponsor pays the gas of wallets without ETH: its balance is a metric and a warning.
+  if (chain.sponsor.address) metrics.readSponsor(() => chain.sponsor.balance(), app.log);
+  const warnings = async (): Promise<string[]> => {
+    if (!chain.sponsor.address) return [];
+    try {
+      return (await chain.sponsor.balance()) < deps.sponsorLowBalanceWei ? ['sponsor_low_balance'] : [];
+    } catch {
+      return [];
+    }
+  };
   metrics.readDatabase(
     {
       payoutsPending: () => repo.pendingPayouts(db),
@@ -46,5 +58,5 @@ export async function registerOperations(app: FastifyInstance, deps: OperationsD
     app.log,
   );
   app.addHook('preClose', async () => readiness.markClosing());
-  await app.register(operationsRoutes, { metrics, readiness });
+  await app.register(operationsRoutes, { metrics, readiness, warnings });
 }

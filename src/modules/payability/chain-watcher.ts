@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Chain, FundsLog } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { HoldingsService } from '../holdings/holdings.service.ts';
 import * as cursors from './chain-cursor.repo.ts';
 import { watchedProjects } from './payability.repo.ts';
 import type { PayabilityService } from './payability.service.ts';
@@ -13,6 +14,8 @@ export interface ChainWatcherDeps {
   clock: Clock;
   chain: Pick<Chain, 'info' | 'tokenFundsLogs' | 'payoutSigner'>;
   payability: Pick<PayabilityService, 'refresh' | 'refreshAll'>;
+  /** What wallets hold: told of every range's Transfer logs (who holds what changed). */
+  holdings?: Pick<HoldingsService, 'fromLogs' | 'refreshAllCurves' | 'refreshMissingCurves'>;
   log: FastifyBaseLogger;
   intervalSeconds: number;
 }
@@ -93,18 +96,25 @@ export class ChainWatcher {
     if (!lease) return { status: 'standby' };
     this.held = true;
     // Nothing before the first run was followed: read every project's funds once instead.
-    if (lease.created) await payability.refreshAll();
+    if (lease.created) {
+      await payability.refreshAll();
+      await this.deps.holdings?.refreshAllCurves();
+    } else {
+      await this.deps.holdings?.refreshMissingCurves();
+    }
     const fromBlock = lease.blockNumber + 1n;
     const touched = new Set<string>();
     let cursor = lease.blockNumber;
     for (let i = 0; i < MAX_CHUNKS_PER_POLL && cursor < head; i++) {
       const from = cursor + 1n;
       const to = from + BLOCK_CHUNK - 1n < head ? from + BLOCK_CHUNK - 1n : head;
-      for (const projectId of await this.projectsTouched(from, to, spender)) {
+      const { projects, logs } = await this.read(from, to, spender);
+      for (const projectId of projects) {
         // A failure throws before the cursor moves: the next poll reads this range again.
         await payability.refresh(projectId);
         touched.add(projectId);
       }
+      await this.deps.holdings?.fromLogs(logs);
       const at = clock.now();
       if (
         !(await cursors.advance(
@@ -124,8 +134,15 @@ export class ChainWatcher {
     return { status: 'polled', fromBlock, toBlock: cursor, projects: [...touched] };
   }
 
-  /** Projects whose founder's balance or allowance for `spender` a log in [from, to] may have changed. */
-  private async projectsTouched(from: bigint, to: bigint, spender: string): Promise<string[]> {
+  /**
+   * The token logs of [from, to], and the projects whose founder's balance or allowance for
+   * `spender` they may have changed.
+   */
+  private async read(
+    from: bigint,
+    to: bigint,
+    spender: string,
+  ): Promise<{ projects: string[]; logs: FundsLog[] }> {
     const projects = await watchedProjects(this.deps.db);
     const byToken = new Map<string, { projectId: string; founder: string | null }>();
     for (const p of projects) {
@@ -149,6 +166,6 @@ export class ChainWatcher {
           : lower(l.owner) === p.founder && lower(l.spender) === lower(spender);
       if (hit) touched.add(p.projectId);
     }
-    return [...touched];
+    return { projects: [...touched], logs };
   }
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { BountyState, PayableFlip } from '../bounties/bounty-state.ts';
+import type { HoldingsService } from '../holdings/holdings.service.ts';
 import * as repo from './payability.repo.ts';
 
 export interface PayabilityDeps {
@@ -14,6 +15,8 @@ export interface PayabilityDeps {
   activity: ActivityService;
   /** The flags live on the bounties, which their module recomputes from the funds stored here. */
   bounties: Pick<BountyState, 'recomputePayable'>;
+  /** What wallets hold (the holdings module): told of the holders a change moved tokens for. */
+  holdings?: Pick<HoldingsService, 'afterAction'>;
   log: FastifyBaseLogger;
 }
 
@@ -22,6 +25,8 @@ export interface RefreshOptions {
   quiet?: string[];
   /** The project as the caller read it in the transaction it just committed: spares reading it again. */
   project?: repo.WatchedProject;
+  /** Wallets the change moved this project's tokens to or from (the founder's is added): their holdings are read again. */
+  holders?: string[];
 }
 
 const NO_FUNDS: TokenFunds = { balanceUnits: 0n, allowanceUnits: 0n };
@@ -84,8 +89,12 @@ export class PayabilityService {
   async afterChange(projectId: string, opts: RefreshOptions = {}): Promise<void> {
     try {
       await this.refresh(projectId, opts);
+      if (opts.holders && this.deps.holdings) {
+        const founder = opts.project?.founderAddress;
+        await this.deps.holdings.afterAction(projectId, founder ? [...opts.holders, founder] : opts.holders);
+      }
     } catch (err) {
-      this.deps.log.warn({ err, projectId }, 'refreshing bounty payability failed');
+      this.deps.log.warn({ err, projectId }, 'refreshing bounty payability or holdings failed');
     }
   }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
+import type { HoldingsService } from '../holdings/holdings.service.ts';
 import * as repo from './projects.repo.ts';
 import type { ProjectJson } from './projects.schemas.ts';
 import type { ProjectsService } from './projects.service.ts';
@@ -19,6 +20,8 @@ export interface ActivationDeps {
   projects: ProjectsService;
   /** Long enough for a repository and a deployment; a crashed activation can be retried after it. */
   leaseMs: number;
+  /** Reads the new curve once, so `reward_eth_units` is quoted from the first bounty on. */
+  holdings?: Pick<HoldingsService, 'afterAction'>;
 }
 
 /** The repository's name follows from the project alone, so a retry finds the one it created. */
@@ -112,7 +115,8 @@ export class ActivationService {
       (wrapped as { cause?: unknown }).cause = err;
       throw wrapped;
     }
-    // Outside the try: the project is active now, whatever this read does.
+    // Outside the try: the project is active now, whatever these reads do.
+    await this.deps.holdings?.afterAction(projectId, []).catch(() => {});
     return projects.present(activated);
   }
 }

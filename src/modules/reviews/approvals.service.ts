@@ -284,7 +284,7 @@ export class ApprovalsService {
     const { projectId, tokenAddress, founderId, founderAddress } = finished ?? {};
     if (projectId && tokenAddress && founderId) {
       const project = { projectId, tokenAddress, founderId, founderAddress: founderAddress ?? null };
-      await this.deps.payability.afterChange(projectId, { project });
+      await this.deps.payability.afterChange(projectId, { project, holders: [payout.contributorAddress] });
     }
     return {
       released: projectId != null,

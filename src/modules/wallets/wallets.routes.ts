@@ -12,9 +12,9 @@ import {
   FaucetResponse,
   SellBody,
   SellResponse,
-  TxResponse,
   WalletResponse,
   WithdrawBody,
+  WithdrawResponse,
 } from './wallets.schemas.ts';
 import type { WalletsService } from './wallets.service.ts';
 
@@ -23,6 +23,7 @@ const WALLET_ACTION: ErrorCode[] = [
   'no_wallet',
   'external_wallet',
   'insufficient_funds',
+  'insufficient_eth',
   'invalid_state',
   'upstream_error',
   'wallets_unavailable',
@@ -43,8 +44,9 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         ...secured,
         operationId: 'getWallet',
-        summary: 'Your wallet and its ETH balance',
-        description: "The caller's wallet and its ETH balance",
+        summary: 'Your wallet: ETH, project tokens and what they are worth, and your earnings',
+        description:
+          "The caller's wallet: its ETH balance, every project token it holds with what selling it pays now, and what the agent earned (per project and in total)",
         response: { 200: WalletResponse },
         errorCodes: ['upstream_error'],
       },
@@ -62,7 +64,7 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         summary: "Send ETH, or a project's tokens, out of your in-app wallet",
         description: "Send ETH (or a project's tokens, with project_id) from the in-app wallet",
         body: WithdrawBody,
-        response: { 200: TxResponse },
+        response: { 200: WithdrawResponse },
         errorCodes: [...WALLET_ACTION, 'not_found'],
       },
     },
@@ -99,7 +101,7 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         params: IdParams,
         body: SellBody,
         response: { 200: SellResponse },
-        errorCodes: [...WALLET_ACTION, 'slippage'],
+        errorCodes: [...WALLET_ACTION, 'slippage', 'amount_too_small'],
       },
     },
     async (request) => wallets.sell(requireAgent(request), request.params.id, request.body),

@@ -16,10 +16,53 @@ const PositiveUnits = (description: string) =>
     examples: ['1000000000000000000'],
   });
 
+const Wei = (description: string) => Type.String({ description: `${description}; wei, decimal string` });
+
+export const TokenHolding = Type.Object({
+  project_id: Type.String(),
+  project_name: Type.String(),
+  token_symbol: Type.String(),
+  token_address: Type.String(),
+  balance_units: Type.String({ description: 'Token base units held (18 decimals)' }),
+  value_eth_units: Nullable(
+    Wei(
+      'What selling the whole balance to the curve pays now, its 1% fee deducted; null before the curve was read',
+    ),
+  ),
+});
+
+export const ProjectEarnings = Type.Object({
+  project_id: Type.String(),
+  project_name: Type.String(),
+  token_symbol: Type.String(),
+  earned_units: Type.String({
+    description: 'Token base units received for approved work (after the platform fee)',
+  }),
+  completed: Type.Integer({ description: 'Bounties approved and paid' }),
+  earned_eth_units: Nullable(Wei('What those tokens would sell for on the curve now')),
+});
+
+export const Earnings = Type.Object({
+  completed: Type.Integer({ description: 'Bounties approved and paid, in every project' }),
+  earned_eth_units: Wei('What everything earned would sell for now, summed over projects'),
+  projects: Type.Array(ProjectEarnings),
+});
+export type EarningsJson = Static<typeof Earnings>;
+
 export const Wallet = Type.Object({
   address: Nullable(Type.String()),
   wallet_type: Nullable(Type.Enum(WALLET_TYPES)),
   eth_balance_units: Nullable(Type.String({ description: 'Wei, decimal string; null without a chain' })),
+  tokens: Type.Array(TokenHolding, {
+    description: 'Every project token the wallet holds, from the chain (kept current from its Transfer logs)',
+  }),
+  earnings: Earnings,
+  sponsored_withdrawals_left: Nullable(
+    Type.Integer({
+      description:
+        'Token withdraws the platform still pays the gas of today (in-app wallets without ETH); null when nothing is sponsored',
+    }),
+  ),
 });
 export type WalletJson = Static<typeof Wallet>;
 export const WalletResponse = Type.Object({ wallet: Wallet });
@@ -42,7 +85,15 @@ export const SellBody = Type.Object(
   { additionalProperties: false },
 );
 export type SellBody = Static<typeof SellBody>;
-export const SellResponse = Type.Object({ tx_hash: Type.String(), eth_units: Type.String() });
+export const SellResponse = Type.Object({
+  tx_hash: Type.String(),
+  eth_units: Type.String({ description: 'What the wallet received, wei' }),
+  gas_eth_units: Type.String({
+    description:
+      'Gas the platform paid for a wallet without ETH and took back from the sale, wei; "0" when the wallet paid its own gas',
+  }),
+  sponsored: Type.Boolean({ description: 'True when the platform sent the sale and paid its gas' }),
+});
 
 export const AllowanceBody = Type.Object(
   {
@@ -68,6 +119,12 @@ export const WithdrawBody = Type.Object(
 );
 export type WithdrawBody = Static<typeof WithdrawBody>;
 export const TxResponse = Type.Object({ tx_hash: Type.String() });
+export const WithdrawResponse = Type.Object({
+  tx_hash: Type.String(),
+  sponsored: Type.Boolean({
+    description: 'True when the platform paid the gas of this token withdraw (the wallet held no ETH)',
+  }),
+});
 
 export const FaucetBody = Type.Union([
   Type.Object(

@@ -7,13 +7,18 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { FundsService } from '../funds/funds.service.ts';
+import type { HoldingsService } from '../holdings/holdings.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
 import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
+import { CashOut } from './cash-out.ts';
+import { insufficient, units } from './wallet-input.ts';
+import type { WalletJournal } from './wallet-journal.ts';
 import { KeyedQueue } from './wallets.queue.ts';
 import * as repo from './wallets.repo.ts';
 import type {
   ApprovalStatusJson,
   BuyBody,
+  EarningsJson,
   FaucetBody,
   SellBody,
   WalletJson,
@@ -27,8 +32,14 @@ export interface WalletsDeps {
   /** Seals and unseals custodial keys; null when no master key is configured. */
   vault: WalletVault | null;
   projects: ProjectsService;
-  bounties: Pick<BountiesService, 'committedUnits'>;
+  bounties: Pick<BountiesService, 'committedUnits' | 'earningsOf'>;
   funds: FundsService;
+  /** Nonces and records of wallet transactions, in the database. */
+  journal: WalletJournal;
+  /** What wallets hold, kept from the chain; refreshed after each action. */
+  holdings: Pick<HoldingsService, 'afterAction' | 'holdingsOf' | 'valueEarnings'>;
+  /** SPONSORED_WITHDRAWALS_PER_DAY. */
+  sponsoredWithdrawalsPerDay: number;
   /** Told after each token action, so `payable` follows the founder's funds at once. */
   payability: Pick<PayabilityService, 'afterChange'>;
   devChain: boolean;
@@ -43,24 +54,8 @@ export interface WalletOwner {
 const ETH = 10n ** 18n;
 export const FAUCET_DEFAULT_UNITS = ETH;
 export const FAUCET_MAX_UNITS = 100n * ETH;
-const MAX_UINT256 = 2n ** 256n - 1n;
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-/** A `_units` field as a bigint; the schema has checked the digits, this checks the uint256 range. */
-function units(field: string, value: string | undefined, fallback = 0n): bigint {
-  if (value === undefined) return fallback;
-  const n = BigInt(value);
-  if (n > MAX_UINT256) {
-    throw new AppError('validation_error', 'The request body is invalid.', [
-      { field, message: 'must fit in 256 bits' },
-    ]);
-  }
-  return n;
-}
-
-const insufficient = (what: string, have: bigint, need: bigint) =>
-  new AppError('insufficient_funds', `The wallet holds ${have} ${what} but this needs ${need}.`);
 
 /**
  * In-app (custodial) wallets: owns the sealed keys in wallet_keys and signs the wallet actions
@@ -69,8 +64,16 @@ const insufficient = (what: string, have: bigint, need: bigint) =>
  */
 export class WalletsService {
   private readonly queue = new KeyedQueue();
+  private readonly cashOut: CashOut;
 
-  constructor(private readonly deps: WalletsDeps) {}
+  constructor(private readonly deps: WalletsDeps) {
+    this.cashOut = new CashOut({
+      chain: deps.chain,
+      journal: deps.journal,
+      holdings: deps.holdings,
+      withdrawalsPerDay: deps.sponsoredWithdrawalsPerDay,
+    });
+  }
 
   get enabled(): boolean {
     return this.deps.vault !== null;
@@ -97,18 +100,37 @@ export class WalletsService {
   }
 
   async show(owner: WalletOwner): Promise<WalletJson> {
-    const { chain } = this.deps;
-    if (!owner.walletAddress) return { address: null, wallet_type: null, eth_balance_units: null };
-    const [stored, balance] = await Promise.all([
+    const { chain, holdings } = this.deps;
+    const earnings = await this.earnings(owner.id);
+    if (!owner.walletAddress) {
+      return {
+        address: null,
+        wallet_type: null,
+        eth_balance_units: null,
+        tokens: [],
+        earnings,
+        sponsored_withdrawals_left: null,
+      };
+    }
+    const [stored, balance, tokens] = await Promise.all([
       repo.findByAgent(this.deps.db, owner.id),
       chain.info ? chain.wallets.ethBalance(owner.walletAddress) : null,
+      chain.info ? holdings.holdingsOf(owner.walletAddress) : [],
     ]);
     const inApp = stored !== undefined && sameAddress(stored.address, owner.walletAddress);
     return {
       address: owner.walletAddress,
       wallet_type: inApp ? 'walletvendor_inapp' : 'external',
       eth_balance_units: balance === null ? null : balance.toString(),
+      tokens,
+      earnings,
+      sponsored_withdrawals_left: inApp ? await this.cashOut.sponsoredLeft(owner.id) : null,
     };
+  }
+
+  /** What the agent earned per project, and what it would all sell for now. */
+  async earnings(agentId: string): Promise<EarningsJson> {
+    return this.deps.holdings.valueEarnings(await this.deps.bounties.earningsOf(agentId));
   }
 
   async buy(owner: WalletOwner, projectId: string, body: BuyBody) {
@@ -116,13 +138,18 @@ export class WalletsService {
     const minTokens = units('min_tokens_units', body.min_tokens_units);
     const project = await this.tradable(projectId);
     return this.withKey(owner, async (key, address) => {
-      const have = await this.deps.chain.wallets.ethBalance(address);
-      if (have < ethUnits) throw insufficient('wei', have, ethUnits);
-      const r = await this.deps.chain.wallets.buy(key, project.curveAddress, ethUnits, minTokens);
-      return { tx_hash: r.txHash, tokens_units: r.tokensUnits.toString() };
+      // Short of ETH (the value and the gas) is `insufficient_eth`, found before anything is signed.
+      const journal = this.deps.journal.for({ kind: 'buy', agentId: owner.id, projectId });
+      try {
+        const r = await this.deps.chain.wallets.buy(key, project.curveAddress, ethUnits, minTokens, journal);
+        return { tx_hash: r.txHash, tokens_units: r.tokensUnits.toString() };
+      } finally {
+        await this.deps.holdings.afterAction(projectId, [address]).catch(() => {});
+      }
     }).finally(() => this.deps.payability.afterChange(projectId));
   }
 
+  /** A sale to the curve; a wallet without ETH for gas is sponsored (see cash-out.ts). */
   async sell(owner: WalletOwner, projectId: string, body: SellBody) {
     const tokensUnits = units('tokens_units', body.tokens_units);
     const minEth = units('min_eth_units', body.min_eth_units);
@@ -130,8 +157,7 @@ export class WalletsService {
     return this.withKey(owner, async (key, address) => {
       const have = await this.deps.chain.wallets.tokenBalance(project.tokenAddress, address);
       if (have < tokensUnits) throw insufficient('token units', have, tokensUnits);
-      const r = await this.deps.chain.wallets.sell(key, project.curveAddress, tokensUnits, minEth);
-      return { tx_hash: r.txHash, eth_units: r.ethUnits.toString() };
+      return this.cashOut.sell({ agentId: owner.id, key, address }, project, tokensUnits, minEth);
     }).finally(() => this.deps.payability.afterChange(projectId));
   }
 
@@ -143,6 +169,7 @@ export class WalletsService {
         key,
         project.tokenAddress,
         tokensToUnits(amountTokens),
+        this.deps.journal.for({ kind: 'allowance', agentId: owner.id, projectId }),
       );
       return { tx_hash: r.txHash, allowance_units: r.allowanceUnits.toString() };
     }).finally(() => this.deps.payability.afterChange(projectId));
@@ -166,15 +193,14 @@ export class WalletsService {
     const project = projectId === undefined ? null : await this.tradable(projectId);
     const { wallets } = this.deps.chain;
     const sent = this.withKey(owner, async (key, address) => {
+      const signer = { agentId: owner.id, key, address };
       if (project) {
         const have = await wallets.tokenBalance(project.tokenAddress, address);
         if (have < amount) throw insufficient('token units', have, amount);
-        return { tx_hash: (await wallets.sendToken(key, project.tokenAddress, to, amount)).txHash };
+        return this.cashOut.withdrawToken(signer, project, to, amount);
       }
-      // Gas comes on top; a balance that covers the amount but not the gas fails on chain (502).
-      const have = await wallets.ethBalance(address);
-      if (have < amount) throw insufficient('wei', have, amount);
-      return { tx_hash: (await wallets.sendEth(key, to, amount)).txHash };
+      // The amount and the gas must both fit: short of either is `insufficient_eth` (nothing sent).
+      return this.cashOut.withdrawEth(signer, to, amount);
     });
     // Tokens left the sender (perhaps a founder) or reached the recipient (perhaps another).
     return projectId === undefined ? sent : sent.finally(() => this.deps.payability.afterChange(projectId));
@@ -226,7 +252,7 @@ export class WalletsService {
     if (project.status !== 'active' || !project.tokenAddress || !project.curveAddress) {
       throw invalidState("The project's token can be traded only once the project is active.");
     }
-    return { tokenAddress: project.tokenAddress, curveAddress: project.curveAddress };
+    return { projectId, tokenAddress: project.tokenAddress, curveAddress: project.curveAddress };
   }
 
   /** The sealed key of the owner's current wallet; refused when that wallet is not in-app. */

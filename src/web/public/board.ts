@@ -1,6 +1,5 @@
 import type { ErrorObject } from 'ajv';
 import type { Services } from '../../compose.ts';
-import { tokensToUnits } from '../../infra/chain/chain.ts';
 import { toDetails, validatorCompiler } from '../../infra/http/validation.ts';
 import {
   BOUNTY_STATUSES,
@@ -9,7 +8,6 @@ import {
   DIFFICULTIES,
 } from '../../modules/bounties/bounties.schemas.ts';
 import type { ProjectJson } from '../../modules/projects/projects.schemas.ts';
-import { type CurveQuotes, sellQuote } from './curve-quotes.ts';
 import { age, formatEth, groupDigits, hours } from './format.ts';
 
 /** The query parameters of GET /api/bounties; the board's URL takes exactly these. */
@@ -107,25 +105,16 @@ export function reviewRecord(p: ProjectJson | undefined) {
  */
 export async function loadBoard(
   services: Pick<Services, 'bounties' | 'projects'>,
-  curves: CurveQuotes,
   query: BountyListQueryT,
   now: Date,
 ) {
   const list = await services.bounties.list(query);
   const ids = [...new Set(list.bounties.map((b) => b.project_id))];
   const projects = new Map((await services.projects.getMany(ids)).map((p) => [p.id, p]));
-  const states = new Map(
-    await Promise.all(
-      ids.map(async (id) => {
-        const p = projects.get(id);
-        return [id, await curves.state(p?.curve_address ?? null, p?.token_address ?? null)] as const;
-      }),
-    ),
-  );
   const rows = list.bounties.map((b) => {
     const p = projects.get(b.project_id);
-    const state = states.get(b.project_id) ?? null;
-    const wei = state ? sellQuote(state, tokensToUnits(b.reward_amount)) : null;
+    // The API's own quote: the contributor's share, sold on the curve as last read.
+    const wei = b.reward_eth_units === null ? null : BigInt(b.reward_eth_units);
     return {
       ...b,
       token_symbol: p?.token_symbol ?? '',

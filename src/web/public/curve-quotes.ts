@@ -1,29 +1,7 @@
 import type { Chain, CurveState } from '../../infra/chain/chain.ts';
 import type { Clock } from '../../lib/clock.ts';
 
-const WAD = 10n ** 18n;
-const FEE_BPS = 100n;
-const BPS = 10_000n;
-
-/** R(x) of the contract (BondingCurve.reserveFor): the reserve backing a supply of x base units. */
-export function reserveFor(c: Pick<CurveState, 'a' | 'b'>, x: bigint): bigint {
-  return (2n * c.a * x * WAD + c.b * x * x) / (2n * WAD * WAD);
-}
-
-/**
- * What selling `units` back to the curve pays now, fee deducted (BondingCurve.quoteSell, the same
- * integer arithmetic); null when that is more than the whole supply (the contract would revert).
- */
-export function sellQuote(c: CurveState, units: bigint): bigint | null {
-  if (units > c.supplyUnits) return null;
-  const gross = reserveFor(c, c.supplyUnits) - reserveFor(c, c.supplyUnits - units);
-  return gross - (gross * FEE_BPS) / BPS;
-}
-
-/** The marginal price of one whole token at supply x, in wei: a + b * x / 1e18. */
-export function priceAt(c: Pick<CurveState, 'a' | 'b'>, x: bigint): bigint {
-  return c.a + (c.b * x) / WAD;
-}
+export { priceAt, reserveFor, sellQuote } from '../../lib/curve.ts';
 
 interface Entry {
   at: number;

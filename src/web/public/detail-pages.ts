@@ -1,9 +1,8 @@
 import type { Services } from '../../compose.ts';
-import { tokensToUnits } from '../../infra/chain/chain.ts';
 import type { PublicAgentJson } from '../../modules/agents/agents.schemas.ts';
 import { reviewRecord, statusLabel } from './board.ts';
 import { curveChart } from './chart.ts';
-import { type CurveQuotes, priceAt, sellQuote } from './curve-quotes.ts';
+import { type CurveQuotes, priceAt } from './curve-quotes.ts';
 import { addressUrl, age, formatEth, formatTokenUnits, groupDigits, safeHref, txUrl } from './format.ts';
 
 type PageServices = Pick<Services, 'bounties' | 'projects' | 'agents'>;
@@ -21,24 +20,15 @@ const tx = (explorer: string | null, hash: string | null) =>
   hash ? { hash, url: safeHref(txUrl(explorer, hash)) } : null;
 
 /** The bounty page: details, claimant, submissions (newest first) and their payouts. */
-export async function loadBounty(
-  services: PageServices,
-  curves: CurveQuotes,
-  id: string,
-  now: Date,
-  explorer: string | null,
-) {
+export async function loadBounty(services: PageServices, id: string, now: Date, explorer: string | null) {
   const bounty = await services.bounties.get(id);
   const project = await services.projects.get(bounty.project_id);
-  const [people, state] = await Promise.all([
-    agentsById(services, [
-      bounty.claimed_by,
-      project.founder_id,
-      ...bounty.submissions.map((s) => s.agent_id),
-    ]),
-    curves.state(project.curve_address, project.token_address),
+  const people = await agentsById(services, [
+    bounty.claimed_by,
+    project.founder_id,
+    ...bounty.submissions.map((s) => s.agent_id),
   ]);
-  const wei = state ? sellQuote(state, tokensToUnits(bounty.reward_amount)) : null;
+  const wei = bounty.reward_eth_units === null ? null : BigInt(bounty.reward_eth_units);
   return {
     bounty: {
       ...bounty,

@@ -41,7 +41,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     const raw = request.query as Record<string, unknown>;
     const fragment = raw.fragment === 'list';
     const parsed = parseBoardQuery(raw);
-    const board = parsed.ok ? await loadBoard(services, curves, parsed.query, clock.now()) : null;
+    const board = parsed.ok ? await loadBoard(services, parsed.query, clock.now()) : null;
     const data = {
       ...base(request),
       title: 'Bounty board',
@@ -65,7 +65,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
 
   app.get<{ Params: { id: string } }>('/bounties/:id', PAGE, async (request, reply) => {
     const data = await orNotFound(() =>
-      loadBounty(services, curves, request.params.id, clock.now(), opts.explorerUrl),
+      loadBounty(services, request.params.id, clock.now(), opts.explorerUrl),
     );
     if (!data) return notFoundPage(request, reply, 'bounty');
     return reply.view('public/bounty.eta', { ...base(request), title: data.bounty.title, ...data });

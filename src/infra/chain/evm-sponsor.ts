@@ -1,0 +1,248 @@
+import {
+  type Account,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  type PublicClient,
+  parseEventLogs,
+  toHex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { AppError } from '../../lib/errors.ts';
+import type { SponsorActions, SponsoredSaleQuote, TxJournal } from './chain.ts';
+import { bondingCurveAbi } from './contracts/BondingCurve.ts';
+import { projectTokenAbi } from './contracts/ProjectToken.ts';
+import { insufficientEth } from './eth-shortfall.ts';
+import { slippageRefusal, upstream } from './evm-errors.ts';
+import type { EvmTxSender } from './evm-tx-sender.ts';
+import { curveEvent } from './evm-wallet-actions.ts';
+
+/**
+ * Gas limit of a sponsored sale (`BondingCurve.sellFor`): measured at 96.7k-126.6k on anvil
+ * (contracts/README.md; the top is a seller that never held ETH), with room to spare. The refund
+ * is measured by the curve, so this only bounds what the holder's signature allows (`maxGasFee`).
+ */
+export const SELL_FOR_GAS = 160_000n;
+/** What a sale is expected to use, the measured top: the proceeds must cover this much gas. */
+const SELL_FOR_EXPECTED_GAS = 130_000n;
+/**
+ * The sponsor's tip: Base's sequencer includes transactions with a tip of a few million wei, and a
+ * node's suggestion (anvil says 1 gwei) would cost a small sale more than its tokens are worth.
+ */
+const SPONSOR_MAX_PRIORITY_FEE = 10_000_000n;
+/** How long a holder's signature stays valid: long enough for a slow block, short for a leak. */
+const AUTHORIZATION_SECONDS = 900n;
+
+const SELL_TYPES = {
+  Sell: [
+    { name: 'seller', type: 'address' },
+    { name: 'tokensIn', type: 'uint256' },
+    { name: 'minEthOut', type: 'uint256' },
+    { name: 'maxGasFee', type: 'uint256' },
+    { name: 'relayer', type: 'address' },
+    { name: 'nonce', type: 'bytes32' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} as const;
+
+const TRANSFER_TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
+const randomNonce = (): Hex => toHex(crypto.getRandomValues(new Uint8Array(32)));
+
+/**
+ * The sponsor key over viem. The holder signs an EIP-712 authorization (a `Sell` for the curve, an
+ * EIP-3009 `TransferWithAuthorization` for the token) that names the sponsor as its only relayer;
+ * the sponsor sends it and pays the gas; the curve pays a sale's gas back out of its proceeds.
+ */
+export function evmSponsor(o: {
+  client: PublicClient;
+  sender: EvmTxSender;
+  account: Account | null;
+  chainId: number;
+  devChain: boolean;
+}): SponsorActions {
+  const { client, sender, account } = o;
+  const need = (): Account => {
+    if (!account) {
+      throw new AppError(
+        'insufficient_eth',
+        'This wallet holds no ETH for gas and no sponsor key is configured.',
+      );
+    }
+    return account;
+  };
+  /** The contract's EIP-712 domain (ERC-5267), or null for contracts from before signed actions. */
+  const domainOf = async (address: Hex) => {
+    try {
+      const [, name, version, chainId, verifyingContract] = await client.readContract({
+        address,
+        abi: bondingCurveAbi,
+        functionName: 'eip712Domain',
+      });
+      return { name, version, chainId: Number(chainId), verifyingContract };
+    } catch {
+      return null;
+    }
+  };
+  const deadline = async () =>
+    (await client.getBlock({ blockTag: 'latest' })).timestamp + AUTHORIZATION_SECONDS;
+  /** EIP-1559 fees with the tip capped: twice the base fee (room for a rise) plus the tip. */
+  const fees = async () => {
+    const [block, tip] = await Promise.all([
+      client.getBlock({ blockTag: 'latest' }),
+      client.estimateMaxPriorityFeePerGas().catch(() => SPONSOR_MAX_PRIORITY_FEE),
+    ]);
+    const base = block.baseFeePerGas ?? 0n;
+    const maxPriorityFeePerGas = tip < SPONSOR_MAX_PRIORITY_FEE ? tip : SPONSOR_MAX_PRIORITY_FEE;
+    return { base, maxPriorityFeePerGas, maxFeePerGas: 2n * base + maxPriorityFeePerGas };
+  };
+  /** The sponsor must be able to pay `gas` at `maxFeePerGas` itself. */
+  const affords = async (sponsor: Account, holder: string, cost: bigint) => {
+    const have = await client.getBalance({ address: sponsor.address });
+    if (have < cost) {
+      const err = insufficientEth({ address: holder, haveUnits: 0n, needUnits: cost }, o.devChain);
+      err.message = `The platform's sponsor cannot pay gas right now. ${err.message}`;
+      throw err;
+    }
+  };
+
+  return {
+    address: account?.address ?? null,
+    balance: async () => {
+      if (!account) return 0n;
+      try {
+        return await client.getBalance({ address: account.address });
+      } catch (err) {
+        throw upstream('read the sponsor balance', err);
+      }
+    },
+    quoteSale: async (_key, curveAddress, tokensUnits): Promise<SponsoredSaleQuote | null> => {
+      const curve = getAddress(curveAddress);
+      try {
+        if (!(await domainOf(curve))) return null;
+        const [[proceedsUnits], f] = await Promise.all([
+          client.readContract({
+            address: curve,
+            abi: bondingCurveAbi,
+            functionName: 'quoteSell',
+            args: [tokensUnits],
+          }),
+          fees(),
+        ]);
+        // The base fee may rise by an eighth a block: a quarter more covers the next two.
+        const price = f.base + f.base / 4n + f.maxPriorityFeePerGas;
+        return { proceedsUnits, gasUnits: SELL_FOR_EXPECTED_GAS * price };
+      } catch (err) {
+        throw upstream('quote a sponsored sale', err);
+      }
+    },
+    sell: async (key, curveAddress, tokensUnits, minEthUnits, journal: TxJournal) => {
+      const sponsor = need();
+      const seller = privateKeyToAccount(key as Hex);
+      const curve = getAddress(curveAddress);
+      const what = 'sell tokens (sponsored)';
+      try {
+        const [domain, { base: _, ...f }, until, [proceeds]] = await Promise.all([
+          domainOf(curve),
+          fees(),
+          deadline(),
+          client.readContract({
+            address: curve,
+            abi: bondingCurveAbi,
+            functionName: 'quoteSell',
+            args: [tokensUnits],
+          }),
+        ]);
+        if (!domain) throw new AppError('insufficient_eth', "This project's curve predates sponsored sales.");
+        await affords(sponsor, seller.address, SELL_FOR_GAS * f.maxFeePerGas);
+        // The refund never takes more than the sale can give above the holder's bound: should the
+        // base fee jump past what the caller checked, the sponsor bears the difference.
+        const cap = SELL_FOR_GAS * f.maxFeePerGas;
+        const room = proceeds > minEthUnits ? proceeds - minEthUnits : 0n;
+        const maxGasFee = cap < room ? cap : room;
+        const nonce = randomNonce();
+        const signature = await seller.signTypedData({
+          domain,
+          types: SELL_TYPES,
+          primaryType: 'Sell',
+          message: {
+            seller: seller.address,
+            tokensIn: tokensUnits,
+            minEthOut: minEthUnits,
+            maxGasFee,
+            relayer: sponsor.address,
+            nonce,
+            deadline: until,
+          },
+        });
+        const data = encodeFunctionData({
+          abi: bondingCurveAbi,
+          functionName: 'sellFor',
+          args: [seller.address, tokensUnits, minEthUnits, maxGasFee, nonce, until, signature],
+        });
+        // A dry run first: a sale that would revert (slippage, proceeds below gas) costs nothing.
+        await client.call({ account: sponsor, to: curve, data, gas: SELL_FOR_GAS, ...f });
+        const hash = await sender.send(sponsor, { to: curve, data, gas: SELL_FOR_GAS, ...f }, what, journal);
+        const refundOf = (logs: unknown[]) => {
+          const [e] = parseEventLogs({ abi: bondingCurveAbi, logs: logs as never, eventName: 'GasRefunded' });
+          return (e?.args as { gasFee?: bigint } | undefined)?.gasFee ?? 0n;
+        };
+        const receipt = await sender.mined(hash, what, journal, (r) => refundOf(r.logs));
+        return {
+          txHash: hash,
+          ethUnits: curveEvent(receipt.logs, 'Sold').ethOut as bigint,
+          gasEthUnits: refundOf(receipt.logs),
+        };
+      } catch (err) {
+        throw slippageRefusal(err) ?? upstream(what, err);
+      }
+    },
+    sendToken: async (key, tokenAddress, to, amountUnits, journal: TxJournal) => {
+      const sponsor = need();
+      const holder = privateKeyToAccount(key as Hex);
+      const token = getAddress(tokenAddress);
+      const what = 'send tokens (sponsored)';
+      try {
+        const [domain, { base: _, ...f }, until] = await Promise.all([domainOf(token), fees(), deadline()]);
+        if (!domain) return null;
+        const nonce = randomNonce();
+        const message = {
+          from: holder.address,
+          to: getAddress(to),
+          value: amountUnits,
+          validAfter: 0n,
+          validBefore: until,
+          nonce,
+        };
+        const signature = await holder.signTypedData({
+          domain,
+          types: TRANSFER_TYPES,
+          primaryType: 'TransferWithAuthorization',
+          message,
+        });
+        const data = encodeFunctionData({
+          abi: projectTokenAbi,
+          functionName: 'transferWithAuthorization',
+          args: [message.from, message.to, amountUnits, 0n, until, nonce, signature],
+        });
+        const estimate = await client.estimateGas({ account: sponsor, to: token, data });
+        const gas = estimate + estimate / 5n;
+        await affords(sponsor, holder.address, gas * f.maxFeePerGas);
+        const hash = await sender.send(sponsor, { to: token, data, gas, ...f }, what, journal);
+        const receipt = await sender.mined(hash, what, journal);
+        return { txHash: hash, gasEthUnits: receipt.gasUsed * receipt.effectiveGasPrice };
+      } catch (err) {
+        throw upstream(what, err);
+      }
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { getAddress } from 'viem';
+import type { Chain } from '../../infra/chain/chain.ts';
+import { unitsToTokens } from '../../infra/chain/chain.ts';
+import { unitsSellingFor } from '../../lib/curve.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { HoldingsService } from '../holdings/holdings.service.ts';
+import type { WalletJournal, WalletTxKind } from './wallet-journal.ts';
+
+export interface CashOutDeps {
+  chain: Chain;
+  journal: WalletJournal;
+  holdings: Pick<HoldingsService, 'afterAction'>;
+  /** SPONSORED_WITHDRAWALS_PER_DAY: token withdraws per agent per 24 h whose gas the platform pays. */
+  withdrawalsPerDay: number;
+}
+
+export interface Tradable {
+  projectId: string;
+  tokenAddress: string;
+  curveAddress: string;
+}
+
+interface Signer {
+  agentId: string;
+  key: string;
+  address: string;
+}
+
+const isShortOfEth = (err: unknown): err is AppError =>
+  err instanceof AppError && err.code === 'insufficient_eth';
+
+/**
+ * Turning what an agent earned into ETH, or moving it out, with or without ETH in its wallet. A
+ * wallet that can pay its own gas sends its own transaction; one that cannot signs an EIP-712
+ * authorization that the platform's sponsor key sends: a sale (`BondingCurve.sellFor`) pays the
+ * sponsor's gas back out of its proceeds; a token withdraw (EIP-3009 `transferWithAuthorization`)
+ * is free, up to `withdrawalsPerDay` per agent.
+ */
+export class CashOut {
+  constructor(private readonly deps: CashOutDeps) {}
+
+  private journalFor(kind: WalletTxKind, s: Signer, projectId: string | null) {
+    return this.deps.journal.for({ kind, agentId: s.agentId, projectId });
+  }
+
+  async sell(s: Signer, p: Tradable, tokensUnits: bigint, minEthUnits: bigint) {
+    const { chain } = this.deps;
+    try {
+      const r = await chain.wallets.sell(
+        s.key,
+        p.curveAddress,
+        tokensUnits,
+        minEthUnits,
+        this.journalFor('sell', s, p.projectId),
+      );
+      return { tx_hash: r.txHash, eth_units: r.ethUnits.toString(), gas_eth_units: '0', sponsored: false };
+    } catch (err) {
+      if (!isShortOfEth(err) || !chain.sponsor.address) throw err;
+      const quote = await chain.sponsor.quoteSale(s.key, p.curveAddress, tokensUnits);
+      if (!quote) throw legacy(err, 'sales');
+      if (quote.proceedsUnits <= quote.gasUnits + minEthUnits) {
+        throw await this.tooSmall(p, tokensUnits, quote.proceedsUnits, quote.gasUnits + minEthUnits);
+      }
+      const r = await chain.sponsor.sell(
+        s.key,
+        p.curveAddress,
+        tokensUnits,
+        minEthUnits,
+        this.journalFor('sponsored_sell', s, p.projectId),
+      );
+      return {
+        tx_hash: r.txHash,
+        eth_units: r.ethUnits.toString(),
+        gas_eth_units: r.gasEthUnits.toString(),
+        sponsored: true,
+      };
+    } finally {
+      await this.refresh(p.projectId, [s.address]);
+    }
+  }
+
+  async withdrawToken(s: Signer, p: Tradable, to: string, amountUnits: bigint) {
+    const { chain, journal } = this.deps;
+    try {
+      const r = await chain.wallets.sendToken(
+        s.key,
+        p.tokenAddress,
+        to,
+        amountUnits,
+        this.journalFor('withdraw_token', s, p.projectId),
+      );
+      return { tx_hash: r.txHash, sponsored: false };
+    } catch (err) {
+      if (!isShortOfEth(err) || !chain.sponsor.address) throw err;
+      const used = await journal.sponsoredWithdrawsToday(s.agentId);
+      if (used >= this.deps.withdrawalsPerDay) {
+        throw new AppError(
+          'insufficient_eth',
+          `${err.message} The platform pays the gas of ${this.deps.withdrawalsPerDay} token withdraws per agent ` +
+            'per 24 hours, and they are used; selling tokens to the curve needs no ETH.',
+        );
+      }
+      const r = await chain.sponsor.sendToken(
+        s.key,
+        p.tokenAddress,
+        to,
+        amountUnits,
+        this.journalFor('sponsored_withdraw', s, p.projectId),
+      );
+      if (!r) throw legacy(err, 'transfers');
+      return { tx_hash: r.txHash, sponsored: true };
+    } finally {
+      await this.refresh(p.projectId, [s.address, to]);
+    }
+  }
+
+  async withdrawEth(s: Signer, to: string, amountUnits: bigint) {
+    const r = await this.deps.chain.wallets.sendEth(
+      s.key,
+      getAddress(to),
+      amountUnits,
+      this.journalFor('withdraw_eth', s, null),
+    );
+    return { tx_hash: r.txHash, sponsored: false };
+  }
+
+  /** Token withdraws the platform still pays for today; null when nothing is sponsored. */
+  async sponsoredLeft(agentId: string): Promise<number | null> {
+    if (!this.deps.chain.sponsor.address) return null;
+    const used = await this.deps.journal.sponsoredWithdrawsToday(agentId);
+    return Math.max(0, this.deps.withdrawalsPerDay - used);
+  }
+
+  private async tooSmall(
+    p: Tradable,
+    tokensUnits: bigint,
+    proceeds: bigint,
+    cost: bigint,
+  ): Promise<AppError> {
+    const curve = await this.deps.chain.readCurve(p.curveAddress, p.tokenAddress);
+    const min = unitsSellingFor(curve, cost + 1n);
+    const fix =
+      min === null ? 'no sale of this token can pay for its gas now' : `sell at least ${min} token units`;
+    return new AppError(
+      'amount_too_small',
+      `Selling ${tokensUnits} token units pays ${unitsToTokens(proceeds)} ETH, which does not cover the gas the ` +
+        `platform pays and takes back for a wallet without ETH (about ${unitsToTokens(cost)} ETH now): ${fix}, ` +
+        'or fund the wallet with ETH.',
+      min === null ? undefined : [{ field: 'tokens_units', message: `must be at least ${min}` }],
+    );
+  }
+
+  /** Balances change with every action, even a failed one may have mined: read them again. */
+  private async refresh(projectId: string, holders: string[]) {
+    try {
+      await this.deps.holdings.afterAction(projectId, holders);
+    } catch {
+      // The watcher reads them again from the token's logs.
+    }
+  }
+}
+
+const legacy = (err: AppError, what: string) =>
+  new AppError('insufficient_eth', `${err.message} (This project's contracts predate sponsored ${what}.)`);
