@@ -87,7 +87,7 @@ export function buildServices(
   // What reviews, payouts and payability change on a bounty; needs only the database.
   const bountyState = new BountyState(db);
   // What wallets hold and what it is worth, kept from the token logs the watcher reads.
-  const holdings = new HoldingsService({ db, clock, chain, platformFeeBps: config.platformFeeBps });
+  const holdings = new HoldingsService({ db, clock, chain, platformFeeBps: config.platformFeeBps, log });
   const payability = new PayabilityService({
     db,
     clock,

@@ -22,17 +22,18 @@ import {
 
 /**
  * The cost of one approval in SQL statements, counted at the driver: every statement the whole
- * request makes. Today 16: the API key (1), the review checks in one read, the contributor's wallet
+ * request makes. Today 17: the API key (1), the review checks in one read, the contributor's wallet
  * included (1), the wallet's check (1), the lease with the pending submission (1), the signing
  * transaction (the founder wallet's funds lock; the submission's row lock; the lease renewal, the
  * bounties module's; payout + the nonce + the wallet's other legs in flight; the payout leg and its
  * attempt: 5), the finishing transaction, one statement per owning module (payout and legs;
  * submission; bounty with the project for the refresh: 3) with its event (insert with its
- * notification, webhook outbox: 2), and the payability refresh after it (funds, recompute: 2).
+ * notification, webhook outbox: 2), the payability refresh after it (funds, recompute: 2) and the
+ * holdings refresh (the curve and the balances of contributor and founder, one upsert: 1).
  * Each table is written only by its module (test/boundaries.test.ts): that costs the 4 statements
  * over the 12 of one statement writing payouts, submissions and bounties together.
  */
-const MAX_STATEMENTS_PER_APPROVAL = 16;
+const MAX_STATEMENTS_PER_APPROVAL = 17;
 
 type Client = postgres.Sql | PGlite;
 
@@ -105,6 +106,9 @@ afterAll(async () => {
 describe('the cost of an approval', () => {
   it(`pays with at most ${MAX_STATEMENTS_PER_APPROVAL} SQL statements per approval`, async () => {
     const s = await scene(ctx, chain);
+    // A curve to read, so the holdings refresh after each payout stores what it read, as on a chain.
+    const { curveAddress } = await ctx.app.services.projects.require(s.project.id);
+    chain.setCurve(curveAddress as string, { a: 10n ** 12n, b: 1000n, supplyUnits: 10n ** 27n });
     // The first approval seeds the payout key's nonce counter; every later one is what counts.
     okJson(await approve(ctx.app, s.founder, (await inReview(ctx.app, s)).bounty.id));
     const counts: number[] = [];
@@ -129,6 +133,9 @@ describe('the cost of an approval', () => {
 
   it('sends its one router transaction before it waits for the receipt, then polls only that receipt', async () => {
     const s = await scene(ctx, chain);
+    // A curve to read, so the holdings refresh after each payout stores what it read, as on a chain.
+    const { curveAddress } = await ctx.app.services.projects.require(s.project.id);
+    chain.setCurve(curveAddress as string, { a: 10n ** 12n, b: 1000n, supplyUnits: 10n ** 27n });
     const { bounty } = await inReview(ctx.app, s);
     const calls: string[] = [];
     const broadcastHashes: string[] = [];

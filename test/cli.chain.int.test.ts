@@ -126,7 +126,10 @@ describe('the bounty CLI, over the wire', () => {
     );
     expect(found.bounties.map((b: Json) => b.id)).toEqual([posted.id]);
     const table = await bounty(['bounties', '--project', project.id], { key: D });
-    expect(table.stdout).toMatch(new RegExp(`${posted.id}\\s+open\\s+100\\s+easy\\s+yes`));
+    // What the contributor's 95 tokens sell for now, next to the reward.
+    expect(table.stdout).toMatch(new RegExp(`${posted.id}\\s+open\\s+100\\s+≈ [0-9.]+ ETH\\s+easy\\s+yes`));
+    const detail = await bounty(['bounty', posted.id]);
+    expect(detail.stdout).toMatch(/reward:\s+100 tokens \(≈ [0-9.]+ ETH to you\)/);
     expect((await bountyJson(['claim', posted.id], D)).bounty).toMatchObject({
       status: 'claimed',
       claimed_by: dev.id,
@@ -196,6 +199,34 @@ describe('the bounty CLI, over the wire', () => {
     // 100 tokens less the 5% fee, on chain.
     expect(await tokenBalance(tc, project.token_address, getAddress(dev.wallet_address))).toBe(95n * TOKEN);
     expect((await bountyJson(['me'], D)).agent.active_claims).toEqual([]);
+
+    // The contributor cashes out with no ETH: a token withdraw, then a sale of the rest, both sponsored.
+    const wallet = (await bountyJson(['wallet'], D)).wallet;
+    expect(wallet).toMatchObject({ eth_balance_units: '0', earnings: { completed: 1 } });
+    expect(wallet.tokens).toEqual([
+      expect.objectContaining({ project_id: project.id, balance_units: (95n * TOKEN).toString() }),
+    ]);
+    const shown = await bounty(['wallet'], { key: D });
+    expect(shown.stdout).toMatch(new RegExp(`${symbol}\\s+95\\s+≈ [0-9.]+ ETH\\s+CLI ${suffix}`));
+    expect(shown.stdout).toMatch(new RegExp(`95 ${symbol}\\s+1\\s+≈ [0-9.]+ ETH\\s+CLI ${suffix}`));
+    expect(shown.stdout).toMatch(/earned in all: 1 bounty, ≈ [0-9.]+ ETH now/);
+    const to = getAddress(`0x${'ab'.repeat(20)}`);
+    const sent = await bounty(['withdraw', to, '10', '--project', project.id], { key: D });
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).toMatch(/sponsored:\s+yes, the platform paid the gas/);
+    expect(await tokenBalance(tc, project.token_address, to)).toBe(10n * TOKEN);
+    const sold = await bounty(['sell', project.id, 'all'], { key: D });
+    expect(sold.code, sold.stderr).toBe(0);
+    expect(sold.stdout).toMatch(new RegExp(`sold:\\s+85 ${symbol}`));
+    expect(sold.stdout).toMatch(/gas:\s+0\.\d+ ETH, paid by the platform and taken back from the sale/);
+    expect(sold.stdout).toMatch(/sponsored:\s+yes/);
+    expect(await tokenBalance(tc, project.token_address, getAddress(dev.wallet_address))).toBe(0n);
+    const after = (await bountyJson(['wallet'], D)).wallet;
+    expect(after.tokens).toEqual([]);
+    expect(BigInt(after.eth_balance_units)).toBeGreaterThan(0n);
+    // ETH now pays its own gas.
+    expect(await bountyJson(['withdraw', to, '1000wei'], D)).toMatchObject({ sponsored: false });
+    expect(await tc.pub.getBalance({ address: to })).toBe(1000n);
 
     const nothing = await bounty(['reviews'], { key: F });
     expect(nothing.stdout).toContain('(nothing to review)');

@@ -43,7 +43,18 @@ describe('bounty, exit codes', () => {
     const env = cliEnv(base, freshConfig());
     const help = await runBounty(['--help'], env);
     expect(help.code).toBe(0);
-    for (const cmd of ['login', 'claim', 'approve', 'reviews', 'watch', 'project', 'mcp']) {
+    for (const cmd of [
+      'login',
+      'claim',
+      'approve',
+      'reviews',
+      'watch',
+      'project',
+      'wallet',
+      'sell',
+      'withdraw',
+      'mcp',
+    ]) {
       expect(help.stdout).toContain(`  ${cmd}`);
     }
     expect((await runBounty(['project', 'create', '--help'], env)).code).toBe(0);
@@ -55,6 +66,13 @@ describe('bounty, exit codes', () => {
       ['buy', 'proj_x', '--eth', 'lots'],
       ['allowance', 'proj_x', '-3'],
       ['post', 'proj_x', '--title', 'T'],
+      ['sell', 'proj_x'],
+      ['sell', 'proj_x', 'lots'],
+      ['sell', 'proj_x', '0'],
+      ['sell', 'proj_x', 'all', '--min-eth', 'some'],
+      ['withdraw', '0x12', '1'],
+      ['withdraw', `0x${'1'.repeat(40)}`, '1.5tokens'],
+      ['withdraw', `0x${'1'.repeat(40)}`, '5wei', '--project', 'proj_x'],
     ]) {
       const res = await runBounty(args, cliEnv(base, freshConfig(), 'bmk_unused'));
       expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(2);
@@ -77,6 +95,24 @@ describe('bounty, exit codes', () => {
     const down = await runBounty(['bounties'], cliEnv(`http://127.0.0.1:${port}`, freshConfig()));
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^error: network: cannot reach the service \(ECONNREFUSED\)/);
+  });
+});
+
+describe('bounty wallet', () => {
+  it('prints the wallet, no tokens and no earnings yet; --json is the API answer', async () => {
+    const agent = await register(`cli-wallet-${process.pid}`);
+    const env = cliEnv(base, freshConfig(), agent.api_key);
+    const json = await runBounty(['wallet', '--json'], env);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).wallet).toMatchObject({
+      tokens: [],
+      earnings: { completed: 0, earned_eth_units: '0', projects: [] },
+    });
+    const shown = await runBounty(['wallet'], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('(no project tokens)');
+    expect(shown.stdout).toContain('(no bounties paid yet)');
+    expect(shown.stdout).toContain('earned in all: 0 bounties, ≈ 0 ETH now');
   });
 });
 

@@ -90,6 +90,7 @@ const TOOLS = [
   'get_bounty',
   'get_project',
   'my_profile',
+  'my_wallet',
   'open_pull_request',
   'register_agent',
   'reject_submission',

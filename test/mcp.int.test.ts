@@ -40,6 +40,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   unclaim_bounty: { bounty_id: 'bnt_x' },
   submit_pull_request: { bounty_id: 'bnt_x', pr_url: 'http://h/o/r/pull/1' },
   my_profile: {},
+  my_wallet: {},
   create_bounty: { project_id: 'proj_x', title: 't', description: 'd', reward_amount: 1 },
   review_queue: {},
   approve_submission: { bounty_id: 'bnt_x' },
@@ -73,6 +74,30 @@ describe('POST /mcp', () => {
     expect((await call(client, 'get_bounty', { bounty_id: 'bnt_x' })).structuredContent).toMatchObject({
       code: 'not_found',
     });
+  });
+
+  it('my_wallet answers the wallet with its tokens and earnings, in the shape of its output schema', async () => {
+    const base = await start();
+    const agent = await registerAgent((ctx as TestContext).app);
+    const client = await connect(base, agent.apiKey);
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'my_wallet');
+    expect(tool?.annotations?.readOnlyHint).toBe(true);
+    // The client checks structuredContent against that schema; no chain here, so nothing is held.
+    const res = await call(client, 'my_wallet');
+    expect(res.isError ?? false).toBe(false);
+    expect(res.structuredContent).toEqual({
+      wallet: {
+        address: agent.walletAddress,
+        wallet_type: 'external',
+        eth_balance_units: null,
+        tokens: [],
+        earnings: { completed: 0, earned_eth_units: '0', projects: [] },
+        sponsored_withdrawals_left: null,
+      },
+    });
+    expect(JSON.parse((res.content[0] as { text: string }).text)).toEqual(res.structuredContent);
+    // my_profile carries the same wallet.
+    expect((await call(client, 'my_profile')).structuredContent).toMatchObject(res.structuredContent ?? {});
   });
 
   it('counts requests per key, like every authenticated route', async () => {

@@ -8,6 +8,7 @@ declare module 'autocannon' {
       /** Worker threads firing the requests, so the load generator does not share the service's event loop. */
       workers?: number;
       timeout?: number;
+      headers?: Record<string, string>;
     }
     interface Histogram {
       average: number;

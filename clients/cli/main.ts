@@ -3,6 +3,7 @@ import { BountyApiError } from '../typescript/index.ts';
 import { registerAccountCommands } from './commands/account.ts';
 import { registerFounderCommands } from './commands/founder.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
+import { registerWalletCommands } from './commands/wallet.ts';
 import { registerWorkCommands } from './commands/work.ts';
 import { createCli } from './context.ts';
 import { CliError } from './settings.ts';
@@ -29,6 +30,7 @@ Start with: bounty register my-agent --login; bounty bounties --status open`,
   registerAccountCommands(cli);
   registerWorkCommands(cli);
   registerFounderCommands(cli);
+  registerWalletCommands(cli);
   registerMcpCommand(cli);
   return program;
 }

@@ -112,3 +112,17 @@ export function parseEthAmount(text: string): string | null {
     BigInt(fraction.padEnd(UNIT_DECIMALS, '0') || '0')
   ).toString();
 }
+
+/**
+ * Base units rounded for reading, where the figure is a quote anyway (`≈`): 4 decimals from 1 up,
+ * 4 significant digits below 1. "12345678901234567" -> "0.01235".
+ */
+export function roughUnits(units: string | bigint): string {
+  const value = BigInt(units);
+  if (value <= 0n) return formatUnits(value);
+  const scale = 10n ** BigInt(UNIT_DECIMALS);
+  const digits = value.toString().length;
+  const decimals = value >= scale ? 4 : Math.min(UNIT_DECIMALS, UNIT_DECIMALS - digits + 4);
+  const step = 10n ** BigInt(UNIT_DECIMALS - decimals);
+  return formatUnits(((value + step / 2n) / step) * step);
+}

@@ -10,7 +10,7 @@ const addressFrom = (seed: string) =>
 /**
  * FakeChain plus what a founder's walk-through needs from an in-app wallet on a dev chain:
  * deployment (a token and curve address per project), the faucet, ETH balances and buying tokens
- * at a fixed price of 1000 tokens per ETH. Payouts stay FakeChain's own.
+ * and selling tokens at a fixed price of 1000 tokens per ETH. Payouts stay FakeChain's own.
  */
 export class DocsChain extends FakeChain {
   private readonly eth = new Map<string, bigint>();
@@ -48,6 +48,17 @@ export class DocsChain extends FakeChain {
         this.setFundsUnits(token, owner, funds.balanceUnits + tokensUnits, funds.allowanceUnits);
         this.eth.set(owner.toLowerCase(), (this.eth.get(owner.toLowerCase()) ?? 0n) - ethUnits);
         return { txHash: this.nextTx(), tokensUnits };
+      },
+      // A sale at the same price: this chain charges no gas, so nothing needs sponsoring.
+      sell: async (key: string, curve: string, tokensUnits: bigint) => {
+        const owner = privateKeyToAccount(key as Hex).address;
+        const token = this.tokenOfCurve.get(curve.toLowerCase());
+        if (!token) throw new Error(`no project has curve ${curve}`);
+        const funds = await this.readFunds(token, owner);
+        this.setFundsUnits(token, owner, funds.balanceUnits - tokensUnits, funds.allowanceUnits);
+        const ethUnits = tokensUnits / 1000n;
+        this.eth.set(owner.toLowerCase(), (this.eth.get(owner.toLowerCase()) ?? 0n) + ethUnits);
+        return { txHash: this.nextTx(), ethUnits };
       },
     });
   }

@@ -13,3 +13,24 @@ export function ethOption(flags: string, description: string): Option {
     return units;
   });
 }
+
+/**
+ * Tokens typed by a person: a positive decimal number of whole tokens (`95`, `12.5`, at most 18
+ * decimals). Returns base units (10^18 per token), or null when it is not one.
+ */
+export function parseTokenAmount(text: string): string | null {
+  const trimmed = text.trim();
+  if (!/^\d+(?:\.\d+)?$/.test(trimmed)) return null;
+  const units = parseEthAmount(trimmed);
+  return units === null || units === '0' ? null : units;
+}
+
+/** A token amount argument, `all` allowed: base units, or the string `all`. */
+export function tokensOrAllArg(value: string): string {
+  if (value.trim().toLowerCase() === 'all') return 'all';
+  const units = parseTokenAmount(value);
+  if (units === null) {
+    throw new InvalidArgumentError('Expected a positive number of tokens such as 10 or 2.5, or "all".');
+  }
+  return units;
+}

@@ -1,7 +1,10 @@
 import { Option } from 'commander';
 import { type ActivityEvent, ok, type paths } from '../../typescript/index.ts';
 import { boolArg, type Cli, intArg } from '../context.ts';
-import { dim, fields, line, printJson, table, warn } from '../output.ts';
+import { dim, fields, line, printJson, roughUnits, table, warn } from '../output.ts';
+
+/** What the contributor's share of a reward sells for now, as printed: `≈ 0.0123 ETH`. */
+const toYou = (units: string | null) => (units === null ? null : `≈ ${roughUnits(units)} ETH`);
 
 type ActivityType = NonNullable<paths['/api/activity']['get']['parameters']['query']>['type'];
 
@@ -45,11 +48,12 @@ export function registerWorkCommands(cli: Cli): void {
       const data = await ok(cli.client().GET('/api/bounties', { params: { query } }));
       if (cli.json()) return printJson(data);
       table(
-        ['ID', 'STATUS', 'REWARD', 'DIFFICULTY', 'PAYABLE', 'PROJECT', 'TITLE'],
+        ['ID', 'STATUS', 'REWARD', 'TO YOU', 'DIFFICULTY', 'PAYABLE', 'PROJECT', 'TITLE'],
         data.bounties.map((b) => [
           b.id,
           b.status,
           b.reward_amount,
+          toYou(b.reward_eth_units),
           b.difficulty,
           b.payable ? 'yes' : 'no',
           b.project_name,
@@ -71,7 +75,10 @@ export function registerWorkCommands(cli: Cli): void {
         ['bounty', `${b.title} (${b.id})`],
         ['project', `${b.project_name} (${b.project_id})`],
         ['status', b.status],
-        ['reward', `${b.reward_amount} tokens`],
+        [
+          'reward',
+          `${b.reward_amount} tokens${b.reward_eth_units === null ? '' : ` (${toYou(b.reward_eth_units)} to you)`}`,
+        ],
         ['difficulty', b.difficulty],
         ['payable', b.payable ? 'yes' : 'no'],
         [

@@ -41,7 +41,9 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
       title: 'Your profile and wallet',
       description:
         'Your agent profile (id, name, repo_login, wallet), your active claims (bounties you hold in claimed or ' +
-        'in_review) and your wallet with its ETH balance in wei. Needs your API key.',
+        'in_review) and your wallet as my_wallet gives it: its ETH balance in wei, the project tokens it holds ' +
+        'and what they sell for, and wallet.earnings (what approved bounties paid you, per project and in total). ' +
+        'Needs your API key.',
       inputSchema: {},
       outputSchema: output(Type.Object({ ...OwnAgentResponse.properties, ...WalletResponse.properties })),
       annotations: { readOnlyHint: true, openWorldHint: false },

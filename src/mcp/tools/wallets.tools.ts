@@ -10,8 +10,9 @@ import {
   FaucetResponse,
   SellBody,
   SellResponse,
-  TxResponse,
+  WalletResponse,
   WithdrawBody,
+  WithdrawResponse,
 } from '../../modules/wallets/wallets.schemas.ts';
 import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
 
@@ -22,6 +23,22 @@ const IN_APP =
 
 export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
   const { wallets } = ctx.services;
+
+  server.registerTool(
+    'my_wallet',
+    {
+      title: 'Your wallet, tokens and earnings',
+      description:
+        'Your wallet: its address and type, its ETH balance, every project token it holds with its balance and ' +
+        'what selling all of it to the curve pays now (value_eth_units), what you earned from approved bounties ' +
+        'per project and in total, and how many token withdraws the platform still pays the gas of today. ' +
+        'Amounts ending in _units are decimal strings of base units (10^18 per ETH or token). Needs your API key.',
+      inputSchema: {},
+      outputSchema: output(WalletResponse),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    () => run(ctx, async () => ({ wallet: await wallets.show(requireAgent(ctx)) })),
+  );
 
   server.registerTool(
     'approval_status',
@@ -63,7 +80,12 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
     'sell_tokens',
     {
       title: "Sell a project's tokens",
-      description: `Sell tokens back to the project's bonding curve for ETH (1% fee). ${IN_APP}`,
+      description:
+        "Sell tokens back to the project's bonding curve for ETH (1% fee), e.g. the tokens a bounty paid you " +
+        '(my_wallet lists them and what they sell for). No ETH needed: a wallet without ETH for the gas is ' +
+        'sponsored, the platform pays the gas and takes it back from the sale (gas_eth_units, sponsored true). ' +
+        'A sale too small to cover that gas is amount_too_small, its details saying the least tokens_units that ' +
+        `sells. ${IN_APP}`,
       inputSchema: {
         project_id: id('An active project (proj_...)'),
         tokens_units: units('Tokens to sell'),
@@ -101,13 +123,18 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
     'withdraw',
     {
       title: 'Send ETH or tokens out of your in-app wallet',
-      description: `Send ETH (or, with project_id, that project's tokens) to an outside address. ${IN_APP}`,
+      description:
+        "Send ETH (or, with project_id, that project's tokens) to an outside address. A token withdraw from a " +
+        'wallet without ETH is sponsored (the platform pays the gas; sponsored true) up to a few per agent a day ' +
+        "(SPONSORED_WITHDRAWALS_PER_DAY, 5 unless configured: my_wallet's sponsored_withdrawals_left says how " +
+        'many remain); past that, or for ETH, the wallet pays its own gas, else insufficient_eth (sell_tokens ' +
+        `needs no ETH). ${IN_APP}`,
       inputSchema: {
         to: z.string().describe('The receiving address (0x + 40 hex)'),
         amount_units: units('What to send'),
         project_id: z.string().optional().describe("Send this project's tokens instead of ETH"),
       },
-      outputSchema: output(TxResponse),
+      outputSchema: output(WithdrawResponse),
       annotations: { destructiveHint: true, openWorldHint: true },
     },
     (args) => run(ctx, async () => wallets.withdraw(requireAgent(ctx), checked(WithdrawBody, args))),

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Chain, FundsLog } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -9,6 +10,7 @@ export interface HoldingsDeps {
   clock: Clock;
   chain: Pick<Chain, 'readCurve' | 'wallets' | 'payoutSigner'>;
   platformFeeBps: number;
+  log?: FastifyBaseLogger;
 }
 
 export interface TokenHoldingJson {
@@ -104,10 +106,9 @@ export class HoldingsService {
     for (const t of deployed) {
       const holders = t.tokenAddress && byToken.get(t.tokenAddress.toLowerCase());
       if (holders && t.curveAddress) {
-        await this.refresh(
-          [{ tokenAddress: t.tokenAddress as string, curveAddress: t.curveAddress }],
-          [...holders],
-        );
+        await this.tryRefresh({ tokenAddress: t.tokenAddress as string, curveAddress: t.curveAddress }, [
+          ...holders,
+        ]);
       }
     }
   }
@@ -115,13 +116,24 @@ export class HoldingsService {
   /** Every token's curve, once: the watcher's first pass, and activation. */
   async refreshAllCurves(): Promise<void> {
     const tokens = (await repo.deployedTokens(this.deps.db)).filter((t) => t.tokenAddress && t.curveAddress);
-    await this.refresh(tokens as Token[], []);
+    for (const t of tokens) await this.tryRefresh(t as Token, []);
   }
 
   /** Curves never read yet (the watcher asks on every pass; one indexed query when there are none). */
   async refreshMissingCurves(): Promise<void> {
-    const tokens = await repo.tokensWithoutState(this.deps.db);
-    if (tokens.length > 0) await this.refresh(tokens as Token[], []);
+    for (const t of await repo.tokensWithoutState(this.deps.db)) await this.tryRefresh(t as Token, []);
+  }
+
+  /**
+   * One token for the watcher: a curve that cannot be read (a node hiccup, a contract gone) is
+   * logged and left for the next Transfer or pass, and never holds up payability's work.
+   */
+  private async tryRefresh(token: Token, holders: string[]): Promise<void> {
+    try {
+      await this.refresh([token], holders);
+    } catch (err) {
+      this.deps.log?.warn({ err, token: token.tokenAddress }, 'reading token holdings failed');
+    }
   }
 
   /** The project tokens an address holds and what selling each whole balance pays now. */

@@ -5,9 +5,9 @@ import { accountNonces, walletTxs } from '../../infra/db/schema.ts';
 export type WalletTxRow = typeof walletTxs.$inferSelect;
 const OPEN = ['signed', 'sent'] as const;
 
-/** The signer's counter, created from the chain's count the first time, then locked until commit. */
-export async function lockNext(ex: Executor, signer: string, chainNonce: number): Promise<number> {
-  await ex.insert(accountNonces).values({ address: signer, nextNonce: chainNonce }).onConflictDoNothing();
+/** The signer's counter (created at 0: the chain's count raises it), locked until commit. */
+export async function lockNext(ex: Executor, signer: string): Promise<number> {
+  await ex.insert(accountNonces).values({ address: signer, nextNonce: 0 }).onConflictDoNothing();
   const [row] = await ex
     .select({ next: accountNonces.nextNonce })
     .from(accountNonces)
@@ -17,7 +17,7 @@ export async function lockNext(ex: Executor, signer: string, chainNonce: number)
   return row.next;
 }
 
-/** Nonces in [from, to) that a recorded transaction still waiting to mine holds. */
+/** Nonces in [from, to) that a recorded transaction holds: waiting to mine, or mined (a reorg may undo it). */
 export async function heldNonces(ex: Executor, signer: string, from: number, to: number): Promise<number[]> {
   const rows = await ex
     .select({ nonce: walletTxs.nonce })
@@ -25,7 +25,7 @@ export async function heldNonces(ex: Executor, signer: string, from: number, to:
     .where(
       and(
         eq(walletTxs.signer, signer),
-        inArray(walletTxs.status, [...OPEN]),
+        inArray(walletTxs.status, [...OPEN, 'mined', 'reverted']),
         gte(walletTxs.nonce, from),
         lt(walletTxs.nonce, to),
       ),

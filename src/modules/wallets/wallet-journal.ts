@@ -43,9 +43,10 @@ export class WalletJournal {
     return {
       record: async (signerAddress, chainNonce, sign) => {
         const signer = signerAddress.toLowerCase();
-        const pending = await chainNonce();
         return db.transaction(async (tx) => {
-          const next = await repo.lockNext(tx, signer, pending);
+          const next = await repo.lockNext(tx, signer);
+          // Read under the lock: a count read before it may miss what the holder just sent.
+          const pending = await chainNonce();
           const nonce = await this.pick(tx, signer, next, pending);
           const signed = await sign(nonce);
           const at = clock.now();

@@ -118,7 +118,6 @@ export const WithdrawBody = Type.Object(
   { additionalProperties: false },
 );
 export type WithdrawBody = Static<typeof WithdrawBody>;
-export const TxResponse = Type.Object({ tx_hash: Type.String() });
 export const WithdrawResponse = Type.Object({
   tx_hash: Type.String(),
   sponsored: Type.Boolean({

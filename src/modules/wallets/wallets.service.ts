@@ -101,30 +101,24 @@ export class WalletsService {
 
   async show(owner: WalletOwner): Promise<WalletJson> {
     const { chain, holdings } = this.deps;
-    const earnings = await this.earnings(owner.id);
-    if (!owner.walletAddress) {
-      return {
-        address: null,
-        wallet_type: null,
-        eth_balance_units: null,
-        tokens: [],
-        earnings,
-        sponsored_withdrawals_left: null,
-      };
-    }
-    const [stored, balance, tokens] = await Promise.all([
-      repo.findByAgent(this.deps.db, owner.id),
-      chain.info ? chain.wallets.ethBalance(owner.walletAddress) : null,
-      chain.info ? holdings.holdingsOf(owner.walletAddress) : [],
+    const address = owner.walletAddress;
+    // Side by side: the ETH balance (the node), and the key, tokens, earnings and sponsored count
+    // (the database); the sponsored count is read for every wallet and shown for in-app ones.
+    const [earnings, stored, balance, tokens, left] = await Promise.all([
+      this.earnings(owner.id),
+      address ? repo.findByAgent(this.deps.db, owner.id) : undefined,
+      address && chain.info ? chain.wallets.ethBalance(address) : null,
+      address && chain.info ? holdings.holdingsOf(address) : [],
+      address ? this.cashOut.sponsoredLeft(owner.id) : null,
     ]);
-    const inApp = stored !== undefined && sameAddress(stored.address, owner.walletAddress);
+    const inApp = !!address && stored !== undefined && sameAddress(stored.address, address);
     return {
-      address: owner.walletAddress,
-      wallet_type: inApp ? 'walletvendor_inapp' : 'external',
+      address,
+      wallet_type: address ? (inApp ? 'walletvendor_inapp' : 'external') : null,
       eth_balance_units: balance === null ? null : balance.toString(),
       tokens,
       earnings,
-      sponsored_withdrawals_left: inApp ? await this.cashOut.sponsoredLeft(owner.id) : null,
+      sponsored_withdrawals_left: inApp ? left : null,
     };
   }
 

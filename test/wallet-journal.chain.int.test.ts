@@ -1,0 +1,104 @@
+import { getAddress, type Hex, keccak256 } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anvilAccount } from '../src/infra/chain/anvil.ts';
+import { WalletJournal } from '../src/modules/wallets/wallet-journal.ts';
+import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
+import { startTestChain, type TestChain } from './helpers/chain.ts';
+import { ethBalance } from './helpers/wallets.ts';
+
+/**
+ * The wallet journal on a real chain: nonces of one account taken by several instances at once,
+ * a transaction recorded and never sent (a crash) sent again from its stored bytes, and a nonce a
+ * node forgot filled before later ones.
+ */
+describe('wallet journal', () => {
+  let tc: TestChain;
+  let ctx: TestContext;
+  let agentId: string;
+  // An account of its own (index 11 of anvil's mnemonic, funded here): no other file signs with it.
+  const account = anvilAccount(11);
+  const key = account.getHdKey().privateKey as Uint8Array;
+  const signer = privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}` as Hex);
+
+  const journal = () => new WalletJournal({ db: ctx.database.db, clock: ctx.clock, chain: tc.chain });
+  /** A 1-wei transfer from the account, signed at `nonce`, as the service signs one. */
+  const sign = async (nonce: number, to = '0x000000000000000000000000000000000000dEaD') => {
+    const raw = await signer.signTransaction({
+      chainId: tc.chain.info.id,
+      type: 'eip1559',
+      to: getAddress(to),
+      value: 1n,
+      gas: 21_000n,
+      maxFeePerGas: 10n ** 9n,
+      maxPriorityFeePerGas: 10n ** 6n,
+      nonce,
+    });
+    return { raw, hash: keccak256(raw) };
+  };
+  const record = (j = journal()) =>
+    j.for({ kind: 'withdraw_eth', agentId, projectId: null }).record(
+      signer.address,
+      () => tc.chain.wallets.nonceOf(signer.address, 'pending'),
+      (nonce) => sign(nonce),
+    );
+  const nonceOf = async (hash: string) => (await tc.pub.getTransaction({ hash: hash as Hex })).nonce;
+
+  beforeAll(async () => {
+    tc = await startTestChain();
+    ctx = await buildTestApp({ chain: tc.chain });
+    agentId = (await registerAgent(ctx.app)).id;
+    await tc.test.setBalance({ address: signer.address, value: 10n ** 18n });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await tc?.stop();
+  });
+
+  it('gives concurrent records of one account, from several journals, distinct consecutive nonces', async () => {
+    const start = await tc.chain.wallets.nonceOf(signer.address, 'pending');
+    const signed = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => record(i % 2 ? journal() : undefined)),
+    );
+    for (const s of signed) expect(await tc.chain.wallets.broadcast(s.raw)).toBe('accepted');
+    const nonces = await Promise.all(signed.map((s) => nonceOf(s.hash)));
+    expect([...nonces].sort((a, b) => a - b)).toEqual(Array.from({ length: 8 }, (_, i) => start + i));
+  });
+
+  it('sends a transaction recorded before a crash from its stored bytes, once', async () => {
+    // The records above were sent by hand, never told their receipts: resume settles them first.
+    ctx.clock.advance(60_000);
+    await journal().resume();
+    const before = await ethBalance(tc, '0x000000000000000000000000000000000000dEaD');
+    const lost = await record();
+    // Nothing was sent (the process died here); the reconciler leaves fresh records alone.
+    expect(await journal().resume()).toBe(0);
+    ctx.clock.advance(60_000);
+    expect(await journal().resume()).toBe(1);
+    const receipt = await tc.pub.waitForTransactionReceipt({ hash: lost.hash as Hex });
+    expect(receipt.status).toBe('success');
+    ctx.clock.advance(60_000);
+    await journal().resume();
+    expect(await ethBalance(tc, '0x000000000000000000000000000000000000dEaD')).toBe(before + 1n);
+  });
+
+  it('fills a nonce the node forgot before later transactions, so none is stuck', async () => {
+    await tc.test.setAutomine(false);
+    try {
+      const first = await record();
+      await tc.chain.wallets.broadcast(first.raw);
+      await tc.test.dropTransaction({ hash: first.hash as Hex });
+      // The record still holds its nonce: the next one goes after it, and resume sends it again.
+      const second = await record();
+      await tc.chain.wallets.broadcast(second.raw);
+      ctx.clock.advance(60_000);
+      await journal().resume();
+      await tc.test.mine({ blocks: 1 });
+      for (const s of [first, second]) {
+        expect((await tc.pub.getTransactionReceipt({ hash: s.hash as Hex })).status).toBe('success');
+      }
+    } finally {
+      await tc.test.setAutomine(true);
+    }
+  });
+});
