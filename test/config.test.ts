@@ -112,5 +112,25 @@ describe('config', () => {
       }
       expect(problemsOf(chainEnv)).toEqual([]);
     });
+
+    it('takes a sponsor key of its own, never the operator or payout key', () => {
+      for (const taken of [
+        chainEnv.OPERATOR_PRIVATE_KEY,
+        chainEnv.PAYOUT_PRIVATE_KEY.toUpperCase().replace('0X', ''),
+      ]) {
+        const problems = problemsOf({ ...chainEnv, SPONSOR_PRIVATE_KEY: taken });
+        expect(problems).toEqual([expect.stringMatching(/^SPONSOR_PRIVATE_KEY must be a key of its own/)]);
+      }
+      const c = loadConfig({
+        ...chainEnv,
+        SPONSOR_PRIVATE_KEY: `0x${'ef'.repeat(32)}`,
+        SPONSORED_WITHDRAWALS_PER_DAY: '0',
+      });
+      expect(c.chain.sponsorKey).toBe(`0x${'ef'.repeat(32)}`);
+      expect(c.sponsor).toEqual({ withdrawalsPerDay: 0, lowBalanceWei: 50_000_000_000_000_000n });
+      expect(problemsOf({ ...chainEnv, SPONSOR_LOW_BALANCE_WEI: '0.05' })).toEqual([
+        expect.stringMatching(/^SPONSOR_LOW_BALANCE_WEI/),
+      ]);
+    });
   });
 });

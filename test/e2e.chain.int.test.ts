@@ -306,6 +306,20 @@ describe('the whole product, over the wire', () => {
     expect(again.body.error.code).toBe('not_in_review');
     expect((await transferLogs(tc, token)).filter((l) => getAddress(l.to) === devWallet)).toHaveLength(1);
 
+    // The README's last step: the contributor, who never held ETH, sells its whole reward for ETH.
+    const held = (await expectOk('GET', '/api/agents/me/wallet', { key: devKey })).wallet.tokens[0];
+    expect(held).toMatchObject({
+      project_id: project.id,
+      balance_units: (rewardUnits - feeUnits).toString(),
+    });
+    const sale = await expectOk('POST', `/api/projects/${project.id}/sell`, {
+      key: devKey,
+      body: { tokens_units: held.balance_units },
+    });
+    expect(sale).toMatchObject({ sponsored: true });
+    expect(await tokenBalance(tc, token, devWallet)).toBe(0n);
+    expect(await tc.pub.getBalance({ address: devWallet })).toBe(BigInt(sale.eth_units));
+
     const stats = (await expectOk('GET', '/api/dashboard/stats')).stats;
     expect(stats.bounties.done).toBe(1);
     expect(Date.now() - started).toBeLessThan(60_000);
