@@ -116,6 +116,7 @@ export function buildServices(
     agents: directory,
     payability,
     claimTtlHours: config.claimTtlHours,
+    revisionHours: config.revisionHours,
     platformFeeBps: config.platformFeeBps,
   });
   const wallets = new WalletsService({
@@ -168,6 +169,7 @@ export function buildServices(
     agents: directory,
     payouts,
     repoHost,
+    revisionHours: config.revisionHours,
   });
   const approvals = new ApprovalsService({
     db,
@@ -196,7 +198,15 @@ export function buildServices(
   });
   const merges = new MergesService({ db, clock, activity, bounties, projects, agents: directory });
   const owedPayouts = new OwedPayouts({ log, clock, merges, approvals });
-  const webhooks = new WebhooksService({ db, clock, log, repoHost, merges, owed: owedPayouts });
+  const webhooks = new WebhooksService({
+    db,
+    clock,
+    log,
+    repoHost,
+    merges,
+    owed: owedPayouts,
+    reports: submissions,
+  });
   const stats = new StatsService({ agents, projects, bounties });
   const events = new EventsService({
     db,

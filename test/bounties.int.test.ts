@@ -149,6 +149,7 @@ describe('POST /api/projects/{id}/bounties', () => {
       payment_owed: false,
       // This fake chain has no curve to read: no quote (the chain tests check the quote itself).
       reward_eth_units: null,
+      revision_due_at: null,
       created_at: at.toISOString(),
       updated_at: at.toISOString(),
     });

@@ -214,9 +214,11 @@ describe('repositories', () => {
 describe('pull requests', () => {
   const title = 'Add a <greeting> & docs';
   let number: number;
+  let headSha: string;
 
   it('opens a pull request from a pushed branch', async () => {
-    await pushBranch('alpha', 'feature/greet', { 'hello.txt': 'hello\n' });
+    const dir = await pushBranch('alpha', 'feature/greet', { 'hello.txt': 'hello\n' });
+    headSha = await git(dir, 'rev-parse', 'HEAD');
     const res = await octokit.rest.pulls.create({
       owner: host.org,
       repo: 'alpha',
@@ -238,7 +240,11 @@ describe('pull requests', () => {
       commits: 1,
       changed_files: 1,
     });
-    expect(res.data.head).toMatchObject({ ref: 'feature/greet', label: `${host.org}:feature/greet` });
+    expect(res.data.head).toMatchObject({
+      ref: 'feature/greet',
+      label: `${host.org}:feature/greet`,
+      sha: headSha,
+    });
 
     const opened = await waitForDelivery(
       (d) => d.json.action === 'opened' && d.json.pull_request.number === 1,
@@ -278,6 +284,9 @@ describe('pull requests', () => {
       additions: 1,
       deletions: 0,
       changedFiles: 1,
+      // The branch's tip, which merges into main cleanly.
+      headSha,
+      mergeable: true,
     });
     expect(await repoHost.getPullRequest(host.org, 'alpha', 99)).toBeNull();
     expect(await repoHost.getPullRequest(host.org, 'nope', 1)).toBeNull();
@@ -350,6 +359,7 @@ describe('pull requests', () => {
       merged: true,
       htmlUrl: `${host.baseUrl}/${host.org}/alpha/pull/${number}`,
       repositoryFullName: `${host.org}/alpha`,
+      headSha,
     });
   });
 
@@ -359,6 +369,9 @@ describe('pull requests', () => {
       merged: true,
       authorLogin: 'bob',
       mergedByLogin: 'alice',
+      headSha,
+      // GitHub says null once a pull request is closed.
+      mergeable: null,
     });
     const got = await octokit.rest.pulls.get({ owner: host.org, repo: 'alpha', pull_number: number });
     expectGithubResponse('/repos/{owner}/{repo}/pulls/{pull_number}', 'get', 200, got.data);

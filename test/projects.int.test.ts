@@ -281,6 +281,7 @@ describe('projects', () => {
           reviewed: 0,
           approved: 0,
           rejected: 0,
+          changes_requested: 0,
           median_hours_to_review: null,
           awaiting_review: 0,
           awaiting_over_7_days: 0,

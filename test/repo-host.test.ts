@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePullRequestWebhook } from '../src/infra/repo-host/repo-host.ts';
+import { parseCommitWebhook, parsePullRequestWebhook } from '../src/infra/repo-host/repo-host.ts';
 import { signWebhook, verifyWebhookSignature } from '../src/infra/repo-host/webhook-signature.ts';
 import { AppError } from '../src/lib/errors.ts';
 
@@ -48,8 +48,26 @@ describe('parsePullRequestWebhook', () => {
     expect(parsePullRequestWebhook(payload({ action: 'opened' }, { merged: null })).merged).toBe(false);
   });
 
+  it('carries the head commit when the delivery has pull_request.head.sha', () => {
+    const sha = 'a'.repeat(40);
+    expect(
+      parsePullRequestWebhook(payload({ action: 'synchronize' }, { head: { ref: 'work', sha } })),
+    ).toEqual({
+      action: 'synchronize',
+      number: 7,
+      merged: true,
+      htmlUrl: 'https://github.com/org/repo/pull/7',
+      repositoryFullName: 'org/repo',
+      headSha: sha,
+    });
+    expect(parsePullRequestWebhook(payload({}, { head: { ref: 'work' } }))).not.toHaveProperty('headSha');
+  });
+
   it('answers upstream_error (502) for a malformed payload', () => {
     for (const bad of [
+      payload({}, { head: { sha: 'main' } }),
+      payload({}, { head: { sha: 42 } }),
+      payload({}, { head: 'abc' }),
       null,
       [],
       'text',
@@ -72,5 +90,61 @@ describe('parsePullRequestWebhook', () => {
       expect((caught as AppError).code).toBe('upstream_error');
       expect((caught as AppError).status).toBe(502);
     }
+  });
+});
+
+describe('parseCommitWebhook', () => {
+  const sha = 'b'.repeat(40);
+  const repository = { full_name: 'org/repo' };
+  const expectUpstream = (fn: () => unknown, what: string) => {
+    let caught: unknown;
+    try {
+      fn();
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught, what).toBeInstanceOf(AppError);
+    expect((caught as AppError).code).toBe('upstream_error');
+    expect((caught as AppError).status).toBe(502);
+  };
+
+  it('reads the commit of status, check_run and check_suite deliveries', () => {
+    const expected = { repositoryFullName: 'org/repo', sha };
+    expect(parseCommitWebhook('status', { sha, state: 'success', context: 'ci', repository })).toEqual(
+      expected,
+    );
+    expect(
+      parseCommitWebhook('check_run', { action: 'completed', check_run: { head_sha: sha }, repository }),
+    ).toEqual(expected);
+    expect(
+      parseCommitWebhook('check_suite', { action: 'completed', check_suite: { head_sha: sha }, repository }),
+    ).toEqual(expected);
+    // SHA-256 repositories have 64-digit ids.
+    const long = 'c'.repeat(64);
+    expect(parseCommitWebhook('status', { sha: long, repository })?.sha).toBe(long);
+  });
+
+  it('answers null for other events, whatever their payload', () => {
+    for (const event of ['pull_request', 'push', 'ping', '', 'constructor', 'toString', '__proto__'])
+      expect(parseCommitWebhook(event, { sha, repository }), event).toBeNull();
+    expect(parseCommitWebhook('push', null)).toBeNull();
+  });
+
+  it('answers upstream_error (502) for a malformed payload of these events', () => {
+    const cases: [string, unknown][] = [
+      ['status', null],
+      ['status', []],
+      ['status', { sha, repository: undefined }],
+      ['status', { sha, repository: { full_name: 'no-slash' } }],
+      ['status', { sha: undefined, repository }],
+      ['status', { sha: 'main', repository }],
+      ['status', { sha: sha.toUpperCase(), repository }],
+      ['check_run', { check_run: { head_sha: 7 }, repository }],
+      ['check_run', { sha, repository }],
+      ['check_suite', { check_suite: null, repository }],
+      ['check_suite', { check_suite: { head_sha: 'abc' }, repository }],
+    ];
+    for (const [event, body] of cases)
+      expectUpstream(() => parseCommitWebhook(event, body), `${event} ${JSON.stringify(body)}`);
   });
 });

@@ -106,6 +106,12 @@ describe('POST /api/bounties/{id}/submit', () => {
       merged_at: null,
       merged_by: null,
       founder_merged: false,
+      // What the host reports (the fake host: no checks, no diff size).
+      pull_request: expect.objectContaining({
+        author: expect.any(String),
+        state: 'open',
+        checks: { state: 'none', total: 0, failed: 0 },
+      }),
     });
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.status).toBe('in_review');

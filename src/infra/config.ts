@@ -19,6 +19,8 @@ export interface Config {
   platformFeeBps: number;
   payoutsEnabled: boolean;
   claimTtlHours: number;
+  /** REVISION_HOURS: how long a claimant has to submit again after the founder requested changes. */
+  revisionHours: number;
   claimSweepIntervalSeconds: number;
   redisUrl: string | undefined;
   rateLimit: {
@@ -181,6 +183,7 @@ export function loadConfig(env: Env): Config {
     platformFeeBps: r.int('PLATFORM_FEE_BPS', 500, 0, 10_000),
     payoutsEnabled: r.bool('PAYOUTS_ENABLED', true),
     claimTtlHours: r.int('CLAIM_TTL_HOURS', 72, 1, 24 * 365),
+    revisionHours: r.int('REVISION_HOURS', 72, 1, 24 * 365),
     claimSweepIntervalSeconds: r.int('CLAIM_SWEEP_INTERVAL_SECONDS', 60, 1, 86_400),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     rateLimit: {

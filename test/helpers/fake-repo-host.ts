@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import {
+  type ChecksSummary,
   type EnsureRepositoryOptions,
   foreignRepository,
   type HostedRepository,
   markedFor,
+  type PullRequestFile,
   type PullRequestInfo,
   type RepoHost,
   type RepoHostInfo,
@@ -13,7 +16,10 @@ import { verifyWebhookSignature } from '../../src/infra/repo-host/webhook-signat
  * A stand-in repository host for tests of HTTP rules (tests only). Every pull request of a
  * repository counts as open unless a test says otherwise with `setPullRequest`/`removePullRequest`.
  * Its author is whoever a test names; one no test described is claimed by its first submitter
- * (`adoptAuthor`, called by `buildTestApp`), as if that agent had opened it.
+ * (`adoptAuthor`, called by `buildTestApp`), as if that agent had opened it. A pull request's head
+ * commit is a stable fake sha of its address (`fakeHeadSha`) and it is mergeable, unless a test
+ * says otherwise; every commit has no checks (`setChecks`) and every pull request no files
+ * (`setFiles`) until a test gives them some.
  */
 export class FakeRepoHost implements RepoHost {
   readonly info: RepoHostInfo;
@@ -23,6 +29,8 @@ export class FakeRepoHost implements RepoHost {
   readonly repos = new Map<string, { description: string | null; founders: string[] }>();
   private readonly prs = new Map<string, PullRequestInfo | null>();
   private readonly users = new Map<string, string>();
+  private readonly checks = new Map<string, ChecksSummary>();
+  private readonly files = new Map<string, PullRequestFile[]>();
   /** When set, the next ensureRepository throws it (then clears). */
   failNextRepository: Error | null = null;
 
@@ -81,6 +89,8 @@ export class FakeRepoHost implements RepoHost {
       title: 'Work',
       authorLogin: 'author',
       mergedByLogin: null,
+      headSha: fakeHeadSha(url),
+      mergeable: true,
       ...pr,
     });
   }
@@ -113,7 +123,27 @@ export class FakeRepoHost implements RepoHost {
       title: 'Work',
       authorLogin: 'author',
       mergedByLogin: null,
+      headSha: fakeHeadSha(`/${owner}/${repo}/pull/${number}`),
+      mergeable: true,
     };
+  }
+
+  /** What `getChecks(…, sha)` answers from now on. */
+  setChecks(sha: string, summary: ChecksSummary): void {
+    this.checks.set(sha, summary);
+  }
+
+  async getChecks(_owner: string, _repo: string, sha: string): Promise<ChecksSummary> {
+    return { ...(this.checks.get(sha) ?? { state: 'none', total: 0, failed: 0 }) };
+  }
+
+  /** What `listPullRequestFiles(owner, repo, number)` answers from now on. */
+  setFiles(owner: string, repo: string, number: number, files: PullRequestFile[]): void {
+    this.files.set(`${owner}/${repo}#${number}`.toLowerCase(), files);
+  }
+
+  async listPullRequestFiles(owner: string, repo: string, number: number): Promise<PullRequestFile[]> {
+    return (this.files.get(`${owner}/${repo}#${number}`.toLowerCase()) ?? []).map((f) => ({ ...f }));
   }
 
   /** `GET /user` answers `login` for this token; any other token is refused. */
@@ -129,3 +159,9 @@ export class FakeRepoHost implements RepoHost {
     return verifyWebhookSignature(this.webhookSecret, rawBody, signatureHeader);
   }
 }
+
+/** The fake's head commit of a pull request: 40 hex digits, the same for the same address. */
+export const fakeHeadSha = (prUrl: string): string =>
+  createHash('sha1')
+    .update(prUrl.replace(/^https?:\/\/[^/]+/, '').toLowerCase())
+    .digest('hex');

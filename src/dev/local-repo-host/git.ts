@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { childEnv } from './child-env.ts';
+import { type DiffFile, parseDiffFiles } from './diff-files.ts';
 
 /** Who the local host commits as (initial README and merge commits); no global git config needed. */
 const IDENTITY = {
@@ -64,6 +65,19 @@ export interface DiffStats {
   deletions: number;
   changedFiles: number;
 }
+
+/** A commit as the `status` webhook describes it. */
+export interface CommitInfo {
+  sha: string;
+  tree: string;
+  parents: string[];
+  author: { name: string; email: string; date: string };
+  committer: { name: string; email: string; date: string };
+  message: string;
+}
+
+/** A full commit id, SHA-1 or SHA-256, as the REST API takes it in a path. */
+export const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Git operations on one bare repository, as the REST API needs them. */
 export class BareRepo {
@@ -145,6 +159,56 @@ export class BareRepo {
       stats.deletions += Number(deleted) || 0;
     }
     return stats;
+  }
+
+  /** The commit named by a full sha, or null when there is no such commit. */
+  async commitSha(sha: string): Promise<string | null> {
+    if (!FULL_SHA.test(sha)) return null;
+    const { stdout, code } = await this.git(
+      ['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{commit}`],
+      { allow: [1, 128] },
+    );
+    return code === 0 ? stdout.trim() : null;
+  }
+
+  /** A commit's tree, parents, author, committer and message (an existing commit's full sha). */
+  async commitInfo(sha: string): Promise<CommitInfo> {
+    const format = ['%H', '%T', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'].join('%x00');
+    const { stdout } = await this.git(['log', '-1', `--format=${format}`, '--end-of-options', sha]);
+    const [h = '', tree = '', parents = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', ...msg] =
+      stdout.split('\0');
+    return {
+      sha: h,
+      tree,
+      parents: parents.split(' ').filter(Boolean),
+      author: { name: an, email: ae, date: ad },
+      committer: { name: cn, email: ce, date: cd },
+      message: msg.join('\0').replace(/\n+$/, ''),
+    };
+  }
+
+  /** Up to `max` branches whose history holds the commit, with their tips. */
+  async branchesContaining(sha: string, max: number): Promise<{ name: string; sha: string }[]> {
+    const { stdout } = await this.git([
+      'for-each-ref',
+      `--count=${max}`,
+      `--contains=${sha}`,
+      '--format=%(objectname) %(refname:strip=2)',
+      'refs/heads/',
+    ]);
+    return lines(stdout).map((l) => ({ name: l.slice(l.indexOf(' ') + 1), sha: l.slice(0, l.indexOf(' ')) }));
+  }
+
+  /** The files of the diff GitHub shows for a pull request (base...head), with their patches. */
+  async diffFiles(baseSha: string, headSha: string): Promise<DiffFile[]> {
+    const range = `${baseSha}...${headSha}`;
+    const opts = ['--find-renames', '--no-color', '--no-ext-diff', '--no-textconv'];
+    const [raw, numstat, patch] = await Promise.all([
+      this.git(['diff', ...opts, '--raw', '-z', '--no-abbrev', range]),
+      this.git(['diff', ...opts, '--numstat', '-z', range]),
+      this.git(['diff', ...opts, range]),
+    ]);
+    return parseDiffFiles(raw.stdout, numstat.stdout, patch.stdout);
   }
 
   /** The tree of merging head into base, or null when they conflict. */

@@ -1,4 +1,5 @@
-import type { StoredPull, StoredRepo } from './store.ts';
+import { combinedState, latestStatuses } from './commit-shapes.ts';
+import type { StoredPull, StoredRepo, StoredStatus } from './store.ts';
 import type { Views } from './views.ts';
 
 /** Plain, readable pages for people who open a repository or pull request URL in a browser. */
@@ -18,7 +19,8 @@ export const STYLESHEET = `body{font:15px/1.5 system-ui,sans-serif;max-width:52r
 a{color:#0969da}code,pre{background:#f6f8fa;padding:.15rem .35rem;border-radius:4px}pre{padding:.8rem;white-space:pre-wrap}
 .state{display:inline-block;padding:.1rem .7rem;border-radius:1rem;color:#fff;font-weight:600}
 .open{background:#1f883d}.merged{background:#8250df}.closed{background:#cf222e}
-table{border-collapse:collapse}td{padding:.2rem .8rem .2rem 0}small{color:#59636e}`;
+table{border-collapse:collapse}td{padding:.2rem .8rem .2rem 0;vertical-align:top}small{color:#59636e}
+.success{color:#1a7f37}.failure,.error{color:#cf222e}.pending{color:#9a6700}`;
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -68,11 +70,23 @@ ${repo.description ? `<p>${esc(repo.description)}</p>` : ''}
   );
 }
 
+/** The head commit's statuses, latest per context: one line each, its link only if http(s). */
+function checksCell(statuses: StoredStatus[]): string {
+  if (statuses.length === 0) return 'none reported';
+  const line = (s: StoredStatus) =>
+    `<span class="${s.state}">${s.state}</span> <code>${esc(s.context)}</code>` +
+    (s.description ? ` ${esc(s.description)}` : '') +
+    (s.targetUrl ? ` <a href="${esc(s.targetUrl)}" rel="nofollow noopener">details</a>` : '');
+  const state = combinedState(statuses);
+  return [`<span class="${state}">${state}</span>`, ...statuses.map(line)].join('<br>');
+}
+
 export async function pullPage(views: Views, repo: StoredRepo, pull: StoredPull): Promise<string> {
   const full = `${repo.org}/${repo.name}`;
   const htmlUrl = `${views.urls.baseUrl}/${full}`;
   const json = await views.pull(repo, pull);
   const state = pullStateLabel(pull);
+  const headSha = String((json.head as { sha?: unknown }).sha ?? '');
   const rows: [string, string][] = [
     ['Branch', `<code>${esc(pull.head)}</code> &rarr; <code>${esc(pull.base)}</code>`],
     ['State', state],
@@ -86,6 +100,8 @@ export async function pullPage(views: Views, repo: StoredRepo, pull: StoredPull)
     ...(pull.state === 'open'
       ? [['Mergeable', json.mergeable ? 'yes' : 'no, it conflicts with the base branch'] as [string, string]]
       : []),
+    ['Head', `<code>${esc(headSha)}</code>`],
+    ['Checks', checksCell(latestStatuses(repo, headSha))],
   ];
   return layout(
     `${pull.title} · Pull Request #${pull.number} · ${full}`,

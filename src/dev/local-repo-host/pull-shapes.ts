@@ -94,18 +94,32 @@ export function pullRequest(u: HostUrls, repoJson: Json, r: StoredRepo, p: Store
   };
 }
 
-/** The `pull_request` webhook GitHub sends for an organization repository. */
+/** The `pull_request` webhook GitHub sends for an organization repository (`extra`: `before`, `after`). */
 export function pullRequestEvent(
   u: HostUrls,
   action: string,
   pullJson: Json,
   repoJson: Json,
   senderLogin: string,
+  extra: Json = {},
 ): Json {
+  // The branches' repositories of a webhook's pull request carry no organization object (GitHub's
+  // description of some actions types it as a string).
+  const branch = (b: unknown) => {
+    const { organization: _, ...repo } = (b as { repo: Json }).repo;
+    return { ...(b as Json), repo };
+  };
   return {
     action,
     number: pullJson.number,
-    pull_request: { ...pullJson, allow_auto_merge: false, delete_branch_on_merge: false },
+    ...extra,
+    pull_request: {
+      ...pullJson,
+      head: branch(pullJson.head),
+      base: branch(pullJson.base),
+      allow_auto_merge: false,
+      delete_branch_on_merge: false,
+    },
     repository: repoJson,
     organization: organization(u),
     sender: userOf(u, senderLogin),

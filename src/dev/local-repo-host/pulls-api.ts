@@ -1,6 +1,15 @@
 import { type Actor, maintains, sameLogin } from './auth.ts';
+import { diffEntry } from './commit-shapes.ts';
 import { pullRequestEvent } from './pull-shapes.ts';
-import { type ApiResponse, type Body, forbidden, notFound, refused, validationFailed } from './responses.ts';
+import {
+  type ApiResponse,
+  type Body,
+  forbidden,
+  notFound,
+  paging,
+  refused,
+  validationFailed,
+} from './responses.ts';
 import { type StoredPull, type StoredRepo, stableId } from './store.ts';
 import type { Views } from './views.ts';
 import type { WebhookSender } from './webhooks.ts';
@@ -39,14 +48,13 @@ export class PullsApi {
     const base = q.get('base');
     const key = q.get('sort') === 'updated' ? 'updatedAt' : 'createdAt';
     const desc = (q.get('direction') ?? (q.get('sort') === 'updated' ? 'asc' : 'desc')) === 'desc';
-    const perPage = Math.min(Math.max(Number.parseInt(q.get('per_page') ?? '30', 10) || 30, 1), 100);
-    const page = Math.max(Number.parseInt(q.get('page') ?? '1', 10) || 1, 1);
+    const { perPage, from } = paging(q);
     const pulls = repo.pulls
       .filter((p) => state === 'all' || p.state === state)
       .filter((p) => !head || `${repo.org}:${p.head}` === head)
       .filter((p) => !base || p.base === base)
       .sort((a, b) => (a[key] === b[key] ? a.number - b.number : a[key] < b[key] ? -1 : 1) * (desc ? -1 : 1))
-      .slice((page - 1) * perPage, page * perPage);
+      .slice(from, from + perPage);
     return { status: 200, body: await this.views.pullList(repo, pulls) };
   }
 
@@ -54,6 +62,23 @@ export class PullsApi {
     const repo = await this.store.get(owner, name);
     const pull = repo?.pulls.find((p) => p.number === Number(n));
     return repo && pull ? { status: 200, body: await this.views.pull(repo, pull) } : notFound();
+  }
+
+  /** `GET .../pulls/{n}/files`: the diff base...head file by file (GitHub lists at most 3000). */
+  async files([owner = '', name = '', n = '']: string[], q: URLSearchParams): Promise<ApiResponse> {
+    const repo = await this.store.get(owner, name);
+    const pull = repo?.pulls.find((p) => p.number === Number(n));
+    if (!repo || !pull) return notFound();
+    const tips =
+      pull.state === 'open'
+        ? await this.views.tips(repo, pull)
+        : { headSha: pull.headSha, baseSha: pull.baseSha };
+    const files = (await this.store.git(owner, name).diffFiles(tips.baseSha, tips.headSha)).slice(0, 3000);
+    const { perPage, from } = paging(q);
+    return {
+      status: 200,
+      body: files.slice(from, from + perPage).map((f) => diffEntry(this.views.urls, repo, tips.headSha, f)),
+    };
   }
 
   async isMerged([owner = '', name = '', n = '']: string[]): Promise<ApiResponse> {

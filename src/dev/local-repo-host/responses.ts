@@ -40,3 +40,10 @@ export const requiresAuthentication = (): ApiResponse => refused(401, 'Requires 
 export const badCredentials = (): ApiResponse => refused(401, 'Bad credentials');
 
 export const forbidden = (message: string): ApiResponse => refused(403, message);
+
+/** GitHub's `per_page` (default 30, at most 100) and `page` (from 1) of a list. */
+export function paging(q: URLSearchParams): { perPage: number; page: number; from: number } {
+  const perPage = Math.min(Math.max(Number.parseInt(q.get('per_page') ?? '30', 10) || 30, 1), 100);
+  const page = Math.max(Number.parseInt(q.get('page') ?? '1', 10) || 1, 1);
+  return { perPage, page, from: (page - 1) * perPage };
+}

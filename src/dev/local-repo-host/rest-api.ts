@@ -9,6 +9,7 @@ import {
   requiresAuthentication,
   validationFailed,
 } from './responses.ts';
+import { StatusesApi } from './statuses-api.ts';
 import { PERMISSIONS, type Permission, validName } from './store.ts';
 import { controlCharacterErrors } from './text-checks.ts';
 import type { Views } from './views.ts';
@@ -54,8 +55,11 @@ export class RestApi {
     webhooks: WebhookSender,
   ) {
     const pulls = new PullsApi(views, webhooks);
+    const statuses = new StatusesApi(views, webhooks);
     const seg = '([^/]+)';
     const repo = `^/repos/${seg}/${seg}`;
+    // A ref may be a branch with slashes in it, sent as they are or percent-encoded.
+    const ref = '(.+)';
     this.routes = [
       ['GET', /^\/user$/, async (_p, _q, _b, a) => this.user(a)],
       // What the service's readiness probe asks (GithubHost.ping), as on GitHub.
@@ -77,6 +81,7 @@ export class RestApi {
         authed((p, b, a) => pulls.update(p, b, a)),
         'PullRequest',
       ],
+      ['GET', new RegExp(`${repo}/pulls/(\\d+)/files$`), (p, q) => pulls.files(p, q)],
       ['GET', new RegExp(`${repo}/pulls/(\\d+)/merge$`), (p) => pulls.isMerged(p)],
       [
         'PUT',
@@ -84,6 +89,14 @@ export class RestApi {
         authed((p, b, a) => pulls.merge(p, b, a)),
         'PullRequest',
       ],
+      [
+        'POST',
+        new RegExp(`${repo}/statuses/${seg}$`),
+        authed((p, b, a) => statuses.create(p, b, a)),
+        'Status',
+      ],
+      ['GET', new RegExp(`${repo}/commits/${ref}/status$`), (p, q) => statuses.combined(p, q)],
+      ['GET', new RegExp(`${repo}/commits/${ref}/check-runs$`), (p) => statuses.checkRuns(p)],
     ];
   }
 

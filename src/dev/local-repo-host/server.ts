@@ -19,6 +19,7 @@ import {
 } from './responses.ts';
 import { RestApi } from './rest-api.ts';
 import { RepoStore } from './store.ts';
+import { synchronizePulls } from './synchronize.ts';
 import { Views } from './views.ts';
 import { WebhookSender, type WebhookTarget } from './webhooks.ts';
 
@@ -29,7 +30,10 @@ export interface LocalRepoHostOptions {
   /** 0 picks a free port; a fixed port keeps stored repository URLs valid across restarts. */
   port?: number;
   org?: string;
-  /** Where merged (and opened/closed) pull requests are reported, signed with `secret`. */
+  /**
+   * Where pull requests (opened, closed, merged, synchronized) and commit statuses are reported,
+   * signed with `secret`.
+   */
   webhook: WebhookTarget;
   log?: FastifyBaseLogger;
   /** Delays between webhook delivery attempts. */
@@ -110,7 +114,7 @@ const sendText = (
 /**
  * The built-in repository host for development: GitHub's REST subset at `{baseUrl}/api/v3`, git
  * smart HTTP at `{baseUrl}/{org}/{name}(.git)`, readable pages for repositories and pull
- * requests, and signed `pull_request` webhooks. Loopback only. Reads are anonymous; writes
+ * requests, and signed `pull_request` and `status` webhooks. Loopback only. Reads are anonymous; writes
  * authenticate as on GitHub (see auth.ts and ref-updates.ts for who may do what).
  */
 export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<LocalRepoHost> {
@@ -194,6 +198,12 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     const repo = await store.get(owner, name);
     const refusal = repo ? refusedUpdate(push.updates, actor, repo) : 'No such repository.';
     if (refusal) return sendText(res, 403, refusal);
+    // Once git answered: the pull requests whose head branch moved are synchronized.
+    res.once('close', () => {
+      synchronizePulls(views, webhooks, [owner, name], push.updates, actor).catch((err: unknown) => {
+        opts.log?.error({ err, owner, name }, 'local repository host failed to synchronize pull requests');
+      });
+    });
     return serveGit(req, res, { ...g, push });
   };
 

@@ -30,6 +30,18 @@ export interface StoredPull {
   mergedByLogin?: string | null;
 }
 
+/** A commit status (`POST .../statuses/{sha}`); a commit's latest per context is its current one. */
+export interface StoredStatus {
+  id: number;
+  sha: string;
+  state: 'pending' | 'success' | 'failure' | 'error';
+  context: string;
+  description: string | null;
+  targetUrl: string | null;
+  creatorLogin: string;
+  createdAt: string;
+}
+
 /** GitHub's repository roles; `maintain` and `admin` may merge and push to the default branch. */
 export const PERMISSIONS = ['pull', 'triage', 'push', 'maintain', 'admin'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -45,6 +57,8 @@ export interface StoredRepo {
   pulls: StoredPull[];
   /** Lower-cased login -> role, as granted through the collaborators API (the founder's). */
   collaborators?: Record<string, Permission>;
+  /** Commit statuses in the order they were posted; absent in records from before statuses. */
+  statuses?: StoredStatus[];
 }
 
 /** Repository and pull request names as GitHub allows them; never a path trick. */
@@ -60,7 +74,8 @@ const META_FILE = 'local-host.json';
 
 /**
  * The local host's state: bare repositories under `{root}/{org}/{name}.git`, each with a JSON record
- * of its pull requests. Changes to one repository are serialized; records are replaced atomically.
+ * of its pull requests, collaborators and commit statuses. Changes to one repository are
+ * serialized; records are replaced atomically.
  */
 export class RepoStore {
   private readonly cache = new Map<string, StoredRepo>();

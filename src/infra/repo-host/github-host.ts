@@ -1,21 +1,23 @@
 import { Octokit } from '@octokit/rest';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
+import { pullRequestDetails, readChecks, readPullRequestFiles } from './github-checks.ts';
 import {
   badUpstream,
+  type ChecksSummary,
   type EnsureRepositoryOptions,
   foreignRepository,
   type HostedRepository,
   type JsonObject,
   markedFor,
   type NewPullRequest,
+  type PullRequestFile,
   type PullRequestInfo,
   type RepoHost,
   type RepoHostInfo,
   readHttpUrl,
   readObject,
   readOptionalBoolean,
-  readOptionalCount,
   readPositiveInt,
   readString,
 } from './repo-host.ts';
@@ -133,23 +135,8 @@ function parsePullRequest(data: unknown): PullRequestInfo {
     title: readString(pr, 'title', what),
     authorLogin: readString(readObject(pr.user, what), 'login', what),
     mergedByLogin: mergedBy ? readString(mergedBy, 'login', what) : null,
-    ...optionalCounts(pr, what),
+    ...pullRequestDetails(pr, head, what),
   };
-}
-
-/** The diff stats, only those the host sent (lists of pull requests leave them out). */
-function optionalCounts(
-  pr: JsonObject,
-  what: string,
-): Pick<PullRequestInfo, 'additions' | 'deletions' | 'changedFiles'> {
-  const out: Pick<PullRequestInfo, 'additions' | 'deletions' | 'changedFiles'> = {};
-  const additions = readOptionalCount(pr, 'additions', what);
-  const deletions = readOptionalCount(pr, 'deletions', what);
-  const changedFiles = readOptionalCount(pr, 'changed_files', what);
-  if (additions !== undefined) out.additions = additions;
-  if (deletions !== undefined) out.deletions = deletions;
-  if (changedFiles !== undefined) out.changedFiles = changedFiles;
-  return out;
 }
 
 /** The repository host adapter: Octokit against GitHub's REST API or anything speaking its subset. */
@@ -271,6 +258,23 @@ export class GithubHost implements RepoHost {
     } catch (err) {
       if (isOctokitError(err) && err.status === 404) return null;
       throw upstream('read the pull request', err);
+    }
+  }
+
+  /** Check runs and combined status of `sha`, summed up (see github-checks.ts). */
+  async getChecks(owner: string, repo: string, sha: string): Promise<ChecksSummary> {
+    try {
+      return await readChecks(this.octokit, owner, repo, sha);
+    } catch (err) {
+      throw upstream('read the checks of the commit', err);
+    }
+  }
+
+  async listPullRequestFiles(owner: string, repo: string, number: number): Promise<PullRequestFile[]> {
+    try {
+      return await readPullRequestFiles(this.octokit, owner, repo, number);
+    } catch (err) {
+      throw upstream("list the pull request's files", err);
     }
   }
 

@@ -61,6 +61,33 @@ export interface PullRequestInfo {
   additions?: number;
   deletions?: number;
   changedFiles?: number;
+  /** The head commit (`head.sha`): what checks and statuses report on. */
+  headSha?: string;
+  /** Whether it merges cleanly into its base; null while the host is still computing it. */
+  mergeable?: boolean | null;
+}
+
+/**
+ * The checks of a commit, summed up as GitHub shows them on a pull request: its check runs and
+ * its commit statuses (the latest per context) together. `failure` when any failed (failure,
+ * error, cancelled, timed out, action required), else `pending` while any has not finished, else
+ * `success`; `none` without any.
+ */
+export interface ChecksSummary {
+  state: 'success' | 'failure' | 'pending' | 'none';
+  total: number;
+  failed: number;
+}
+
+/** One file of a pull request's diff (`GET /repos/{o}/{r}/pulls/{n}/files`). */
+export interface PullRequestFile {
+  filename: string;
+  /** added, removed, modified, renamed, ... */
+  status: string;
+  additions: number;
+  deletions: number;
+  /** The unified diff hunk text; null when the host sends none (binary, or too large). */
+  patch: string | null;
 }
 
 /** What the marketplace reads from a `pull_request` webhook delivery. */
@@ -71,6 +98,15 @@ export interface PullRequestEvent {
   htmlUrl: string;
   /** `owner/repo` */
   repositoryFullName: string;
+  /** The head commit (`pull_request.head.sha`), when the delivery carries it. */
+  headSha?: string;
+}
+
+/** What the marketplace reads from a delivery about a commit's checks (`status`, `check_run`, ...). */
+export interface CommitEvent {
+  /** `owner/repo` */
+  repositoryFullName: string;
+  sha: string;
 }
 
 /**
@@ -91,6 +127,10 @@ export interface RepoHost {
   ensureRepository(name: string, opts: EnsureRepositoryOptions): Promise<HostedRepository>;
   /** The pull request, or null when the host has no such pull request (404). */
   getPullRequest(owner: string, repo: string, number: number): Promise<PullRequestInfo | null>;
+  /** The checks of a commit: check runs and combined commit status (GitHub), statuses (local). */
+  getChecks(owner: string, repo: string, sha: string): Promise<ChecksSummary>;
+  /** The pull request's files with their patches, as the host lists them (at most 300). */
+  listPullRequestFiles(owner: string, repo: string, number: number): Promise<PullRequestFile[]>;
   /**
    * The login of the account a user token belongs to (`GET /user`), or null when the host refuses
    * the token. The token is used for this one call and never kept.
@@ -174,18 +214,52 @@ export function parsePullRequestWebhook(payload: unknown): PullRequestEvent {
   const body = readObject(payload, what);
   const action = readString(body, 'action', what);
   const pr = readObject(body.pull_request, what);
-  const repository = readObject(body.repository, what);
   const number = readPositiveInt(pr, 'number', what);
   if (body.number !== undefined && body.number !== number) throw badUpstream(what);
-  const fullName = readString(repository, 'full_name', what);
-  if (!/^[^/\s]+\/[^/\s]+$/.test(fullName)) throw badUpstream(what);
+  const head = pr.head === undefined || pr.head === null ? null : readObject(pr.head, what);
+  const headSha = head && head.sha !== undefined ? readSha(head, 'sha', what) : undefined;
   return {
     action,
     number,
     merged: readOptionalBoolean(pr, 'merged', what),
     htmlUrl: readHttpUrl(pr, 'html_url', what),
-    repositoryFullName: fullName,
+    repositoryFullName: readFullName(body, what),
+    ...(headSha ? { headSha } : {}),
   };
+}
+
+/** A commit's id as git names it in full: 40 hex digits (SHA-1) or 64 (SHA-256). */
+export function readSha(o: JsonObject, key: string, what: string): string {
+  const v = readString(o, key, what);
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(v)) throw badUpstream(what);
+  return v;
+}
+
+/** `repository.full_name` of a delivery: `owner/repo`. */
+function readFullName(body: JsonObject, what: string): string {
+  const fullName = readString(readObject(body.repository, what), 'full_name', what);
+  if (!/^[^/\s]+\/[^/\s]+$/.test(fullName)) throw badUpstream(what);
+  return fullName;
+}
+
+/** Where each commit event carries the commit: `status.sha`, `check_run.head_sha`, ... */
+const COMMIT_EVENTS: Record<string, (body: JsonObject, what: string) => string> = {
+  status: (body, what) => readSha(body, 'sha', what),
+  check_run: (body, what) => readSha(readObject(body.check_run, what), 'head_sha', what),
+  check_suite: (body, what) => readSha(readObject(body.check_suite, what), 'head_sha', what),
+};
+
+/**
+ * Parses a delivery (already signature-checked) that reports on a commit's checks: `status`,
+ * `check_run` or `check_suite`, whatever its action. Null for any other event; a malformed payload
+ * of one of these is a bad upstream answer (502), as for `parsePullRequestWebhook`.
+ */
+export function parseCommitWebhook(event: string, payload: unknown): CommitEvent | null {
+  const read = Object.hasOwn(COMMIT_EVENTS, event) ? COMMIT_EVENTS[event] : undefined;
+  if (!read) return null;
+  const what = `${event} webhook payload`;
+  const body = readObject(payload, what);
+  return { repositoryFullName: readFullName(body, what), sha: read(body, what) };
 }
 
 const refuse = (): never => {
@@ -198,6 +272,8 @@ export const unavailableRepoHost: RepoHost = {
   ping: async () => refuse(),
   ensureRepository: async () => refuse(),
   getPullRequest: async () => refuse(),
+  getChecks: async () => refuse(),
+  listPullRequestFiles: async () => refuse(),
   userLogin: async () => refuse(),
   verifyWebhook: () => false,
 };

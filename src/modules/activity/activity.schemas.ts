@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'bounty.claim_expired',
   'submission.created',
   'submission.rejected',
+  'submission.changes_requested',
   'submission.approved',
   'submission.merged',
 ] as const;

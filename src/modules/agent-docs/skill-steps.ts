@@ -133,7 +133,11 @@ reward in the project's token to your wallet: the reward minus a ${c.feeBps / 10
 transaction that also carries the fee (both or neither; \`submission.approved\` carries its hash).
 Once the founder merged your pull request the reward is owed: \`payment_owed\` is true on the
 bounty until it is paid, the founder can no longer reject it, and the service pays it as soon as
-the founder's funds cover it (you get \`payout.failed\` if it must wait). A rejection reopens
+the founder's funds cover it (you get \`payout.failed\` if it must wait). If the founder requests
+changes, your submission becomes \`changes_requested\` with \`review_notes\`, and the bounty stays
+yours (\`claimed\`) until \`revision_due_at\`: push new commits to the same branch and submit the
+same pull request URL again (or a new one) before then. Your submission's \`pull_request\` shows what
+the founder sees (checks, mergeable, size). A rejection reopens
 the bounty with \`review_notes\` telling you why. \`reward_eth_units\` on every bounty is what your
 share of its reward sells for now.
 
@@ -186,7 +190,9 @@ curl -sf "$BASE/api/projects/$MYPROJECT/approval-status" -H "$FAUTH" | jq
 transaction, exactly once even when retried; the funds check counts your other payouts still in
 flight. Merging the pull request on the host as the founder makes the reward owed: the service
 pays it at once, or as soon as your balance and allowance cover it, and it can no longer be
-rejected (\`409 payment_owed\`). To refuse: \`POST /api/bounties/{id}/reject\` \`{"review_notes": "why"}\`; the bounty reopens.
+rejected (\`409 payment_owed\`). To ask for more work and keep it with its author:
+\`POST /api/bounties/{id}/request-changes\` \`{"review_notes": "what to change"}\`. To refuse:
+\`POST /api/bounties/{id}/reject\` \`{"review_notes": "why"}\`; the bounty reopens to anyone.
 
 ${fence(`
 REVIEW=$(curl -sf "$BASE/api/bounties?project_id=$MYPROJECT&status=in_review&limit=1" | jq -r '.bounties[0].id')

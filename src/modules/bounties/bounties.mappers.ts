@@ -33,6 +33,7 @@ export const toBountyJson = (r: BountyWithProject, feeBps: number): BountyJson =
   payable: r.payable,
   payment_owed: r.paymentOwed,
   reward_eth_units: rewardValue({ a: r.curveA, b: r.curveB, supply: r.supplyUnits }, r.rewardAmount, feeBps),
+  revision_due_at: r.revisionDueAt ? r.revisionDueAt.toISOString() : null,
   created_at: r.createdAt.toISOString(),
   updated_at: r.updatedAt.toISOString(),
 });
@@ -56,6 +57,7 @@ export const listedToJson = (r: ListedRow, feeBps: number): BountyJson => ({
     r.reward_amount,
     feeBps,
   ),
+  revision_due_at: r.revision_due_at === null ? null : isoTimestamp(r.revision_due_at),
   created_at: isoTimestamp(r.created_at),
   updated_at: isoTimestamp(r.updated_at),
 });
@@ -74,6 +76,7 @@ export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({
   merged_at: r.mergedAt ? r.mergedAt.toISOString() : null,
   merged_by: r.mergedBy,
   founder_merged: r.founderMerged,
+  pull_request: r.pullRequest ?? null,
 });
 
 /** GET /api/bounties/{id}: the bounty and its submissions, newest first. */

@@ -25,6 +25,7 @@ export const columns = {
   payable: bounties.payable,
   paymentOwed: bounties.paymentOwed,
   claimWarnedAt: bounties.claimWarnedAt,
+  revisionDueAt: bounties.revisionDueAt,
   createdAt: bounties.createdAt,
   updatedAt: bounties.updatedAt,
 };
@@ -103,7 +104,8 @@ export interface ExpiredClaim {
 }
 
 /**
- * Reopens claims older than `cutoff` that have no submission. SKIP LOCKED lets several instances
+ * Reopens claims older than `cutoff` that have no submission, and claims sent back for changes
+ * whose revision deadline passed. SKIP LOCKED lets several instances
  * sweep at once without waiting on each other or expiring one claim twice. `scope` narrows the
  * sweep to one bounty or one agent's claims on a project, for the claim path; that one waits for
  * a sweep holding the row instead of skipping it, or the claim would see the lapsed bounty still
@@ -122,14 +124,16 @@ export async function expireClaims(
   const result = await ex.execute(sql`
     with expired as (
       select id, claimed_by, claimed_at from bounties
-      where status = 'claimed' and claimed_at < ${cutoff.toISOString()}::timestamptz ${narrow}
+      where status = 'claimed'
+        and ((revision_due_at is null and claimed_at < ${cutoff.toISOString()}::timestamptz)
+             or revision_due_at < ${now.toISOString()}::timestamptz) ${narrow}
       order by claimed_at
       limit ${batch}
       for update ${scope ? sql`` : sql`skip locked`}
     )
     update bounties b
        set status = 'open', claimed_by = null, claimed_at = null, claim_warned_at = null,
-           updated_at = ${now.toISOString()}::timestamptz
+           revision_due_at = null, updated_at = ${now.toISOString()}::timestamptz
       from expired e
      where b.id = e.id
     returning b.id, b.project_id, e.claimed_by, e.claimed_at`);
@@ -147,23 +151,28 @@ export async function markExpiringClaims(
   ex: Executor,
   claimedBefore: Date,
   lapsedBefore: Date,
+  /** Revision deadlines before this are warned about too (now + the revision's warning lead). */
+  revisionBefore: Date,
   now: Date,
   batch: number,
-): Promise<ExpiredClaim[]> {
+): Promise<(ExpiredClaim & { revision_due_at: Date | null })[]> {
   const result = await ex.execute(sql`
     with due as (
       select id from bounties
       where status = 'claimed' and claim_warned_at is null
-        and claimed_at <= ${claimedBefore.toISOString()}::timestamptz
-        and claimed_at >= ${lapsedBefore.toISOString()}::timestamptz
+        and ((revision_due_at is null
+              and claimed_at <= ${claimedBefore.toISOString()}::timestamptz
+              and claimed_at >= ${lapsedBefore.toISOString()}::timestamptz)
+          or (revision_due_at <= ${revisionBefore.toISOString()}::timestamptz
+              and revision_due_at >= ${now.toISOString()}::timestamptz))
       order by claimed_at
       limit ${batch}
       for update skip locked
     )
     update bounties b set claim_warned_at = ${now.toISOString()}::timestamptz
       from due where b.id = due.id
-    returning b.id, b.project_id, b.claimed_by, b.claimed_at`);
-  return rowsOf<ExpiredClaim>(result);
+    returning b.id, b.project_id, b.claimed_by, b.claimed_at, b.revision_due_at`);
+  return rowsOf<ExpiredClaim & { revision_due_at: Date | null }>(result);
 }
 
 export type SubmissionRow = typeof submissions.$inferSelect;

@@ -3,7 +3,7 @@ import { Limit, Nullable, Offset, Timestamp } from '../../infra/http/schemas.ts'
 
 export const BOUNTY_STATUSES = ['open', 'claimed', 'in_review', 'done'] as const;
 export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'] as const;
-export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected', 'changes_requested'] as const;
 export type BountyStatus = (typeof BOUNTY_STATUSES)[number];
 export type Difficulty = (typeof DIFFICULTIES)[number];
 
@@ -48,10 +48,45 @@ export const Bounty = Type.Object({
       examples: ['4749988125004'],
     }),
   ),
+  revision_due_at: OrNull(
+    Type.String({
+      format: 'date-time',
+      description:
+        'The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise',
+    }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 export type BountyJson = Static<typeof Bounty>;
+
+export const ChecksReport = Type.Object(
+  {
+    state: Type.Enum(['success', 'failure', 'pending', 'none'] as const),
+    total: Type.Integer({ minimum: 0 }),
+    failed: Type.Integer({ minimum: 0 }),
+  },
+  { description: "The head commit's check runs and commit statuses, as GitHub sums them on a pull request" },
+);
+
+export const PullRequestReport = Type.Object(
+  {
+    number: Type.Integer(),
+    title: Type.String(),
+    author: Type.String({ description: "The author's repository-host login" }),
+    state: Type.Enum(['open', 'closed', 'merged'] as const),
+    head_sha: Nullable(Type.String()),
+    additions: Nullable(Type.Integer()),
+    deletions: Nullable(Type.Integer()),
+    changed_files: Nullable(Type.Integer()),
+    mergeable: Nullable(Type.Boolean({ description: 'Merges cleanly into its base; null while unknown' })),
+    checks: ChecksReport,
+  },
+  {
+    description:
+      'The pull request as the repository host reports it: read at submit, refreshed when the host reports new commits, checks, a close or a merge',
+  },
+);
 
 export const Submission = Type.Object({
   id: Type.String(),
@@ -69,6 +104,7 @@ export const Submission = Type.Object({
   founder_merged: Type.Boolean({
     description: 'The founder merged it: the reward is owed, and reject is refused until it is paid',
   }),
+  pull_request: Nullable(PullRequestReport),
 });
 export type SubmissionJson = Static<typeof Submission>;
 

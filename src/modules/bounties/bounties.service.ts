@@ -26,6 +26,8 @@ export interface BountiesDeps {
   agents: AgentDirectory;
   payability: Pick<PayabilityService, 'afterChange'>;
   claimTtlHours: number;
+  /** REVISION_HOURS: the claim.expiring warning of a revision deadline is timed on it. */
+  revisionHours: number;
   /** PLATFORM_FEE_BPS: `reward_eth_units` quotes the contributor's share. */
   platformFeeBps: number;
 }
@@ -235,7 +237,14 @@ export class BountiesService {
         tx,
         bountyId,
         'claimed',
-        { status: 'open', claimedBy: null, claimedAt: null, claimWarnedAt: null, updatedAt: now },
+        {
+          status: 'open',
+          claimedBy: null,
+          claimedAt: null,
+          claimWarnedAt: null,
+          revisionDueAt: null,
+          updatedAt: now,
+        },
         repo.claimedBy(agentId),
       );
       if (!row) throw invalidState('Only a bounty in state claimed can be unclaimed.');

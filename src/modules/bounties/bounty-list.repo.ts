@@ -36,6 +36,7 @@ const listed = {
   curve_a: tokenStates.curveA,
   curve_b: tokenStates.curveB,
   supply_units: tokenStates.supplyUnits,
+  revision_due_at: sql<string | null>`${bounties.revisionDueAt}`,
   created_at: sql<string>`${bounties.createdAt}`,
   updated_at: sql<string>`${bounties.updatedAt}`,
 };

@@ -21,7 +21,7 @@ export class BountyState {
       tx,
       bountyId,
       'claimed',
-      { status: 'in_review', updatedAt: now },
+      { status: 'in_review', revisionDueAt: null, updatedAt: now },
       repo.claimedBy(agentId),
     );
     return moved !== undefined;
@@ -37,6 +37,21 @@ export class BountyState {
       state.leaseFree(now),
     );
     return reopened !== undefined;
+  }
+
+  /**
+   * in_review -> claimed by the same claimant after the founder requested changes: the claim now
+   * lapses at `due` (and is warned about again), unless an approval holds a live lease; false then.
+   */
+  async returnForChanges(tx: Executor, bountyId: string, now: Date, due: Date): Promise<boolean> {
+    const moved = await repo.transition(
+      tx,
+      bountyId,
+      'in_review',
+      { status: 'claimed', revisionDueAt: due, claimWarnedAt: null, updatedAt: now },
+      state.leaseFree(now),
+    );
+    return moved !== undefined;
   }
 
   /**

@@ -37,7 +37,7 @@ export interface AuditLeg {
 export interface AuditSubmission {
   id: string;
   bountyId: string;
-  status: 'pending' | 'approved' | 'rejected';
+  status: 'pending' | 'approved' | 'rejected' | 'changes_requested';
   /** The submitter's wallet address today. */
   submitterWallet: string | null;
   contributorTxHash: string | null;

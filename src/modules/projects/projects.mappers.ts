@@ -6,6 +6,7 @@ export const NO_REVIEWS: ReviewStatsJson = {
   reviewed: 0,
   approved: 0,
   rejected: 0,
+  changes_requested: 0,
   median_hours_to_review: null,
   awaiting_review: 0,
   awaiting_over_7_days: 0,
@@ -15,9 +16,10 @@ export const NO_REVIEWS: ReviewStatsJson = {
 export const toReviewStatsJson = (r: ReviewStatsRow | undefined): ReviewStatsJson =>
   r
     ? {
-        reviewed: r.approved + r.rejected,
+        reviewed: r.approved + r.rejected + r.changesRequested,
         approved: r.approved,
         rejected: r.rejected,
+        changes_requested: r.changesRequested,
         // Two decimals: 36 seconds of precision is plenty for a founder's track record.
         median_hours_to_review: r.medianHours === null ? null : Math.round(Number(r.medianHours) * 100) / 100,
         awaiting_review: r.awaitingReview,

@@ -65,6 +65,7 @@ export interface ReviewStatsRow {
   projectId: string;
   approved: number;
   rejected: number;
+  changesRequested: number;
   /** Hours, or null with nothing reviewed. */
   medianHours: number | null;
   awaitingReview: number;
@@ -81,13 +82,15 @@ export function reviewStats(
   projectIds: string[],
   staleBefore: Date,
 ): Promise<ReviewStatsRow[]> {
-  const reviewed = sql`${submissions.status} in ('approved', 'rejected')`;
+  // A request for changes is a review too: each submission's time to its (first) review counts.
+  const reviewed = sql`${submissions.status} in ('approved', 'rejected', 'changes_requested')`;
   const pending = sql`${submissions.status} = 'pending'`;
   return ex
     .select({
       projectId: bounties.projectId,
       approved: sql<number>`(count(*) filter (where ${submissions.status} = 'approved'))::int`,
       rejected: sql<number>`(count(*) filter (where ${submissions.status} = 'rejected'))::int`,
+      changesRequested: sql<number>`(count(*) filter (where ${submissions.status} = 'changes_requested'))::int`,
       medianHours: sql<number | null>`percentile_cont(0.5) within group (
         order by (extract(epoch from ${submissions.reviewedAt} - ${submissions.createdAt}) / 3600)::float8
       ) filter (where ${reviewed})`,

@@ -6,12 +6,14 @@ export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
 export const ReviewStats = Type.Object(
   {
-    reviewed: Type.Integer({ description: 'Submissions approved or rejected' }),
+    reviewed: Type.Integer({ description: 'Submissions approved, rejected or sent back for changes' }),
     approved: Type.Integer(),
     rejected: Type.Integer(),
+    changes_requested: Type.Integer({ description: 'Submissions the founder sent back for changes' }),
     median_hours_to_review: Nullable(
       Type.Number({
-        description: 'Median hours from submission to review (two decimals); null with none reviewed',
+        description:
+          'Median hours from a submission to its review (approve, reject or request changes; two decimals): the time to a first answer; null with none reviewed',
       }),
     ),
     awaiting_review: Type.Integer({ description: 'Pending submissions' }),

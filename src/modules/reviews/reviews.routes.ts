@@ -12,6 +12,7 @@ import {
   ApproveResponse,
   RejectBody,
   RejectResponse,
+  RequestChangesResponse,
   SubmissionResponse,
   SubmitBody,
 } from './reviews.schemas.ts';
@@ -84,6 +85,34 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) =>
       submissions.reject(requireAgent(request).id, request.params.id, request.body.review_notes),
+  );
+
+  app.post(
+    '/api/bounties/:id/request-changes',
+    {
+      ...authed,
+      schema: {
+        security,
+        operationId: 'requestChanges',
+        tags: ['reviews'],
+        summary: 'Send the pending submission back for changes; the claimant keeps the claim (founder)',
+        description:
+          'The pending submission becomes changes_requested and the bounty returns to claimed by the same claimant until revision_due_at (REVISION_HOURS); the claimant submits again (the same pull request with new commits, or a new one). Event submission.changes_requested.',
+        params: IdParams,
+        body: RejectBody,
+        response: { 200: RequestChangesResponse },
+        errorCodes: [
+          'forbidden',
+          'not_in_review',
+          'no_pending_submission',
+          'invalid_state',
+          'operation_in_progress',
+          'payment_owed',
+        ],
+      },
+    },
+    async (request) =>
+      submissions.requestChanges(requireAgent(request).id, request.params.id, request.body.review_notes),
   );
 
   app.post(

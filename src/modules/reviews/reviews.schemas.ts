@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Timestamp } from '../../infra/http/schemas.ts';
 import { Submission } from '../bounties/bounties.schemas.ts';
 
 export const SubmitBody = Type.Object(
@@ -22,6 +23,12 @@ export const RejectResponse = Type.Object({
   bounty_id: Type.String(),
   status: Type.Literal('open'),
   submission_id: Type.String(),
+});
+export const RequestChangesResponse = Type.Object({
+  bounty_id: Type.String(),
+  status: Type.Literal('claimed'),
+  submission_id: Type.String({ description: 'The submission sent back, now changes_requested' }),
+  revision_due_at: Timestamp,
 });
 export const ApproveResponse = Type.Object({
   bounty_id: Type.String(),

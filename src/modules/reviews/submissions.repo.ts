@@ -1,6 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
-import { submissions } from '../../infra/db/schema.ts';
+import { type PullRequestReport, submissions } from '../../infra/db/schema.ts';
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 
@@ -58,20 +58,6 @@ export async function findPending(ex: Executor, bountyId: string): Promise<Submi
   return row;
 }
 
-/** Moves a pending submission to its review outcome; nothing happens unless it is still pending. */
-export async function review(
-  ex: Executor,
-  id: string,
-  set: Partial<SubmissionRow> & Pick<SubmissionRow, 'status' | 'reviewedAt' | 'updatedAt'>,
-): Promise<SubmissionRow | undefined> {
-  const [row] = await ex
-    .update(submissions)
-    .set(set)
-    .where(and(eq(submissions.id, id), eq(submissions.status, 'pending')))
-    .returning();
-  return row;
-}
-
 /** Submissions store the canonical `{repo_url}/pull/{n}`, the same form the host's webhook carries. */
 export async function findPendingByPrUrl(ex: Executor, prUrl: string): Promise<SubmissionRow | undefined> {
   const [row] = await ex
@@ -99,15 +85,19 @@ export async function recordMerge(
   return row;
 }
 
-/** Rejects a pending submission, unless the founder merged it: its reward is owed. */
-export async function reject(
+/**
+ * Rejects a pending submission, or sends it back for changes, unless the founder merged it: its
+ * reward is owed.
+ */
+export async function closeReview(
   ex: Executor,
   id: string,
+  status: 'rejected' | 'changes_requested',
   set: Pick<SubmissionRow, 'reviewNotes' | 'reviewedAt' | 'updatedAt'>,
 ): Promise<SubmissionRow | undefined> {
   const [row] = await ex
     .update(submissions)
-    .set({ ...set, status: 'rejected' })
+    .set({ ...set, status })
     .where(
       and(eq(submissions.id, id), eq(submissions.status, 'pending'), eq(submissions.founderMerged, false)),
     )
@@ -148,4 +138,30 @@ export async function approvePaid(
     .where(and(eq(submissions.id, id), eq(submissions.status, 'pending')))
     .returning({ agentId: submissions.agentId });
   return row?.agentId;
+}
+
+/**
+ * Live submissions (pending, or sent back for changes) of a pull request URL, or whose reported
+ * head commit is `sha` in that repository (`owner/name`, matched against the URL's path).
+ */
+export function liveForReport(
+  ex: Executor,
+  match: { prUrl: string } | { repositoryFullName: string; sha: string },
+) {
+  const live = inArray(submissions.status, ['pending', 'changes_requested']);
+  const which =
+    'prUrl' in match
+      ? eq(submissions.prUrl, match.prUrl)
+      : and(
+          sql`(${submissions.pullRequest} ->> 'head_sha') = ${match.sha}`,
+          sql`lower(${submissions.prUrl}) like ${`%/${match.repositoryFullName.toLowerCase()}/pull/%`}`,
+        );
+  return ex
+    .select({ id: submissions.id, prUrl: submissions.prUrl })
+    .from(submissions)
+    .where(and(live, which));
+}
+
+export async function storeReport(ex: Executor, id: string, report: PullRequestReport, now: Date) {
+  await ex.update(submissions).set({ pullRequest: report, updatedAt: now }).where(eq(submissions.id, id));
 }

@@ -12,6 +12,7 @@ import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { BountyState } from '../bounties/bounty-state.ts';
 import type { PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
+import { pullRequestParts, readReport } from './pr-report.ts';
 import { loadReviewable } from './review-checks.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
@@ -26,6 +27,8 @@ export interface SubmissionsDeps {
   agents: AgentDirectory;
   payouts: PayoutsService;
   repoHost: RepoHost;
+  /** REVISION_HOURS: how long the claimant has to submit again after a request for changes. */
+  revisionHours: number;
 }
 
 /** `{repo_url}/pull/{n}` of the project's repository, in canonical form, or null. */
@@ -72,7 +75,9 @@ export class SubmissionsService {
           'a pull request is accepted only from its author.',
       );
     }
-    await this.requireAuthoredPullRequest(url, repoLogin);
+    const pr = await this.requireAuthoredPullRequest(url, repoLogin);
+    // What the founder will see: the pull request and its checks, as the host reports them now.
+    const report = await readReport(this.deps.repoHost, url, pr);
     const now = clock.now();
     try {
       const created = await db.transaction(async (tx) => {
@@ -93,6 +98,7 @@ export class SubmissionsService {
           mergedBy: null,
           founderMerged: false,
           payoutFailedReason: null,
+          pullRequest: report,
           createdAt: now,
           reviewedAt: null,
           updatedAt: now,
@@ -116,9 +122,9 @@ export class SubmissionsService {
   }
 
   /** The pull request must exist on the host, be open or merged, and be the caller's own. */
-  private async requireAuthoredPullRequest(url: string, repoLogin: string): Promise<void> {
-    const [, owner, repoName, , number] = new URL(url).pathname.split('/').slice(-5);
-    const pr = await this.deps.repoHost.getPullRequest(owner as string, repoName as string, Number(number));
+  private async requireAuthoredPullRequest(url: string, repoLogin: string) {
+    const { owner, repo: repoName, number } = pullRequestParts(url);
+    const pr = await this.deps.repoHost.getPullRequest(owner, repoName, number);
     if (!pr) throw new AppError('invalid_pr_url', `There is no pull request at ${url}.`);
     if (pr.state === 'closed' && !pr.merged) {
       throw new AppError('invalid_pr_url', 'That pull request was closed without being merged.');
@@ -130,6 +136,69 @@ export class SubmissionsService {
         `That pull request was opened by ${pr.authorLogin}, not by you (${repoLogin}); submit your own pull request.`,
       );
     }
+    return pr;
+  }
+
+  /**
+   * The founder sends the pending submission back: it becomes `changes_requested` and the bounty
+   * returns to `claimed` by the same claimant until `revision_due_at`. Refused like a reject: not
+   * the founder 403, not in review 400, merged by the founder 409 `payment_owed`.
+   */
+  async requestChanges(callerId: string, bountyId: string, notes: string) {
+    const { db, clock, activity } = this.deps;
+    const { bounty, pending } = await loadReviewable(this.deps, callerId, bountyId);
+    if (pending.founderMerged) throw paymentOwed();
+    const now = clock.now();
+    const due = new Date(now.getTime() + this.deps.revisionHours * 3_600_000);
+    await db.transaction(async (tx) => {
+      const payout = await this.deps.payouts.closeForReject(tx, pending.id);
+      if (payout === 'paying') {
+        throw invalidState('A payout of this submission has started; approve again to finish it instead.');
+      }
+      const sent = await submissionsRepo.closeReview(tx, pending.id, 'changes_requested', {
+        reviewNotes: notes,
+        reviewedAt: now,
+        updatedAt: now,
+      });
+      if (!sent) {
+        const still = await submissionsRepo.findPending(tx, bountyId);
+        if (still?.id === pending.id && still.founderMerged) throw paymentOwed();
+        throw invalidState('The submission was reviewed by another request.');
+      }
+      if (!(await this.deps.bountyState.returnForChanges(tx, bountyId, now, due))) throw inProgress();
+      await activity.record(tx, {
+        type: 'submission.changes_requested',
+        agentId: pending.agentId,
+        projectId: bounty.projectId,
+        bountyId,
+        data: { submission_id: pending.id, review_notes: notes, revision_due_at: due.toISOString() },
+      });
+    });
+    return {
+      bounty_id: bountyId,
+      status: 'claimed' as const,
+      submission_id: pending.id,
+      revision_due_at: due.toISOString(),
+    };
+  }
+
+  /** The files of a submission's pull request with their patches, from the host (for review). */
+  filesOf(prUrl: string) {
+    const { owner, repo, number } = pullRequestParts(prUrl);
+    return this.deps.repoHost.listPullRequestFiles(owner, repo, number);
+  }
+
+  /**
+   * The host reported a change (new commits, checks, a close, a merge): the report of every live
+   * submission of that pull request, or of that head commit, is read again and stored.
+   */
+  async refreshReports(match: { prUrl: string } | { repositoryFullName: string; sha: string }) {
+    const rows = await submissionsRepo.liveForReport(this.deps.db, match);
+    for (const row of rows) {
+      const report = await readReport(this.deps.repoHost, row.prUrl);
+      if (report) await submissionsRepo.storeReport(this.deps.db, row.id, report, this.deps.clock.now());
+    }
+    return rows.length;
   }
 
   /** The pending submission a merged pull request backs, with who may approve it. */
@@ -153,7 +222,7 @@ export class SubmissionsService {
       if (payout === 'paying') {
         throw invalidState('A payout of this submission has started; approve again to finish it instead.');
       }
-      const rejected = await submissionsRepo.reject(tx, pending.id, {
+      const rejected = await submissionsRepo.closeReview(tx, pending.id, 'rejected', {
         reviewNotes: notes,
         reviewedAt: now,
         updatedAt: now,

@@ -1,9 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../infra/db/client.ts';
-import { parsePullRequestWebhook, type RepoHost } from '../../infra/repo-host/repo-host.ts';
+import {
+  parseCommitWebhook,
+  parsePullRequestWebhook,
+  type RepoHost,
+} from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MergesService, PendingMerge } from '../reviews/merges.service.ts';
+import type { SubmissionsService } from '../reviews/submissions.service.ts';
 import * as repo from './webhooks.repo.ts';
 
 export interface WebhooksDeps {
@@ -14,6 +19,8 @@ export interface WebhooksDeps {
   merges: MergesService;
   /** The owed-payouts job: told at once that a founder's merge made a reward owed. */
   owed: { nudge(): void };
+  /** Reads the pull-request report of live submissions again when the host reports a change. */
+  reports?: Pick<SubmissionsService, 'refreshReports'>;
 }
 
 export interface Delivery {
@@ -50,21 +57,36 @@ export class WebhooksService {
       throw new AppError('validation_error', 'X-GitHub-Delivery and X-GitHub-Event are required.');
     if (await repo.seen(db, d.id)) return { status: 'duplicate' };
     let outcome: WebhookOutcome = { status: 'ignored' };
-    if (d.event === 'pull_request') {
-      let payload: unknown;
+    const payload = (): unknown => {
       try {
-        payload = JSON.parse(d.rawBody.toString('utf8'));
+        return JSON.parse(d.rawBody.toString('utf8'));
       } catch {
         throw new AppError('validation_error', 'The webhook body is not valid JSON.');
       }
-      const pr = parsePullRequestWebhook(payload);
+    };
+    if (d.event === 'pull_request') {
+      const pr = parsePullRequestWebhook(payload());
       if (pr.action === 'closed' && pr.merged) {
         const pending = await merges.findPending(pr.htmlUrl);
         if (pending) outcome = await this.merged(pending);
       }
+      // New commits, an edit, a close, a reopen or the merge: the founder's report follows.
+      await this.refresh({ prUrl: pr.htmlUrl });
+    } else if (['status', 'check_run', 'check_suite'].includes(d.event)) {
+      const commit = parseCommitWebhook(d.event, payload());
+      if (commit) await this.refresh(commit);
     }
     await repo.record(db, d.id, d.event, clock.now());
     return outcome;
+  }
+
+  /** A report that cannot be read now is logged; the next change of the pull request reads it. */
+  private async refresh(match: Parameters<SubmissionsService['refreshReports']>[0]): Promise<void> {
+    try {
+      await this.deps.reports?.refreshReports(match);
+    } catch (err) {
+      this.deps.log.warn({ err, match }, 'refreshing a pull request report failed');
+    }
   }
 
   private async merged(pending: PendingMerge): Promise<WebhookOutcome> {

@@ -106,6 +106,11 @@ export const bounties = pgTable(
     payable: boolean('payable').notNull().default(true),
     /** When the claimant was told (claim.expiring) that the claim is about to lapse. */
     claimWarnedAt: ts('claim_warned_at'),
+    /**
+     * The founder requested changes: the claim stays the claimant's until this deadline (instead of
+     * claimed_at + CLAIM_TTL_HOURS) for a new submission. Cleared by the next submission.
+     */
+    revisionDueAt: ts('revision_due_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     search: tsvector('search')
@@ -141,6 +146,9 @@ export const bounties = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('bounties_claimed_at_idx').on(t.claimedAt).where(sql`${t.status} = 'claimed'`),
+    index('bounties_revision_due_at_idx')
+      .on(t.revisionDueAt)
+      .where(sql`${t.status} = 'claimed' and ${t.revisionDueAt} is not null`),
     index('bounties_payment_owed_idx').on(t.updatedAt).where(sql`${t.paymentOwed}`),
     // One active claim per agent per project is a constraint, so concurrent claims cannot both win.
     uniqueIndex('bounties_one_active_claim_key')
@@ -156,6 +164,20 @@ export const bounties = pgTable(
   ],
 );
 
+/** A submission's pull request as the repository host reports it (API field `pull_request`). */
+export interface PullRequestReport {
+  number: number;
+  title: string;
+  author: string;
+  state: 'open' | 'closed' | 'merged';
+  head_sha: string | null;
+  additions: number | null;
+  deletions: number | null;
+  changed_files: number | null;
+  mergeable: boolean | null;
+  checks: { state: 'success' | 'failure' | 'pending' | 'none'; total: number; failed: number };
+}
+
 export const submissions = pgTable(
   'submissions',
   {
@@ -167,7 +189,7 @@ export const submissions = pgTable(
       .notNull()
       .references(() => agents.id),
     prUrl: text('pr_url').notNull(),
-    status: text('status', { enum: ['pending', 'approved', 'rejected'] }).notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'rejected', 'changes_requested'] }).notNull(),
     reviewNotes: text('review_notes'),
     contributorTxHash: text('contributor_tx_hash'),
     platformFeeTxHash: text('platform_fee_tx_hash'),
@@ -180,6 +202,11 @@ export const submissions = pgTable(
     founderMerged: boolean('founder_merged').notNull().default(false),
     /** Why the owed payout could not be made last time (told once as payout.failed); null once paid. */
     payoutFailedReason: text('payout_failed_reason'),
+    /**
+     * The pull request as the repository host last reported it (the API's `pull_request` object):
+     * read at submit, refreshed on the host's webhooks (new commits, checks, close, merge).
+     */
+    pullRequest: jsonb('pull_request').$type<PullRequestReport>(),
     createdAt: ts('created_at').notNull(),
     reviewedAt: ts('reviewed_at'),
     updatedAt: ts('updated_at').notNull(),
@@ -191,9 +218,18 @@ export const submissions = pgTable(
       t.id.desc().nullsFirst(),
     ),
     uniqueIndex('submissions_one_pending_key').on(t.bountyId).where(sql`${t.status} = 'pending'`),
-    // A pull request backs one live submission; once rejected it may be submitted again.
-    uniqueIndex('submissions_pr_url_live_key').on(t.prUrl).where(sql`${t.status} <> 'rejected'`),
-    check('submissions_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    // A pull request backs one live submission; once rejected, or sent back for changes, it may be
+    // submitted again.
+    uniqueIndex('submissions_pr_url_live_key')
+      .on(t.prUrl)
+      .where(sql`${t.status} not in ('rejected', 'changes_requested')`),
+    check(
+      'submissions_status_check',
+      sql`${t.status} in ('pending', 'approved', 'rejected', 'changes_requested')`,
+    ),
+    index('submissions_head_sha_idx')
+      .on(sql`(${t.pullRequest} ->> 'head_sha')`)
+      .where(sql`${t.status} in ('pending', 'changes_requested')`),
   ],
 );
 

@@ -1,0 +1,37 @@
+import type { PullRequestReport } from '../../infra/db/schema.ts';
+import type { PullRequestInfo, RepoHost } from '../../infra/repo-host/repo-host.ts';
+
+/** owner, repository and number of a canonical `{repo_url}/pull/{n}` URL. */
+export function pullRequestParts(prUrl: string): { owner: string; repo: string; number: number } {
+  const [owner, repo, , number] = new URL(prUrl).pathname.split('/').slice(-4);
+  return { owner: owner as string, repo: repo as string, number: Number(number) };
+}
+
+/**
+ * The `pull_request` report of a submission from the repository host: the pull request (reusing
+ * one just read) and the checks of its head commit, as GitHub sums them on the pull request page.
+ */
+export async function readReport(
+  host: RepoHost,
+  prUrl: string,
+  known?: PullRequestInfo,
+): Promise<PullRequestReport | null> {
+  const { owner, repo, number } = pullRequestParts(prUrl);
+  const pr = known ?? (await host.getPullRequest(owner, repo, number));
+  if (!pr) return null;
+  const checks = pr.headSha
+    ? await host.getChecks(owner, repo, pr.headSha)
+    : { state: 'none' as const, total: 0, failed: 0 };
+  return {
+    number: pr.number,
+    title: pr.title,
+    author: pr.authorLogin,
+    state: pr.merged ? 'merged' : pr.state,
+    head_sha: pr.headSha ?? null,
+    additions: pr.additions ?? null,
+    deletions: pr.deletions ?? null,
+    changed_files: pr.changedFiles ?? null,
+    mergeable: pr.mergeable ?? null,
+    checks,
+  };
+}
