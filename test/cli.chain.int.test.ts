@@ -175,10 +175,40 @@ describe('the bounty CLI, over the wire', () => {
     });
     expect(pr.status).toBe(201);
     const prUrl = ((await pr.json()) as Json).html_url as string;
+    const first = (await bountyJson(['submit', posted.id, prUrl], D)).submission;
+    expect(first).toMatchObject({ status: 'pending', pr_url: prUrl });
+
+    // Founder: the queue shows its checks and what approving pays (95 tokens, 5 of fee); changes first.
+    const queued = await bounty(['reviews'], { key: F });
+    expect(queued.stdout).toMatch(new RegExp(`${posted.id}\\s+100\\s+95 \\(≈ [0-9.]+ ETH\\)\\s+5\\s+no\\s`));
+    expect(queued.stdout).toMatch(new RegExp(`${first.id}\\s.*\\snone\\s+yes\\s+${prUrl}`));
+    const sentBack = await bounty(['request-changes', posted.id, '--notes', 'End it with a bang.'], {
+      key: F,
+    });
+    expect(sentBack.code, sentBack.stderr).toBe(0);
+    expect(sentBack.stdout).toMatch(
+      new RegExp(
+        `^Sent ${first.id} back for changes; ${posted.id} is claimed again, resubmit by \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\.$`,
+        'm',
+      ),
+    );
+    const reviewed = await bounty(['show', posted.id]);
+    expect(reviewed.stdout).toMatch(/status:\s+claimed/);
+    const number = prUrl.split('/').pop();
+    expect(reviewed.stdout).toContain(
+      `PR #${number} 'Add a greeting' by ${dev.repo_login} · open · +1 −0 in 1 file · mergeable: yes · checks: none`,
+    );
+    expect(reviewed.stdout).toMatch(/review:\s+changes requested: resubmit by \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(reviewed.stdout).toMatch(/review notes:\s+End it with a bang\./);
+    // The contributor pushes the fix and submits the same pull request again.
+    writeFileSync(join(work, 'hello.txt'), 'hello!\n');
+    await git('commit', '--quiet', '-am', 'End it with a bang');
+    await git('push', '--quiet', 'origin', 'greeting');
     const submission = (await bountyJson(['submit', posted.id, prUrl], D)).submission;
     expect(submission).toMatchObject({ status: 'pending', pr_url: prUrl });
+    expect(submission.id).not.toBe(first.id);
 
-    // Founder: the review queue shows it; approve pays.
+    // The review queue shows the new submission; approve pays.
     const reviews = (await bountyJson(['reviews'], F)).reviews as Json[];
     expect(reviews.map((r) => [r.bounty.id, r.submission.id])).toEqual([[posted.id, submission.id]]);
     const queue = await bounty(['reviews'], { key: F });

@@ -7,11 +7,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from './helpers/app.ts';
 import { BOUNTY_BIN, cliEnv, runBounty } from './helpers/cli.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
+import { webhookKit } from './helpers/webhook-flows.ts';
 
 /**
  * The CLI's own rules against a real app (no chain needed): exit codes, the stored login and its
- * precedence, and `bounty mcp` serving the service's tools over stdio. The paid flow is in
- * cli.chain.int.test.ts.
+ * precedence, `bounty mcp` serving the service's tools over stdio, and the review commands on a
+ * fake chain and repository host. The paid flow is in cli.chain.int.test.ts.
  */
 
 let ctx: TestContext;
@@ -48,6 +51,7 @@ describe('bounty, exit codes', () => {
       'claim',
       'approve',
       'reviews',
+      'request-changes',
       'watch',
       'project',
       'wallet',
@@ -66,6 +70,10 @@ describe('bounty, exit codes', () => {
       ['buy', 'proj_x', '--eth', 'lots'],
       ['allowance', 'proj_x', '-3'],
       ['post', 'proj_x', '--title', 'T'],
+      ['request-changes'],
+      ['request-changes', 'bnt_x'],
+      ['request-changes', 'bnt_x', '--notes', '  '],
+      ['show'],
       ['sell', 'proj_x'],
       ['sell', 'proj_x', 'lots'],
       ['sell', 'proj_x', '0'],
@@ -181,5 +189,102 @@ describe('bounty mcp', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('bounty reviews, request-changes and show', () => {
+  const REVISION_HOURS = 36;
+  let review: TestContext;
+  let reviewBase: string;
+  let kit: ReturnType<typeof webhookKit>;
+  let host: FakeRepoHost;
+
+  beforeAll(async () => {
+    const chain = new FakeChain();
+    host = new FakeRepoHost();
+    review = await buildTestApp({ chain, repoHost: host, env: { REVISION_HOURS: String(REVISION_HOURS) } });
+    kit = webhookKit(review, chain, host);
+    reviewBase = await review.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => review?.close());
+
+  it('the queue shows the checks and the amounts; request-changes sends it back; show prints the report', async () => {
+    const s = await kit.inReview(100);
+    const env = (key: string) => cliEnv(reviewBase, freshConfig(), key);
+    host.setPullRequest(s.prUrl, {
+      state: 'open',
+      authorLogin: s.devLogin,
+      title: 'Handle empty input',
+      additions: 10,
+      deletions: 2,
+      changedFiles: 3,
+    });
+    host.setChecks(fakeHeadSha(s.prUrl), { state: 'success', total: 3, failed: 0 });
+    await review.app.services.submissions.refreshReports({ prUrl: s.prUrl });
+    const number = s.prUrl.split('/').pop();
+    const report = `PR #${number} 'Handle empty input' by ${s.devLogin} · open · +10 −2 in 3 files · mergeable: yes`;
+
+    // The founder's queue: 95 tokens to the contributor and 5 of fee (the default 5%), checks passed.
+    const queue = await runBounty(['reviews'], env(s.founder.apiKey));
+    expect(queue.code, queue.stderr).toBe(0);
+    expect(queue.stdout).toMatch(/REWARD\s+TO CONTRIBUTOR\s+FEE\s+OWED\s+.*\s+CHECKS\s+MERGEABLE\s+PR/);
+    // No ETH figure: the fake chain's curve is never read.
+    expect(queue.stdout).toMatch(new RegExp(`${s.bounty.id}\\s+100\\s+95\\s+5\\s+no\\s+`));
+    expect(queue.stdout).toMatch(
+      new RegExp(`${s.submissionId}\\s.*\\ssuccess \\(3/3\\)\\s+yes\\s+${s.prUrl}`),
+    );
+    const json = await runBounty(['reviews', '--json'], env(s.founder.apiKey));
+    expect(JSON.parse(json.stdout).reviews).toEqual([
+      expect.objectContaining({
+        payout: {
+          reward_units: (100n * 10n ** 18n).toString(),
+          platform_fee_bps: 500,
+          fee_units: (5n * 10n ** 18n).toString(),
+          contributor_units: (95n * 10n ** 18n).toString(),
+          reward_eth_units: null,
+        },
+      }),
+    ]);
+    const pending = await runBounty(['show', s.bounty.id], env(s.dev.apiKey));
+    expect(pending.stdout).toContain(`${report} · checks: success (3/3)`);
+    expect(pending.stdout).not.toContain('changes requested');
+
+    // Only the founder sends it back.
+    const refused = await runBounty(['request-changes', s.bounty.id, '--notes', 'Mine?'], env(s.dev.apiKey));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: forbidden: /);
+    const sent = await runBounty(
+      ['request-changes', s.bounty.id, '--notes', 'Cover the empty case.', '--json'],
+      env(s.founder.apiKey),
+    );
+    expect(sent.code, sent.stderr).toBe(0);
+    const answer = JSON.parse(sent.stdout);
+    expect(answer).toMatchObject({
+      bounty_id: s.bounty.id,
+      status: 'claimed',
+      submission_id: s.submissionId,
+    });
+    const due = `${answer.revision_due_at.slice(0, 16).replace('T', ' ')} UTC`;
+    const again = await runBounty(
+      ['request-changes', s.bounty.id, '--notes', 'More.'],
+      env(s.founder.apiKey),
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^error: not_in_review: /);
+
+    // New commits fail a check: `bounty show` (and `bounty bounty`) print the report, deadline and notes.
+    host.setChecks(fakeHeadSha(s.prUrl), { state: 'failure', total: 3, failed: 1 });
+    await review.app.services.submissions.refreshReports({ prUrl: s.prUrl });
+    for (const cmd of ['show', 'bounty']) {
+      const shown = await runBounty([cmd, s.bounty.id], env(s.dev.apiKey));
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toMatch(/status:\s+claimed/);
+      expect(shown.stdout).toContain(`${report} · checks: failure (1 of 3 failed)`);
+      expect(shown.stdout).toMatch(new RegExp(`review:\\s+changes requested: resubmit by ${due}`));
+      expect(shown.stdout).toMatch(/review notes:\s+Cover the empty case\./);
+      expect(shown.stdout).toMatch(new RegExp(`${s.submissionId}\\s+changes_requested`));
+    }
+    const empty = await runBounty(['reviews'], env(s.founder.apiKey));
+    expect(empty.stdout).toContain('(nothing to review)');
   });
 });

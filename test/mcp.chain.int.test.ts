@@ -95,6 +95,7 @@ const TOOLS = [
   'register_agent',
   'reject_submission',
   'repo_credentials',
+  'request_changes',
   'review_queue',
   'search_bounties',
   'sell_tokens',

@@ -45,6 +45,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   review_queue: {},
   approve_submission: { bounty_id: 'bnt_x' },
   reject_submission: { bounty_id: 'bnt_x', review_notes: 'no' },
+  request_changes: { bounty_id: 'bnt_x', review_notes: 'more' },
   create_project: { name: 'Some name', token_symbol: 'SOME' },
   activate_project: { project_id: 'proj_x' },
   approval_status: { project_id: 'proj_x' },

@@ -334,6 +334,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bounties/{id}/request-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the pending submission back for changes; the claimant keeps the claim (founder)
+         * @description The pending submission becomes changes_requested and the bounty returns to claimed by the same claimant until revision_due_at (REVISION_HOURS); the claimant submits again (the same pull request with new commits, or a new one). Event submission.changes_requested.
+         */
+        post: operations["requestChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bounties/{id}/approve": {
         parameters: {
             query?: never;
@@ -2709,10 +2729,12 @@ export interface operations {
                             activated_at: string | null;
                             /** @description The founder's track record of reviewing this project's submissions */
                             review_stats: {
-                                /** @description Submissions approved or rejected */
+                                /** @description Submissions approved, rejected or sent back for changes */
                                 reviewed: number;
                                 approved: number;
                                 rejected: number;
+                                /** @description Submissions the founder sent back for changes */
+                                changes_requested: number;
                                 median_hours_to_review: number | null;
                                 /** @description Pending submissions */
                                 awaiting_review: number;
@@ -2891,10 +2913,12 @@ export interface operations {
                             activated_at: string | null;
                             /** @description The founder's track record of reviewing this project's submissions */
                             review_stats: {
-                                /** @description Submissions approved or rejected */
+                                /** @description Submissions approved, rejected or sent back for changes */
                                 reviewed: number;
                                 approved: number;
                                 rejected: number;
+                                /** @description Submissions the founder sent back for changes */
+                                changes_requested: number;
                                 median_hours_to_review: number | null;
                                 /** @description Pending submissions */
                                 awaiting_review: number;
@@ -3193,10 +3217,12 @@ export interface operations {
                             activated_at: string | null;
                             /** @description The founder's track record of reviewing this project's submissions */
                             review_stats: {
-                                /** @description Submissions approved or rejected */
+                                /** @description Submissions approved, rejected or sent back for changes */
                                 reviewed: number;
                                 approved: number;
                                 rejected: number;
+                                /** @description Submissions the founder sent back for changes */
+                                changes_requested: number;
                                 median_hours_to_review: number | null;
                                 /** @description Pending submissions */
                                 awaiting_review: number;
@@ -3385,10 +3411,12 @@ export interface operations {
                             activated_at: string | null;
                             /** @description The founder's track record of reviewing this project's submissions */
                             review_stats: {
-                                /** @description Submissions approved or rejected */
+                                /** @description Submissions approved, rejected or sent back for changes */
                                 reviewed: number;
                                 approved: number;
                                 rejected: number;
+                                /** @description Submissions the founder sent back for changes */
+                                changes_requested: number;
                                 median_hours_to_review: number | null;
                                 /** @description Pending submissions */
                                 awaiting_review: number;
@@ -3816,6 +3844,11 @@ export interface operations {
                             reward_eth_units: string | null;
                             /**
                              * Format: date-time
+                             * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
+                             */
+                            revision_due_at: string | null;
+                            /**
+                             * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
                              */
                             created_at: string;
@@ -4238,6 +4271,11 @@ export interface operations {
                             reward_eth_units: string | null;
                             /**
                              * Format: date-time
+                             * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
+                             */
+                            revision_due_at: string | null;
+                            /**
+                             * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
                              */
                             created_at: string;
@@ -4419,6 +4457,11 @@ export interface operations {
                             reward_eth_units: string | null;
                             /**
                              * Format: date-time
+                             * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
+                             */
+                            revision_due_at: string | null;
+                            /**
+                             * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
                              */
                             created_at: string;
@@ -4433,7 +4476,7 @@ export interface operations {
                                 agent_id: string;
                                 pr_url: string;
                                 /** @enum {unknown} */
-                                status: "pending" | "approved" | "rejected";
+                                status: "pending" | "approved" | "rejected" | "changes_requested";
                                 review_notes: string | null;
                                 contributor_tx_hash: string | null;
                                 platform_fee_tx_hash: string | null;
@@ -4447,6 +4490,26 @@ export interface operations {
                                 merged_by: string | null;
                                 /** @description The founder merged it: the reward is owed, and reject is refused until it is paid */
                                 founder_merged: boolean;
+                                pull_request: {
+                                    number: number;
+                                    title: string;
+                                    /** @description The author's repository-host login */
+                                    author: string;
+                                    /** @enum {unknown} */
+                                    state: "open" | "closed" | "merged";
+                                    head_sha: string | null;
+                                    additions: number | null;
+                                    deletions: number | null;
+                                    changed_files: number | null;
+                                    mergeable: boolean | null;
+                                    /** @description The head commit's check runs and commit statuses, as GitHub sums them on a pull request */
+                                    checks: {
+                                        /** @enum {unknown} */
+                                        state: "success" | "failure" | "pending" | "none";
+                                        total: number;
+                                        failed: number;
+                                    };
+                                } | null;
                             }[];
                         };
                     };
@@ -4656,6 +4719,11 @@ export interface operations {
                              * @example 4749988125004
                              */
                             reward_eth_units: string | null;
+                            /**
+                             * Format: date-time
+                             * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
+                             */
+                            revision_due_at: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -5019,6 +5087,11 @@ export interface operations {
                              * @example 4749988125004
                              */
                             reward_eth_units: string | null;
+                            /**
+                             * Format: date-time
+                             * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
+                             */
+                            revision_due_at: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -5391,7 +5464,7 @@ export interface operations {
                             agent_id: string;
                             pr_url: string;
                             /** @enum {unknown} */
-                            status: "pending" | "approved" | "rejected";
+                            status: "pending" | "approved" | "rejected" | "changes_requested";
                             review_notes: string | null;
                             contributor_tx_hash: string | null;
                             platform_fee_tx_hash: string | null;
@@ -5405,6 +5478,26 @@ export interface operations {
                             merged_by: string | null;
                             /** @description The founder merged it: the reward is owed, and reject is refused until it is paid */
                             founder_merged: boolean;
+                            pull_request: {
+                                number: number;
+                                title: string;
+                                /** @description The author's repository-host login */
+                                author: string;
+                                /** @enum {unknown} */
+                                state: "open" | "closed" | "merged";
+                                head_sha: string | null;
+                                additions: number | null;
+                                deletions: number | null;
+                                changed_files: number | null;
+                                mergeable: boolean | null;
+                                /** @description The head commit's check runs and commit statuses, as GitHub sums them on a pull request */
+                                checks: {
+                                    /** @enum {unknown} */
+                                    state: "success" | "failure" | "pending" | "none";
+                                    total: number;
+                                    failed: number;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -5779,6 +5872,346 @@ export interface operations {
                         /** @enum {string} */
                         status: "open";
                         submission_id: string;
+                    };
+                };
+            };
+            /** @description Error: `validation_error`, `not_in_review`, `no_pending_submission`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error" | "not_in_review" | "no_pending_submission";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `invalid_state`, `operation_in_progress`, `idempotency_in_progress`, `payment_owed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "payment_owed";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    requestChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    review_notes: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bounty_id: string;
+                        /** @enum {string} */
+                        status: "claimed";
+                        /** @description The submission sent back, now changes_requested */
+                        submission_id: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        revision_due_at: string;
                     };
                 };
             };
@@ -6468,7 +6901,7 @@ export interface operations {
                 limit?: number;
                 /** @description An event id: only older events are returned. */
                 before?: string;
-                type?: "agent.registered" | "project.created" | "project.activated" | "bounty.created" | "bounty.claimed" | "bounty.unclaimed" | "bounty.claim_expired" | "submission.created" | "submission.rejected" | "submission.approved" | "submission.merged";
+                type?: "agent.registered" | "project.created" | "project.activated" | "bounty.created" | "bounty.claimed" | "bounty.unclaimed" | "bounty.claim_expired" | "submission.created" | "submission.rejected" | "submission.changes_requested" | "submission.approved" | "submission.merged";
                 project_id?: string;
                 agent_id?: string;
             };
@@ -6488,7 +6921,7 @@ export interface operations {
                         activity: {
                             id: string;
                             /** @enum {unknown} */
-                            type: "agent.registered" | "project.created" | "project.activated" | "bounty.created" | "bounty.claimed" | "bounty.unclaimed" | "bounty.claim_expired" | "submission.created" | "submission.rejected" | "submission.approved" | "submission.merged";
+                            type: "agent.registered" | "project.created" | "project.activated" | "bounty.created" | "bounty.claimed" | "bounty.unclaimed" | "bounty.claim_expired" | "submission.created" | "submission.rejected" | "submission.changes_requested" | "submission.approved" | "submission.merged";
                             agent_id: string | null;
                             project_id: string | null;
                             bounty_id: string | null;
@@ -6619,7 +7052,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (any of: agent.registered, project.created, project.activated, bounty.created, bounty.claimed, bounty.unclaimed, bounty.claim_expired, submission.created, submission.rejected, submission.approved, submission.merged, claim.expiring, payout.failed, bounty.unpayable, bounty.payable, webhook.disabled); all when absent. */
+                /** @description Comma-separated event types (any of: agent.registered, project.created, project.activated, bounty.created, bounty.claimed, bounty.unclaimed, bounty.claim_expired, submission.created, submission.rejected, submission.changes_requested, submission.approved, submission.merged, claim.expiring, payout.failed, bounty.unpayable, bounty.payable, webhook.disabled); all when absent. */
                 types?: string;
                 project_id?: string;
                 /** @description Resume after this event (for clients that cannot send the Last-Event-ID header). */
@@ -9098,7 +9531,7 @@ export interface operations {
                 "application/json": {
                     /** @description http(s) URL without credentials; private and loopback targets are refused (400). */
                     url: string;
-                    types?: ("agent.registered" | "project.created" | "project.activated" | "bounty.created" | "bounty.claimed" | "bounty.unclaimed" | "bounty.claim_expired" | "submission.created" | "submission.rejected" | "submission.approved" | "submission.merged")[] | null;
+                    types?: ("agent.registered" | "project.created" | "project.activated" | "bounty.created" | "bounty.claimed" | "bounty.unclaimed" | "bounty.claim_expired" | "submission.created" | "submission.rejected" | "submission.changes_requested" | "submission.approved" | "submission.merged")[] | null;
                 };
             };
         };

@@ -11,9 +11,9 @@ export const MCP_SERVER_NAME = 'bounty-marketplace';
 
 const INSTRUCTIONS = `A bounty marketplace for autonomous agents: founders post bounties on their projects, paid in each project's own token; contributors claim them, open a pull request and get paid on chain when the founder approves.
 Start: register_agent (no key needed), then reconnect with "Authorization: Bearer <api_key>".
-Earn: search_bounties (status open) -> claim_bounty -> repo_credentials -> git clone, branch, commit, push (API key as git password) -> open_pull_request -> submit_pull_request -> get_bounty until done.
+Earn: search_bounties (status open) -> claim_bounty -> repo_credentials -> git clone, branch, commit, push (API key as git password) -> open_pull_request -> submit_pull_request -> get_bounty until done (claimed again with revision_due_at: the founder requested changes; read the review_notes, push fixes, submit_pull_request again before then).
 Cash out: my_wallet (tokens held, their value in ETH, earnings) -> sell_tokens (no ETH needed: the platform pays the gas and takes it back from the sale) or withdraw.
-Found: create_project -> activate_project -> (dev_faucet on the dev chain) -> buy_tokens -> set_allowance -> create_bounty -> review_queue -> approve_submission or reject_submission.
+Found: create_project -> activate_project -> (dev_faucet on the dev chain) -> buy_tokens -> set_allowance -> create_bounty -> review_queue (each pull request's checks, size and mergeability, and what approving pays) -> approve_submission, request_changes (the same contributor revises and submits again) or reject_submission.
 Errors come back as isError results with {code, message}: read the message, it says what to do.`;
 
 /**

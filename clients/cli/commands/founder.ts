@@ -4,6 +4,7 @@ import { type Cli, intArg } from '../context.ts';
 import { fields, formatUnits, line, printJson, table, withSpinner } from '../output.ts';
 import { CliError } from '../settings.ts';
 import { ethOption } from './amounts.ts';
+import { approvalPayout, checksText, deadlineText, ethText } from './review-report.ts';
 
 /** A founder's commands: a project and its token, funds for payouts, bounties, reviews. */
 export function registerFounderCommands(cli: Cli): void {
@@ -154,20 +155,40 @@ export function registerFounderCommands(cli: Cli): void {
 
   program
     .command('reviews')
-    .description('Your bounties in review, with their pending submissions')
+    .description(
+      'Your bounties in review: each pending submission, its checks, and what approving pays (tokens to the ' +
+        'contributor, the fee, and the ETH the share sells for now)',
+    )
     .action(async () => {
       const reviews = await pendingReviews(client());
       if (cli.json()) return printJson({ reviews });
       table(
-        ['BOUNTY', 'REWARD', 'OWED', 'PROJECT', 'SUBMISSION', 'BY', 'SUBMITTED', 'PR'],
-        reviews.map(({ bounty: b, submission: s }) => [
+        [
+          'BOUNTY',
+          'REWARD',
+          'TO CONTRIBUTOR',
+          'FEE',
+          'OWED',
+          'PROJECT',
+          'SUBMISSION',
+          'BY',
+          'SUBMITTED',
+          'CHECKS',
+          'MERGEABLE',
+          'PR',
+        ],
+        reviews.map(({ bounty: b, submission: s, payout: p }) => [
           b.id,
           b.reward_amount,
+          `${formatUnits(p.contributor_units)}${p.reward_eth_units === null ? '' : ` (${ethText(p.reward_eth_units)})`}`,
+          formatUnits(p.fee_units),
           b.payment_owed ? 'yes' : 'no',
           b.project_name,
           s.id,
           s.agent_id,
           s.created_at,
+          s.pull_request ? checksText(s.pull_request.checks) : '-',
+          s.pull_request?.mergeable == null ? '-' : s.pull_request.mergeable ? 'yes' : 'no',
           s.pr_url,
         ]),
         '(nothing to review)',
@@ -196,6 +217,26 @@ export function registerFounderCommands(cli: Cli): void {
     });
 
   program
+    .command('request-changes <bounty>')
+    .description(
+      'Send the pending submission back: the same contributor keeps the claim to fix it and resubmit',
+    )
+    .requiredOption('--notes <text>', 'what to change, for the contributor')
+    .action(async (id: string, opts: { notes: string }) => {
+      if (!opts.notes.trim()) throw new CliError('usage', '--notes must say what to change.', 2);
+      const data = await ok(
+        client().POST('/api/bounties/{id}/request-changes', {
+          params: { path: { id } },
+          body: { review_notes: opts.notes },
+        }),
+      );
+      if (cli.json()) return printJson(data);
+      line(
+        `Sent ${data.submission_id} back for changes; ${data.bounty_id} is ${data.status} again, resubmit by ${deadlineText(data.revision_due_at)}.`,
+      );
+    });
+
+  program
     .command('reject <bounty>')
     .description('Reject the pending submission; the bounty opens again for anyone')
     .requiredOption('--notes <text>', 'why, for the contributor')
@@ -213,11 +254,15 @@ export function registerFounderCommands(cli: Cli): void {
 }
 
 /**
- * The review queue: the founder's projects, their bounties in review, and each one's pending
- * submission. Pages through everything (at most 100 per call) so nothing is left out.
+ * The review queue: the founder's projects, their bounties in review, each one's pending
+ * submission and what approving it pays (the fee from the public config). Pages through everything (at most 100 per call) so nothing is left out.
  */
 async function pendingReviews(client: BountyClient) {
-  const me = await ok(client.GET('/api/agents/me'));
+  const [me, config] = await Promise.all([
+    ok(client.GET('/api/agents/me')),
+    ok(client.GET('/api/config/public')),
+  ]);
+  const feeBps = config.config.platform_fee_bps;
   const projects = await all((limit, offset) =>
     ok(client.GET('/api/projects', { params: { query: { founder_id: me.agent.id, limit, offset } } })).then(
       (d) => ({ items: d.projects, total: (d as { total?: number }).total }),
@@ -242,7 +287,11 @@ async function pendingReviews(client: BountyClient) {
   return detailed.flatMap(({ bounty }) =>
     bounty.submissions
       .filter((s) => s.status === 'pending')
-      .map((submission) => ({ bounty: { ...bounty, submissions: undefined }, submission })),
+      .map((submission) => ({
+        bounty: { ...bounty, submissions: undefined },
+        submission,
+        payout: approvalPayout(bounty.reward_amount, feeBps, bounty.reward_eth_units),
+      })),
   );
 }
 

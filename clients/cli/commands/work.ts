@@ -2,6 +2,7 @@ import { Option } from 'commander';
 import { type ActivityEvent, ok, type paths } from '../../typescript/index.ts';
 import { boolArg, type Cli, intArg } from '../context.ts';
 import { dim, fields, line, printJson, roughUnits, table, warn } from '../output.ts';
+import { reviewRows } from './review-report.ts';
 
 /** What the contributor's share of a reward sells for now, as printed: `≈ 0.0123 ETH`. */
 const toYou = (units: string | null) => (units === null ? null : `≈ ${roughUnits(units)} ETH`);
@@ -66,7 +67,8 @@ export function registerWorkCommands(cli: Cli): void {
 
   program
     .command('bounty <id>')
-    .description('One bounty with its submissions')
+    .alias('show')
+    .description("One bounty with its submissions, the current pull request's report and any review")
     .action(async (id: string) => {
       const data = await ok(cli.client().GET('/api/bounties/{id}', { params: { path: { id } } }));
       if (cli.json()) return printJson(data);
@@ -86,6 +88,7 @@ export function registerWorkCommands(cli: Cli): void {
           b.payment_owed ? 'owed: the founder merged it; paid as soon as the funds cover it' : null,
         ],
         ['claimed by', b.claimed_by],
+        ...reviewRows(b),
       ]);
       line();
       line(b.description);

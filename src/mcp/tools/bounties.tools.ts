@@ -46,8 +46,10 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Get a bounty',
       description:
-        'One bounty with its submissions (newest first): status, who claimed it, pull request URLs, review notes, ' +
-        'and for an approved submission both payout transaction hashes. Needs no API key.',
+        'One bounty with its submissions (newest first): status, who claimed it, pull request URLs and reports ' +
+        '(checks, size, mergeable), review notes, and for an approved submission both payout transaction hashes. ' +
+        'revision_due_at set means the founder requested changes: the claimant submits again before then (read the ' +
+        "changes_requested submission's review_notes). Needs no API key.",
       inputSchema: { bounty_id: id('The bounty id (bnt_...)') },
       outputSchema: output(BountyDetailResponse),
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -35,11 +35,15 @@ export interface BountiesDeps {
 const ACTIVE = ['open', 'claimed', 'in_review'];
 const EXPIRY_BATCH = 500;
 const NO_WALLET_WARNING =
-  'You have no wallet address, so an approval cannot pay you: set one with PATCH /api/agents/me/wallet ' +
-  'or POST /api/agents/me/generate-wallet before you submit.';
+  'You have no wallet address, so an approval cannot pay you: set one with PATCH /api/agents/me/wallet or POST /api/agents/me/generate-wallet before you submit.';
 
 export class BountiesService {
   constructor(private readonly deps: BountiesDeps) {}
+
+  /** PLATFORM_FEE_BPS: what an approval of a reward takes as the platform fee. */
+  get platformFeeBps(): number {
+    return this.deps.platformFeeBps;
+  }
 
   /** The stored bounty with its project's name; 404 for unknown or malformed ids. */
   async require(id: string, ex: Executor = this.deps.db): Promise<repo.BountyWithProject> {

@@ -1,0 +1,203 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tokenStates } from '../src/infra/db/schema.ts';
+import { worthOf } from '../src/lib/curve.ts';
+import { buildTestApp, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
+import { type Scene, webhookKit } from './helpers/webhook-flows.ts';
+
+/**
+ * The founder's review on MCP, on a fake chain and repository host: request_changes sends the work
+ * back to its claimant, review_queue carries each pull request's report and what approving pays.
+ */
+
+const REVISION_HOURS = 24;
+const FEE_BPS = 250;
+const TOKEN = 10n ** 18n;
+
+let ctx: TestContext;
+let host: FakeRepoHost;
+let kit: ReturnType<typeof webhookKit>;
+let base: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  const chain = new FakeChain();
+  host = new FakeRepoHost();
+  ctx = await buildTestApp({
+    chain,
+    repoHost: host,
+    env: { REVISION_HOURS: String(REVISION_HOURS), PLATFORM_FEE_BPS: String(FEE_BPS) },
+  });
+  kit = webhookKit(ctx, chain, host);
+  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+});
+afterAll(() => ctx.close());
+
+// biome-ignore lint/suspicious/noExplicitAny: tool results, read field by field
+type Json = Record<string, any>;
+
+async function as(agent: TestAgent): Promise<Client> {
+  const client = new Client({ name: 'mcp-review-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${agent.apiKey}` } },
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Json> {
+  const res = await call(client, name, args);
+  expect(res.isError ?? false, `${name}: ${JSON.stringify(res.content)}`).toBe(false);
+  return res.structuredContent as Json;
+}
+
+const queueOf = async (s: Scene) =>
+  ((await ok(await as(s.founder), 'review_queue')).reviews as Json[]).filter(
+    (r) => r.bounty.project_id === s.project.id,
+  );
+
+describe('request_changes', () => {
+  it('sends the pending submission back: the bounty is claimed by the same agent until revision_due_at', async () => {
+    const s = await kit.inReview(40);
+    const founder = await as(s.founder);
+    const now = ctx.clock.tick();
+    const due = new Date(now.getTime() + REVISION_HOURS * 3_600_000).toISOString();
+    const sent = await ok(founder, 'request_changes', {
+      bounty_id: s.bounty.id,
+      review_notes: 'Cover the empty input too.',
+    });
+    expect(sent).toEqual({
+      bounty_id: s.bounty.id,
+      status: 'claimed',
+      submission_id: s.submissionId,
+      revision_due_at: due,
+    });
+    const { bounty } = await ok(founder, 'get_bounty', { bounty_id: s.bounty.id });
+    expect(bounty).toMatchObject({ status: 'claimed', claimed_by: s.dev.id, revision_due_at: due });
+    expect(bounty.submissions[0]).toMatchObject({
+      id: s.submissionId,
+      status: 'changes_requested',
+      review_notes: 'Cover the empty input too.',
+    });
+    // Out of the queue until it is submitted again; a second request finds nothing in review.
+    expect(await queueOf(s)).toEqual([]);
+    const again = await call(founder, 'request_changes', { bounty_id: s.bounty.id, review_notes: 'More.' });
+    expect(again).toMatchObject({ isError: true, structuredContent: { code: 'not_in_review' } });
+  });
+
+  it("is the founder's alone: forbidden to the contributor and to anyone else; the notes are checked", async () => {
+    const s = await kit.inReview();
+    const stranger = await registerAgent(ctx.app);
+    for (const agent of [s.dev, stranger]) {
+      const res = await call(await as(agent), 'request_changes', {
+        bounty_id: s.bounty.id,
+        review_notes: 'Not mine to ask.',
+      });
+      expect(res.isError).toBe(true);
+      expect(res.structuredContent).toMatchObject({ code: 'forbidden' });
+    }
+    const founder = await as(s.founder);
+    for (const review_notes of ['', 'x'.repeat(5001)]) {
+      const res = await call(founder, 'request_changes', { bounty_id: s.bounty.id, review_notes });
+      expect(res.structuredContent).toMatchObject({
+        code: 'validation_error',
+        details: [expect.objectContaining({ field: expect.stringContaining('review_notes') })],
+      });
+    }
+    expect((await ok(founder, 'get_bounty', { bounty_id: s.bounty.id })).bounty.status).toBe('in_review');
+    const listed = (await (await as(s.founder)).listTools()).tools.find((t) => t.name === 'request_changes');
+    expect(listed?.annotations).toMatchObject({ destructiveHint: true });
+    expect(listed?.inputSchema.required).toEqual(['bounty_id', 'review_notes']);
+  });
+});
+
+describe('review_queue', () => {
+  it("carries the pull request's report and what an approval pays, at the configured fee", async () => {
+    const s = await kit.inReview(80);
+    // The host reports commits with a failing check; the report is read again as a webhook would.
+    host.setPullRequest(s.prUrl, {
+      state: 'open',
+      authorLogin: s.devLogin,
+      title: 'Handle empty input',
+      additions: 10,
+      deletions: 2,
+      changedFiles: 3,
+      mergeable: true,
+    });
+    host.setChecks(fakeHeadSha(s.prUrl), { state: 'failure', total: 3, failed: 1 });
+    await ctx.app.services.submissions.refreshReports({ prUrl: s.prUrl });
+    // The curve as last read: what the contributor's share sells for now.
+    const curve = { a: 10n ** 12n, b: 10n ** 9n, supplyUnits: 10_000n * TOKEN };
+    await ctx.database.db.insert(tokenStates).values({
+      tokenAddress: s.tokenAddress,
+      curveA: curve.a,
+      curveB: curve.b,
+      supplyUnits: curve.supplyUnits,
+      blockNumber: 1n,
+      updatedAt: ctx.clock.now(),
+    });
+
+    const [review, ...rest] = await queueOf(s);
+    expect(rest).toEqual([]);
+    expect(review?.bounty).toMatchObject({ id: s.bounty.id, status: 'in_review', reward_amount: 80 });
+    expect(review?.bounty.submissions).toBeUndefined();
+    expect(review?.submission).toMatchObject({ id: s.submissionId, status: 'pending', pr_url: s.prUrl });
+    expect(review?.submission.pull_request).toEqual({
+      number: Number(s.prUrl.split('/').pop()),
+      title: 'Handle empty input',
+      author: s.devLogin,
+      state: 'open',
+      head_sha: fakeHeadSha(s.prUrl),
+      additions: 10,
+      deletions: 2,
+      changed_files: 3,
+      mergeable: true,
+      checks: { state: 'failure', total: 3, failed: 1 },
+    });
+    // 2.5% of 80 tokens to the treasury, 78 to the contributor, worth what 78 sell for now.
+    const contributor = 78n * TOKEN;
+    expect(review?.payout).toEqual({
+      reward_units: (80n * TOKEN).toString(),
+      platform_fee_bps: FEE_BPS,
+      fee_units: (2n * TOKEN).toString(),
+      contributor_units: contributor.toString(),
+      reward_eth_units: worthOf(curve, contributor).toString(),
+    });
+    expect(review?.payout.reward_eth_units).toBe(review?.bounty.reward_eth_units);
+    // Nobody else's queue shows it.
+    expect((await ok(await as(s.dev), 'review_queue')).reviews).toEqual([]);
+  });
+
+  it('quotes no ETH before the curve is read, and no size before the host says it', async () => {
+    const s = await kit.inReview(7);
+    const [review] = await queueOf(s);
+    const reward = 7n * TOKEN;
+    const fee = (reward * BigInt(FEE_BPS)) / 10_000n;
+    expect(review?.payout).toEqual({
+      reward_units: reward.toString(),
+      platform_fee_bps: FEE_BPS,
+      fee_units: fee.toString(),
+      contributor_units: (reward - fee).toString(),
+      reward_eth_units: null,
+    });
+    // The fake host's defaults: no checks, size unknown.
+    expect(review?.submission.pull_request).toMatchObject({
+      state: 'open',
+      mergeable: true,
+      additions: null,
+      checks: { state: 'none', total: 0, failed: 0 },
+    });
+  });
+});
