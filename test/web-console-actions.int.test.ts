@@ -106,6 +106,9 @@ describe('founder forms', () => {
     expect(done.headers.location).toBe('/console/projects');
     repoUrl = (await ctx.app.services.projects.get(projectId)).repo_url as string;
     expect(repoUrl).toContain('bounty-org');
+    // The stub deploys no curve: give it one, as the wallet's holdings read it.
+    const curve = (await ctx.app.services.projects.require(projectId)).curveAddress as string;
+    chain.setCurve(curve, { a: 10n ** 12n, b: 1000n, supplyUnits: 10_000n * ETH });
   });
 
   it('faucet, buy and allowance go through the in-app wallet; the funds show on the page', async () => {
@@ -225,7 +228,7 @@ describe('contributor and review forms', () => {
   it('shows the review queue with the diff summary, refuses a reject without notes, and approves with notes', async () => {
     const queue = await web.get(founderSession, '/console/reviews');
     expect(queue.body).toContain('Tabs are whitespace');
-    expect(queue.body).toMatch(/2 files changed<\/span>.*\+12<\/span>.*−3<\/span>/s);
+    expect(queue.body).toMatch(/\+12<\/span> <span class="deletions">−3<\/span> in 2 files/);
     expect(queue.body).toContain(contributor.name);
     const noNotes = await web.post(founderSession, `/console/bounties/${bountyId}/reject`, {
       review_notes: '  ',
@@ -252,8 +255,11 @@ describe('contributor and review forms', () => {
     expect(row.split(`title="${sub?.contributor_tx_hash}"`)).toHaveLength(3);
     const mine = await web.get(contributorSession, '/console');
     expect(mine.body).toContain('Clean work');
-    // 100 tokens less the 5% fee.
-    expect(mine.body).toMatch(/<strong>95<\/strong> CONS earned from 1 approved submission/);
+    // 100 tokens less the 5% fee, held in an external wallet: shown, but sold from that wallet.
+    const earning = /<tr id="earning-[^"]+">[\s\S]*?<\/tr>/.exec(mine.body)?.[0] ?? '';
+    expect(earning).toContain('1 approved submission');
+    expect(earning).toMatch(/Earned <\/span>95 CONS/);
+    expect(earning).not.toContain('sell-all');
     expect(mine.body).toContain('Your wallet is external');
   });
 

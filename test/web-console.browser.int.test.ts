@@ -193,15 +193,21 @@ describeBrowser('the console in a browser', () => {
     expect(devTab.errors).toEqual([]);
   }, 120_000);
 
-  it('founder: the review queue shows the diff summary; approve pays with two transactions', async () => {
+  it('founder: the review queue shows the report and the diff; approve (confirmed) pays with two transactions', async () => {
     const page = founderTab.page;
     await page.goto(`${web.base}/console/reviews`);
-    await expect
-      .poll(() => page.locator('.diffstat').first().textContent())
-      .toMatch(/1 file changed\s*·\s*\+1\s*−0/);
+    await expect.poll(() => page.locator('.diffstat').first().textContent()).toMatch(/\+1\s*−0\s*in 1 file/);
+    // The diff as the local host reads it from git: the pushed file, line by line.
+    expect(await page.locator('.diff-file-head').first().textContent()).toMatch(
+      /work-1\.txt\s+added\s+\+1\s+−0/,
+    );
+    expect(await page.locator('.dl-add').first().textContent()).toBe('1+Write the greeting');
+    expect(await page.locator('.checks').first().textContent()).toBe('no checks');
     await check(page, 'reviews-queue');
+    // Approving asks first: the confirmation names what it pays.
+    await page.locator('summary', { hasText: 'Approve and pay' }).click();
     await page.getByLabel('Notes for the contributor').fill('Lovely greeting');
-    await press(page, 'form[id^="approve-"]', 'Approve and pay');
+    await press(page, 'form[id^="approve-"]', 'Confirm: approve and pay 95 BRWS');
     const message = await expectFlash(page, 'Approved and paid');
     const hashes = [...message.matchAll(/0x[0-9a-f]{64}/g)].map((m) => m[0]);
     expect(hashes).toHaveLength(2);
@@ -229,14 +235,74 @@ describeBrowser('the console in a browser', () => {
 
     const page = founderTab.page;
     await page.goto(`${web.base}/console/reviews`);
+    await page.locator('summary', { hasText: 'Reject' }).click();
     await page.getByLabel('Why it is rejected').fill('Needs a French version too');
-    await press(page, 'form[id^="reject-"]', 'Reject');
+    await press(page, 'form[id^="reject-"]', 'Confirm: reject');
     await expectFlash(page, 'Rejected');
 
     await dev.goto(`${web.base}/console`);
-    expect(await dev.locator('table').textContent()).toContain('Needs a French version too');
-    expect(await dev.locator('#earn-h ~ article').first().textContent()).toMatch(/95\s+BRWS earned/);
+    expect(await dev.getByRole('table', { name: 'Your submissions, newest first' }).textContent()).toContain(
+      'Needs a French version too',
+    );
+    const earning = dev.locator('tr[id^="earning-"]').first();
+    expect(await earning.textContent()).toMatch(/Earned\s+95 BRWS/);
     await check(dev, 'overview-contributor-paid');
+    expect(devTab.errors).toEqual([]);
+  }, 120_000);
+
+  it('contributor: earnings with their worth now, "Sell all" after a confirmation, no ETH needed', async () => {
+    const page = devTab.page;
+    await page.goto(`${web.base}/console`);
+    const row = page.locator('tr[id^="earning-"]').first();
+    // Held now and what it sells for: the contributor's wallet has never held ETH.
+    expect(await row.locator('td').nth(1).textContent()).toMatch(/(^|\s)95 BRWS$/);
+    expect(await row.locator('td').nth(2).textContent()).toMatch(/(^|\s)≈ 0\.[0-9]+ ETH$/);
+    expect(await row.locator('td').nth(2).locator('[title]').getAttribute('title')).toMatch(
+      /^0\.[0-9]+ ETH$/,
+    );
+    const text = await page.locator('main').textContent();
+    expect(text).not.toMatch(/faucet/i);
+
+    // The confirmation is closed until "Sell all" opens it; it names the amount and its worth.
+    const confirm = row.locator('form.sell-confirm button[type="submit"]');
+    expect(await confirm.isVisible()).toBe(false);
+    await row.locator('summary', { hasText: 'Sell all' }).click();
+    expect(await confirm.textContent()).toMatch(/^Confirm: sell 95 BRWS for ≈ 0\.[0-9]+ ETH$/);
+    await check(page, 'overview-contributor-sell-confirm');
+
+    // A double click is one request; while it runs the button says so and is disabled. What the
+    // page showed at each submit is kept in sessionStorage, which outlives the navigation.
+    let posts = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/console\/projects\/[^/]+\/sell$/.test(r.url())) posts += 1;
+    });
+    await page.evaluate(`document.addEventListener('submit', (e) => {
+      const log = (entry) => sessionStorage.setItem('submits',
+        JSON.stringify([...JSON.parse(sessionStorage.getItem('submits') || '[]'), entry]));
+      const button = e.target.querySelector('button[type="submit"]');
+      const status = e.target.querySelector('[data-pending-status]');
+      log({ prevented: e.defaultPrevented, text: button.textContent, status: status && status.textContent });
+      setTimeout(() => log({ disabled: button.disabled }), 0);
+    })`);
+    await confirm.dblclick();
+    const flash = await expectFlash(
+      page,
+      /Sold 95 BRWS: you received 0\.[0-9]+ ETH after 0\.[0-9]+ ETH of gas, which the platform paid and took back from the sale \(no ETH needed\)/,
+    );
+    expect(posts).toBe(1);
+    const submits = JSON.parse(String(await page.evaluate(`sessionStorage.getItem('submits')`))) as Record<
+      string,
+      unknown
+    >[];
+    expect(submits[0]).toEqual({ prevented: false, text: 'Selling 95 BRWS…', status: 'Selling 95 BRWS…' });
+    expect(submits).toContainEqual({ disabled: true });
+    // A second submit that got through before the button was disabled was stopped in the page.
+    for (const s of submits.slice(1)) if ('prevented' in s) expect(s.prevented).toBe(true);
+    expect(flash).toMatch(/Transaction 0x[0-9a-f]{64}/);
+    const after = page.locator('tr[id^="earning-"]').first();
+    expect(await after.locator('td').nth(1).textContent()).toMatch(/(^|\s)0 BRWS$/);
+    expect(await after.locator('summary').count()).toBe(0);
+    await check(page, 'overview-contributor-sold');
     expect(devTab.errors).toEqual([]);
   }, 120_000);
 

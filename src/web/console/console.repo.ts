@@ -5,7 +5,8 @@ import { payoutLegs, payouts } from '../../infra/db/tables/money.ts';
 
 /**
  * Read-only queries of the console's own views that no JSON route answers ("my submissions",
- * "my payouts"); earnings come from `BountiesService.earningsOf`, as on the public agent page.
+ * "my payouts"); earnings and holdings come from `WalletsService` (show, earnings), as on the
+ * public agent page.
  * They change nothing; every write goes through the services.
  * Submissions have no index on agent_id: one agent's list is a scan of a small table for now.
  */

@@ -1,49 +1,84 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/errors.ts';
+import type { ActiveClaimJson } from '../../modules/agents/agents.schemas.ts';
 import { SubmitBody } from '../../modules/reviews/reviews.schemas.ts';
-import { WithdrawBody } from '../../modules/wallets/wallets.schemas.ts';
+import { SellBody, WithdrawBody } from '../../modules/wallets/wallets.schemas.ts';
 import { submissionsOf } from './console.repo.ts';
-import { ethField, tokensField } from './format.ts';
+import { earningsView, saleErrorForPeople, sellForm, soldMessage } from './earnings.ts';
+import { ethAmount, ethField, tokensField } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
+import { deadline } from './review-view.ts';
 
-/** What a contributor sees: claims with time left, submissions and notes, earnings, bounties to claim. */
+/**
+ * What a contributor sees: claims with time left, submissions and notes, earnings (held now and
+ * what that sells for), bounties to claim.
+ */
 export async function loadOverview(ctx: ConsoleCtx) {
-  const { services, session, config } = ctx;
-  const [agent, wallet, submissions, earnings, open] = await Promise.all([
+  const { services, session } = ctx;
+  const [agent, wallet, submissions, open] = await Promise.all([
     services.agents.getOwn(session.agentId),
     services.wallets.show(ctx.owner).catch(() => null),
     submissionsOf(ctx.db, session.agentId),
-    services.bounties.earningsOf(session.agentId),
     services.bounties.list({ status: 'open', limit: 20, offset: 0 }),
   ]);
-  const ttlMs = config.claimTtlHours * 3600_000;
-  const now = ctx.clock.now().getTime();
-  const claims = agent.active_claims.map((c) => ({
-    ...c,
-    // Only a claim without a submission lapses; one in review waits for the founder.
-    leftMs: c.status === 'claimed' ? new Date(c.claimed_at).getTime() + ttlMs - now : null,
-  }));
+  // The wallet's answer has them; without it (no chain reachable) the database still does.
+  const earnings = wallet?.earnings ?? (await services.wallets.earnings(session.agentId));
+  const claims = await Promise.all(agent.active_claims.map((c) => claimView(ctx, c)));
   const foundedIds = new Set(
     (await services.projects.list({ founder_id: session.agentId, limit: 100, offset: 0 })).projects.map(
       (p) => p.id,
     ),
   );
   const claimedProjects = new Set(claims.map((c) => c.project_id));
+  const inApp = wallet?.wallet_type === 'walletvendor_inapp';
   return {
     agent,
     wallet,
-    inApp: wallet?.wallet_type === 'walletvendor_inapp',
+    inApp,
     claims,
     submissions,
-    earnings,
+    earnings: earningsView(earnings, wallet, { inApp, founded: foundedIds }),
+    ethBalance: wallet?.eth_balance_units ? ethAmount(wallet.eth_balance_units) : null,
     // A founder cannot claim on its own projects, nor hold two claims on one project: not offered.
     claimable: open.bounties
       .filter((b) => !foundedIds.has(b.project_id) && !claimedProjects.has(b.project_id))
-      .slice(0, 10),
+      .slice(0, 10)
+      .map((b) => ({ ...b, worth: b.reward_eth_units === null ? null : ethAmount(b.reward_eth_units) })),
+  };
+}
+
+/**
+ * A claim with its time left. Only a claim without a submission lapses (one in review waits for
+ * the founder): CLAIM_TTL_HOURS after it was made, or at `revision_due_at` when the founder sent
+ * the work back, whose notes and pull request come along (the submit form is offered again).
+ */
+async function claimView(ctx: ConsoleCtx, c: ActiveClaimJson) {
+  const now = ctx.clock.now();
+  if (c.status !== 'claimed') return { ...c, leftMs: null, revision: null };
+  const bounty = await ctx.services.bounties.get(c.bounty_id);
+  const due = bounty.revision_due_at;
+  // Newest first: the submission the founder sent back is the latest one of this claimant.
+  const sentBack = due
+    ? bounty.submissions.find((s) => s.agent_id === ctx.session.agentId && s.status === 'changes_requested')
+    : undefined;
+  const ttlMs = ctx.config.claimTtlHours * 3_600_000;
+  const endsAt = due ? new Date(due).getTime() : new Date(c.claimed_at).getTime() + ttlMs;
+  return {
+    ...c,
+    leftMs: endsAt - now.getTime(),
+    revision:
+      due && sentBack
+        ? {
+            notes: sentBack.review_notes ?? '',
+            prUrl: sentBack.pr_url,
+            reviewedAt: sentBack.reviewed_at,
+            due: deadline(due, now),
+          }
+        : null,
   };
 }
 
 const bountyForm = (name: string) => (p: { id: string }) => `${name}-${p.id}`;
-const projectForm = bountyForm;
 
 export function registerContributorPages(app: FastifyInstance, deps: ConsoleDeps): void {
   const load = loadOverview;
@@ -77,20 +112,31 @@ export function registerContributorPages(app: FastifyInstance, deps: ConsoleDeps
     form: bountyForm('submit'),
     run: async (ctx, { id }, body) => {
       const { pr_url } = parseForm(SubmitBody, { pr_url: body.pr_url });
+      const again = (await ctx.services.bounties.get(id)).revision_due_at !== null;
       await ctx.services.submissions.submit(ctx.session.agentId, id, pr_url);
-      return { flash: 'Your pull request was submitted for review.' };
+      return {
+        flash: again
+          ? 'Your pull request was submitted again; the founder reviews it once more.'
+          : 'Your pull request was submitted for review.',
+      };
     },
   });
 
+  // "Sell all": the confirmed form posts the whole balance it showed. A wallet without ETH is
+  // sponsored by the service (the platform sends the sale and takes its gas back from it).
   registerAction(app, deps, {
     ...base,
     path: '/console/projects/:id/sell',
-    form: projectForm('sell'),
+    form: (p: { id: string }) => sellForm(p.id),
     run: async (ctx, { id }, body) => {
-      const r = await ctx.services.wallets.sell(ctx.owner, id, {
-        tokens_units: tokensField('amount', body.amount),
-      });
-      return { flash: `Sold. Transaction ${r.tx_hash}.` };
+      const { tokens_units } = parseForm(SellBody, { tokens_units: body.tokens_units });
+      const project = await ctx.services.projects.get(id);
+      try {
+        const sale = await ctx.services.wallets.sell(ctx.owner, id, { tokens_units });
+        return { flash: soldMessage(project.token_symbol, tokens_units, sale) };
+      } catch (err) {
+        throw err instanceof AppError ? saleErrorForPeople(err, project.token_symbol, tokens_units) : err;
+      }
     },
   });
 

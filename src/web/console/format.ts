@@ -1,6 +1,7 @@
 import { formatEther, parseEther, parseUnits } from 'viem';
 import { TOKEN_DECIMALS, unitsToTokens } from '../../infra/chain/chain.ts';
 import { AppError } from '../../lib/errors.ts';
+import { formatEth, formatTokenUnits } from '../public/format.ts';
 
 /** A form's failure, shown in that form (fields tied with aria-describedby) and at the page top. */
 export interface FormError {
@@ -19,6 +20,30 @@ export function timeLeft(ms: number): string {
   if (days > 0) return `${days} d ${hours} h`;
   if (hours > 0) return `${hours} h ${minutes % 60} min`;
   return `${Math.max(1, minutes)} min`;
+}
+
+/**
+ * An amount of 18-decimal units for people: `text` grouped with a few significant decimals (the
+ * public pages' formatters: "1,234.5", "0.000123"), `exact` every digit, for a title attribute.
+ */
+export interface Amount {
+  text: string;
+  exact: string;
+}
+
+const asUnits = (units: bigint | string) => (typeof units === 'string' ? BigInt(units) : units);
+
+/** Wei as ETH for people. */
+export function ethAmount(wei: bigint | string): Amount {
+  const u = asUnits(wei);
+  return { text: formatEth(u), exact: formatEther(u) };
+}
+
+/** Token base units as tokens for people; a balance under 0.0001 keeps its first significant digits. */
+export function tokenAmount(units: bigint | string): Amount {
+  const u = asUnits(units);
+  const text = formatTokenUnits(u);
+  return { text: text === '0' && u > 0n ? formatEth(u) : text, exact: unitsToTokens(u) };
 }
 
 /**

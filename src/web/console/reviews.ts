@@ -1,33 +1,52 @@
 import type { FastifyInstance } from 'fastify';
-import type { PullRequestInfo } from '../../infra/repo-host/repo-host.ts';
+import type { PullRequestReport } from '../../infra/db/schema.ts';
+import { readReport } from '../../modules/reviews/pr-report.ts';
 import { RejectBody } from '../../modules/reviews/reviews.schemas.ts';
 import { payoutsOfFounder } from './console.repo.ts';
+import { type DiffView, diffView } from './diff.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
+import { approvalAmounts, deadline, reportView } from './review-view.ts';
 
-/** owner, repo and number of `{repo_url}/pull/{n}`: the last four path segments. */
-function pullRequestRef(prUrl: string): { owner: string; repo: string; number: number } | null {
-  if (!URL.canParse(prUrl)) return null;
-  const parts = new URL(prUrl).pathname.split('/').filter(Boolean).slice(-4);
-  if (parts.length !== 4 || parts[2] !== 'pull' || !/^[1-9][0-9]*$/.test(parts[3] ?? '')) return null;
-  return { owner: parts[0] as string, repo: parts[1] as string, number: Number(parts[3]) };
+/** How long the page waits for the host's list of files before showing the rest without them. */
+const FILES_TIMEOUT_MS = 5_000;
+
+const timeout = (ms: number) =>
+  new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref());
+
+/**
+ * The submission's pull request report: the one stored at submit (refreshed on the host's
+ * webhooks), or for a submission made before reports existed, read from the host now (null when
+ * it cannot say).
+ */
+async function reportOf(ctx: ConsoleCtx, prUrl: string, stored: PullRequestReport | null) {
+  if (stored) return stored;
+  return readReport(ctx.repoHost, prUrl).catch(() => null);
 }
 
-/** The pull request as the host has it now (title, state, diff size); null when it cannot say. */
-async function readPullRequest(ctx: ConsoleCtx, prUrl: string): Promise<PullRequestInfo | null> {
-  const ref = pullRequestRef(prUrl);
-  if (!ref) return null;
-  return ctx.repoHost.getPullRequest(ref.owner, ref.repo, ref.number).catch(() => null);
+/** The pull request's diff from the host; null when the host could not give it (the page says so). */
+async function diffOf(ctx: ConsoleCtx, prUrl: string, changedFiles: number | null): Promise<DiffView | null> {
+  try {
+    const files = await Promise.race([ctx.services.submissions.filesOf(prUrl), timeout(FILES_TIMEOUT_MS)]);
+    return diffView(files, changedFiles);
+  } catch {
+    // The loader has no request logger; the page says the diff could not be read.
+    return null;
+  }
 }
 
-/** The founder's review queue (oldest submission first, as the MCP tool orders it) and payouts. */
+/**
+ * The founder's review queue (oldest submission first, as the MCP tool orders it): each pending
+ * submission with its pull request report, its diff, what approving sends, and payouts.
+ */
 export async function loadReviews(ctx: ConsoleCtx) {
-  const { services, session } = ctx;
+  const { services, session, config } = ctx;
   const { projects } = await services.projects.list({
     founder_id: session.agentId,
     status: 'active',
     limit: 100,
     offset: 0,
   });
+  const symbols = new Map(projects.map((p) => [p.id, p.token_symbol]));
   const inReview = (
     await Promise.all(
       projects.map((p) =>
@@ -37,26 +56,46 @@ export async function loadReviews(ctx: ConsoleCtx) {
       ),
     )
   ).flat();
+  const now = ctx.clock.now();
+  const revisionDue = deadline(new Date(now.getTime() + config.revisionHours * 3_600_000), now);
   const queue = (
     await Promise.all(
       inReview.map(async (b) => {
         const detail = await services.bounties.get(b.id);
         const pending = detail.submissions.find((s) => s.status === 'pending');
         if (!pending) return null;
-        const [contributor, pr] = await Promise.all([
+        const [contributor, report] = await Promise.all([
           services.directory.require(pending.agent_id),
-          readPullRequest(ctx, pending.pr_url),
+          reportOf(ctx, pending.pr_url, pending.pull_request),
         ]);
-        return { bounty: detail, submission: pending, contributorName: contributor.name, pr };
+        const diff = await diffOf(ctx, pending.pr_url, report?.changed_files ?? null);
+        return {
+          bounty: detail,
+          submission: pending,
+          contributorName: contributor.name,
+          report: report ? reportView(report) : null,
+          diff,
+          pay: approvalAmounts(detail.reward_amount, config.platformFeeBps, detail.reward_eth_units),
+          symbol: symbols.get(detail.project_id) ?? 'tokens',
+          // Earlier rounds of this bounty: how often it was sent back already.
+          rounds: detail.submissions.filter((s) => s.status === 'changes_requested').length,
+        };
       }),
     )
   )
     .filter((r) => r !== null)
     .sort((a, b) => a.submission.created_at.localeCompare(b.submission.created_at));
-  return { queue, payouts: await payoutsOfFounder(ctx.db, session.agentId) };
+  return {
+    queue,
+    revisionDue,
+    revisionHours: config.revisionHours,
+    payouts: await payoutsOfFounder(ctx.db, session.agentId),
+  };
 }
 
 const bountyForm = (name: string) => (p: { id: string }) => `${name}-${p.id}`;
+const notesOf = (body: Record<string, unknown>) =>
+  typeof body.review_notes === 'string' ? body.review_notes.trim() : '';
 
 export function registerReviewPages(app: FastifyInstance, deps: ConsoleDeps): void {
   registerPage(app, deps, 'reviews', loadReviews);
@@ -67,7 +106,7 @@ export function registerReviewPages(app: FastifyInstance, deps: ConsoleDeps): vo
     path: '/console/bounties/:id/approve',
     form: bountyForm('approve'),
     run: async (ctx, { id }, body) => {
-      const notes = typeof body.review_notes === 'string' ? body.review_notes.trim() : '';
+      const notes = notesOf(body);
       const r = await ctx.services.approvals.approve(ctx.session.agentId, id, notes || undefined);
       return {
         flash: `Approved and paid. Contributor transaction ${r.contributor_tx_hash}; fee transaction ${r.platform_fee_tx_hash}.`,
@@ -77,11 +116,24 @@ export function registerReviewPages(app: FastifyInstance, deps: ConsoleDeps): vo
 
   registerAction(app, deps, {
     ...base,
+    path: '/console/bounties/:id/request-changes',
+    form: bountyForm('changes'),
+    run: async (ctx, { id }, body) => {
+      const { review_notes } = parseForm(RejectBody, { review_notes: notesOf(body) });
+      const r = await ctx.services.submissions.requestChanges(ctx.session.agentId, id, review_notes);
+      const due = deadline(r.revision_due_at, ctx.clock.now());
+      return {
+        flash: `Changes requested with your notes. The contributor keeps the claim until ${due.text} to submit again.`,
+      };
+    },
+  });
+
+  registerAction(app, deps, {
+    ...base,
     path: '/console/bounties/:id/reject',
     form: bountyForm('reject'),
     run: async (ctx, { id }, body) => {
-      const notes = typeof body.review_notes === 'string' ? body.review_notes.trim() : '';
-      const { review_notes } = parseForm(RejectBody, { review_notes: notes });
+      const { review_notes } = parseForm(RejectBody, { review_notes: notesOf(body) });
       await ctx.services.submissions.reject(ctx.session.agentId, id, review_notes);
       return { flash: 'Rejected with your notes; the bounty is open again.' };
     },

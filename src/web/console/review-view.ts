@@ -1,0 +1,99 @@
+import type { PullRequestReport } from '../../infra/db/schema.ts';
+import { contributorUnits } from '../../lib/curve.ts';
+import { type Amount, ethAmount, timeLeft, tokenAmount } from './format.ts';
+
+/**
+ * What the review pages say, computed before the templates see it: the pull request report in
+ * words, what an approval sends, and deadlines with their time left.
+ */
+
+export interface ReportView {
+  number: number;
+  title: string;
+  author: string;
+  state: PullRequestReport['state'];
+  /** Lines added and removed, in how many files ("+12 −3 in 2 files"); null when the host did not say. */
+  size: { additions: number; deletions: number; files: string | null } | null;
+  mergeable: 'yes' | 'no' | 'unknown';
+  checks: { state: PullRequestReport['checks']['state']; mark: string; text: string };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "✗ 1 of 3 checks failed", "✓ 3 checks passed", "● checks running", "no checks". */
+export function checksText(c: PullRequestReport['checks']): { mark: string; text: string } {
+  switch (c.state) {
+    case 'success':
+      return { mark: '✓', text: `${plural(c.total, 'check')} passed` };
+    case 'failure':
+      return { mark: '✗', text: `${c.failed} of ${plural(c.total, 'check')} failed` };
+    case 'pending':
+      return { mark: '●', text: c.total > 0 ? `${plural(c.total, 'check')} running` : 'checks running' };
+    default:
+      return { mark: '', text: 'no checks' };
+  }
+}
+
+export function reportView(r: PullRequestReport): ReportView {
+  const size =
+    r.additions === null || r.deletions === null
+      ? null
+      : {
+          additions: r.additions,
+          deletions: r.deletions,
+          files: r.changed_files === null ? null : plural(r.changed_files, 'file'),
+        };
+  return {
+    number: r.number,
+    title: r.title,
+    author: r.author,
+    state: r.state,
+    size,
+    mergeable: r.mergeable === null ? 'unknown' : r.mergeable ? 'yes' : 'no',
+    checks: { state: r.checks.state, ...checksText(r.checks) },
+  };
+}
+
+export interface ApprovalAmounts {
+  /** The contributor's share of the reward, in the project's token. */
+  contributor: Amount;
+  /** The platform fee: floor(reward * bps / 10000). */
+  fee: Amount;
+  /** What the contributor's share sells for now; null when the curve could not be read. */
+  worth: Amount | null;
+}
+
+/** What approving sends for a reward of `rewardAmount` whole tokens (the payouts' arithmetic). */
+export function approvalAmounts(
+  rewardAmount: number,
+  feeBps: number,
+  rewardEthUnits: string | null,
+): ApprovalAmounts {
+  const reward = BigInt(rewardAmount) * 10n ** 18n;
+  const share = contributorUnits(reward, feeBps);
+  return {
+    contributor: tokenAmount(share),
+    fee: tokenAmount(reward - share),
+    worth: rewardEthUnits === null ? null : ethAmount(rewardEthUnits),
+  };
+}
+
+/** A moment for a `<time>`: its ISO form, "2025-01-04 12:00 UTC", and the time left ("in 2 d 5 h"). */
+export interface Deadline {
+  iso: string;
+  text: string;
+  left: string;
+  /** Less than a day left (or none). */
+  soon: boolean;
+}
+
+export function deadline(at: Date | string, now: Date): Deadline {
+  const d = new Date(at);
+  const ms = d.getTime() - now.getTime();
+  return {
+    iso: d.toISOString(),
+    text: `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    left: ms <= 0 ? 'passed' : `in ${timeLeft(ms)}`,
+    soon: ms < 24 * 3_600_000,
+  };
+}
