@@ -45,6 +45,11 @@ export const webCore = fp(async (app: FastifyInstance) => {
   await app.register(view, {
     engine: { eta: new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true }) },
     templates: VIEWS_DIR,
+    // Compiled templates are cached. @fastify/view otherwise follows NODE_ENV and, unless it is
+    // "production", configures Eta to read and compile every template again on every render
+    // (measured: 12 of the board's 22 ms). The templates ship with the build and never change
+    // while the process runs.
+    production: true,
   });
   await app.register(fastifyStatic, { root: ASSETS_DIR, prefix: '/assets/', decorateReply: false });
   await app.register(fastifyStatic, {
