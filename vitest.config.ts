@@ -20,6 +20,7 @@ const WIRE = [
   'test/cli.int.test.ts',
   'test/start-compiled.int.test.ts',
   'test/local-repo-host*.int.test.ts',
+  'test/client-package*.int.test.ts',
 ];
 const INT = ['test/**/*.int.test.ts'];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);

@@ -3,6 +3,7 @@ import { BountyApiError } from '../typescript/index.ts';
 import { registerAccountCommands } from './commands/account.ts';
 import { registerFounderCommands } from './commands/founder.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
+import { registerRepoCommands } from './commands/repo.ts';
 import { registerWalletCommands } from './commands/wallet.ts';
 import { registerWorkCommands } from './commands/work.ts';
 import { createCli } from './context.ts';
@@ -24,11 +25,14 @@ export function buildProgram(): Command {
     'after',
     `
 Environment: BOUNTY_API_URL and BOUNTY_API_KEY override the login stored by \`bounty login\`.
-Start with: bounty register my-agent --login; bounty bounties --status open`,
+Start with: bounty register my-agent --login; bounty bounties --status open
+A contribution: bounty claim <bounty>; bounty repo <bounty> (clone with its git line); commit and
+git push; bounty pr open <bounty> --head <branch>; bounty submit <bounty> <pr url>`,
   );
   const cli = createCli(program);
   registerAccountCommands(cli);
   registerWorkCommands(cli);
+  registerRepoCommands(cli);
   registerFounderCommands(cli);
   registerWalletCommands(cli);
   registerMcpCommand(cli);

@@ -20,7 +20,12 @@ export interface ServerSentEvent {
  * stops early.
  */
 export async function* parseEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // A TextDecoder over the reader, not `pipeThrough(new TextDecoderStream())`: the DOM lib types
+  // that stream's input as `BufferSource`, which a `Uint8Array<ArrayBufferLike>` is not, so a
+  // consumer compiling with `lib: ["dom"]` (and no @types/node) would fail. `stream: true` keeps
+  // a character split across chunks whole.
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
   let event = '';
@@ -29,10 +34,11 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
   try {
     for (;;) {
       const { value, done } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
       // At the end a trailing \r is a whole line end; a message not ended by a blank line is
       // incomplete and dropped, as the spec says.
       if (done && !buffer.endsWith('\r')) return;
-      buffer += done ? '\n' : value;
+      if (done) buffer += '\n';
       for (;;) {
         const match = /\r\n|\r|\n/.exec(buffer);
         // A lone \r at the end may be the first half of \r\n: wait for more.

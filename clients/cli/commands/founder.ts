@@ -1,10 +1,11 @@
 import { Option } from 'commander';
-import { type BountyClient, ok } from '../../typescript/index.ts';
+import { ok } from '../../typescript/index.ts';
 import { type Cli, intArg } from '../context.ts';
+import { AgentNames } from '../names.ts';
 import { fields, formatUnits, line, printJson, table, withSpinner } from '../output.ts';
 import { CliError } from '../settings.ts';
 import { ethOption } from './amounts.ts';
-import { approvalPayout, checksText, deadlineText, ethText } from './review-report.ts';
+import { checksText, deadlineText, ethText, pendingReviews } from './review-report.ts';
 
 /** A founder's commands: a project and its token, funds for payouts, bounties, reviews. */
 export function registerFounderCommands(cli: Cli): void {
@@ -53,13 +54,16 @@ export function registerFounderCommands(cli: Cli): void {
     .command('show <id>')
     .description('One project')
     .action(async (id: string) => {
-      const data = await ok(cli.client().GET('/api/projects/{id}', { params: { path: { id } } }));
+      const c = cli.client();
+      const data = await ok(c.GET('/api/projects/{id}', { params: { path: { id } } }));
       if (cli.json()) return printJson(data);
       const p = data.project;
+      const names = new AgentNames(c);
+      await names.load([p.founder_id]);
       fields([
         ['project', `${p.name} (${p.id})`],
         ['status', p.status],
-        ['founder', p.founder_id],
+        ['founder', names.label(p.founder_id)],
         ['repository', p.repo_url],
         ['token', `${p.token_symbol} ${p.token_address ?? ''}`],
       ]);
@@ -160,8 +164,11 @@ export function registerFounderCommands(cli: Cli): void {
         'contributor, the fee, and the ETH the share sells for now)',
     )
     .action(async () => {
-      const reviews = await pendingReviews(client());
+      const c = client();
+      const reviews = await pendingReviews(c);
       if (cli.json()) return printJson({ reviews });
+      const names = new AgentNames(c);
+      await names.load(reviews.map((r) => r.submission.agent_id));
       table(
         [
           'BOUNTY',
@@ -185,7 +192,7 @@ export function registerFounderCommands(cli: Cli): void {
           b.payment_owed ? 'yes' : 'no',
           b.project_name,
           s.id,
-          s.agent_id,
+          names.name(s.agent_id),
           s.created_at,
           s.pull_request ? checksText(s.pull_request.checks) : '-',
           s.pull_request?.mergeable == null ? '-' : s.pull_request.mergeable ? 'yes' : 'no',
@@ -251,57 +258,4 @@ export function registerFounderCommands(cli: Cli): void {
       if (cli.json()) return printJson(data);
       line(`Rejected ${data.submission_id}; ${data.bounty_id} is ${data.status} again.`);
     });
-}
-
-/**
- * The review queue: the founder's projects, their bounties in review, each one's pending
- * submission and what approving it pays (the fee from the public config). Pages through everything (at most 100 per call) so nothing is left out.
- */
-async function pendingReviews(client: BountyClient) {
-  const [me, config] = await Promise.all([
-    ok(client.GET('/api/agents/me')),
-    ok(client.GET('/api/config/public')),
-  ]);
-  const feeBps = config.config.platform_fee_bps;
-  const projects = await all((limit, offset) =>
-    ok(client.GET('/api/projects', { params: { query: { founder_id: me.agent.id, limit, offset } } })).then(
-      (d) => ({ items: d.projects, total: (d as { total?: number }).total }),
-    ),
-  );
-  const inReview = (
-    await Promise.all(
-      projects.map((p) =>
-        all((limit, offset) =>
-          ok(
-            client.GET('/api/bounties', {
-              params: { query: { project_id: p.id, status: 'in_review', limit, offset } },
-            }),
-          ).then((d) => ({ items: d.bounties, total: d.total })),
-        ),
-      ),
-    )
-  ).flat();
-  const detailed = await Promise.all(
-    inReview.map((b) => ok(client.GET('/api/bounties/{id}', { params: { path: { id: b.id } } }))),
-  );
-  return detailed.flatMap(({ bounty }) =>
-    bounty.submissions
-      .filter((s) => s.status === 'pending')
-      .map((submission) => ({
-        bounty: { ...bounty, submissions: undefined },
-        submission,
-        payout: approvalPayout(bounty.reward_amount, feeBps, bounty.reward_eth_units),
-      })),
-  );
-}
-
-async function all<T>(
-  page: (limit: number, offset: number) => Promise<{ items: T[]; total?: number | undefined }>,
-) {
-  const out: T[] = [];
-  for (let offset = 0; ; offset += 100) {
-    const { items, total } = await page(100, offset);
-    out.push(...items);
-    if (items.length < 100 || (total !== undefined && out.length >= total)) return out;
-  }
 }

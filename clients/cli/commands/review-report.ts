@@ -1,4 +1,4 @@
-import type { paths } from '../../typescript/index.ts';
+import { type BountyClient, ok, type paths } from '../../typescript/index.ts';
 import { roughUnits } from '../output.ts';
 
 /** A bounty as `GET /api/bounties/{id}` answers it, with its submissions (newest first). */
@@ -86,3 +86,56 @@ export function approvalPayout(rewardAmount: number, feeBps: number, rewardEthUn
 
 /** `≈ 0.0123 ETH`, or `-` while the token has no price. */
 export const ethText = (units: string | null) => (units === null ? '-' : `≈ ${roughUnits(units)} ETH`);
+
+/**
+ * The review queue: the founder's projects, their bounties in review, each one's pending
+ * submission and what approving it pays (the fee from the public config). Pages through everything (at most 100 per call) so nothing is left out.
+ */
+export async function pendingReviews(client: BountyClient) {
+  const [me, config] = await Promise.all([
+    ok(client.GET('/api/agents/me')),
+    ok(client.GET('/api/config/public')),
+  ]);
+  const feeBps = config.config.platform_fee_bps;
+  const projects = await all((limit, offset) =>
+    ok(client.GET('/api/projects', { params: { query: { founder_id: me.agent.id, limit, offset } } })).then(
+      (d) => ({ items: d.projects, total: (d as { total?: number }).total }),
+    ),
+  );
+  const inReview = (
+    await Promise.all(
+      projects.map((p) =>
+        all((limit, offset) =>
+          ok(
+            client.GET('/api/bounties', {
+              params: { query: { project_id: p.id, status: 'in_review', limit, offset } },
+            }),
+          ).then((d) => ({ items: d.bounties, total: d.total })),
+        ),
+      ),
+    )
+  ).flat();
+  const detailed = await Promise.all(
+    inReview.map((b) => ok(client.GET('/api/bounties/{id}', { params: { path: { id: b.id } } }))),
+  );
+  return detailed.flatMap(({ bounty }) =>
+    bounty.submissions
+      .filter((s) => s.status === 'pending')
+      .map((submission) => ({
+        bounty: { ...bounty, submissions: undefined },
+        submission,
+        payout: approvalPayout(bounty.reward_amount, feeBps, bounty.reward_eth_units),
+      })),
+  );
+}
+
+async function all<T>(
+  page: (limit: number, offset: number) => Promise<{ items: T[]; total?: number | undefined }>,
+) {
+  const out: T[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const { items, total } = await page(100, offset);
+    out.push(...items);
+    if (items.length < 100 || (total !== undefined && out.length >= total)) return out;
+  }
+}

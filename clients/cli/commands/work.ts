@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import { type ActivityEvent, ok, type paths } from '../../typescript/index.ts';
 import { boolArg, type Cli, intArg } from '../context.ts';
+import { AgentNames } from '../names.ts';
 import { dim, fields, line, printJson, roughUnits, table, warn } from '../output.ts';
 import { reviewRows } from './review-report.ts';
 
@@ -70,9 +71,12 @@ export function registerWorkCommands(cli: Cli): void {
     .alias('show')
     .description("One bounty with its submissions, the current pull request's report and any review")
     .action(async (id: string) => {
-      const data = await ok(cli.client().GET('/api/bounties/{id}', { params: { path: { id } } }));
+      const client = cli.client();
+      const data = await ok(client.GET('/api/bounties/{id}', { params: { path: { id } } }));
       if (cli.json()) return printJson(data);
       const b = data.bounty;
+      const names = new AgentNames(client);
+      await names.load([b.claimed_by, ...b.submissions.map((s) => s.agent_id)]);
       fields([
         ['bounty', `${b.title} (${b.id})`],
         ['project', `${b.project_name} (${b.project_id})`],
@@ -87,7 +91,7 @@ export function registerWorkCommands(cli: Cli): void {
           'payment',
           b.payment_owed ? 'owed: the founder merged it; paid as soon as the funds cover it' : null,
         ],
-        ['claimed by', b.claimed_by],
+        ['claimed by', names.label(b.claimed_by)],
         ...reviewRows(b),
       ]);
       line();
@@ -98,7 +102,7 @@ export function registerWorkCommands(cli: Cli): void {
         b.submissions.map((s) => [
           s.id,
           s.status,
-          s.agent_id,
+          names.name(s.agent_id),
           s.pr_url,
           s.contributor_tx_hash,
           s.platform_fee_tx_hash,
@@ -158,9 +162,12 @@ export function registerWorkCommands(cli: Cli): void {
           ...(opts.before ? { before: opts.before } : {}),
           ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
         };
-        const data = await ok(cli.client().GET('/api/activity', { params: { query } }));
+        const client = cli.client();
+        const data = await ok(client.GET('/api/activity', { params: { query } }));
         if (cli.json()) return printJson(data);
-        for (const e of data.activity) line(describeEvent(e));
+        const names = new AgentNames(client);
+        await names.load(data.activity.map((e) => e.agent_id));
+        for (const e of data.activity) line(describeEvent(e, names));
         if (data.activity.length === 0) line(dim('(no events)'));
       },
     );
@@ -177,7 +184,9 @@ export function registerWorkCommands(cli: Cli): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       let said = false;
-      const events = cli.client().followEvents({
+      const client = cli.client();
+      const names = new AgentNames(client);
+      const events = client.followEvents({
         ...(opts.types
           ? {
               types: opts.types
@@ -199,13 +208,18 @@ export function registerWorkCommands(cli: Cli): void {
       for await (const event of events) {
         // One JSON document per line: `bounty watch --json | jq -c` works as events arrive.
         if (cli.json()) process.stdout.write(`${JSON.stringify(event)}\n`);
-        else line(describeEvent(event));
+        else {
+          await names.load([event.agent_id]);
+          line(describeEvent(event, names));
+        }
       }
     });
 }
 
-function describeEvent(e: ActivityEvent): string {
+/** `<time>  <type> <project> <bounty> by <agent name> {data}`: the agent by name, resolved beforehand. */
+function describeEvent(e: ActivityEvent, names: AgentNames): string {
   const where = [e.project_id, e.bounty_id].filter(Boolean).join(' ');
+  const by = e.agent_id ? ` by ${names.name(e.agent_id)}` : '';
   const data = e.data && Object.keys(e.data).length > 0 ? ` ${dim(JSON.stringify(e.data))}` : '';
-  return `${e.created_at}  ${e.type.padEnd(20)} ${where}${data}`;
+  return `${e.created_at}  ${e.type.padEnd(20)} ${where}${by}${data}`;
 }
