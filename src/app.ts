@@ -36,6 +36,7 @@ import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { walletsRoutes } from './modules/wallets/wallets.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { consolePages } from './web/console/console.plugin.ts';
+import { docsUiOptions } from './web/public/docs-ui.ts';
 import { publicPages } from './web/public/public-pages.ts';
 import { webSessionPlugin } from './web/session.ts';
 import { webCore } from './web/web-core.ts';
@@ -130,7 +131,7 @@ export async function buildApp(deps: AppDeps) {
       components: openApiComponents(),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', ...docsUiOptions });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
 
@@ -189,6 +190,7 @@ export async function buildApp(deps: AppDeps) {
     chain: deps.chain,
     clock: deps.clock,
     explorerUrl: deps.chain.info?.explorerUrl ?? config.chain.explorerUrl ?? null,
+    rateLimit: config.rateLimit,
   });
 
   // Sign-in's console: every form calls the services the JSON routes call.

@@ -122,19 +122,44 @@ describe('POST /api/bounties/{id}/claim', () => {
     const b = await createBounty(ctx.app, p.founder, p.project.id);
     const dev = await registerAgent(ctx.app);
     const rival = await registerAgent(ctx.app);
-    await claimOk(dev, b.id);
-    // Claimed: by someone else, and again by the claimant.
-    expectError(await claim(ctx.app, rival, b.id), 409, 'invalid_state');
-    expectError(await claim(ctx.app, dev, b.id), 409, 'invalid_state');
+    const claimedAt = (await claimOk(dev, b.id)).bounty.claimed_at;
+    // Claimed: by someone else, and again by the claimant, who is told it already holds it.
+    expect(expectError(await claim(ctx.app, rival, b.id), 409, 'invalid_state').message).toBe(
+      'This bounty is not open for claiming.',
+    );
+    expect(expectError(await claim(ctx.app, dev, b.id), 409, 'invalid_state').message).toBe(
+      `You already hold this claim (claimed at ${claimedAt}); submit your pull request or unclaim.`,
+    );
     expect(await bountyOf(b.id)).toMatchObject({ status: 'claimed', claimed_by: dev.id });
     // In review.
     ok(await submit(ctx.app, dev, b.id, p.repoUrl, ++pr), 201);
     expectError(await claim(ctx.app, rival, b.id), 409, 'invalid_state');
+    expect(expectError(await claim(ctx.app, dev, b.id), 409, 'invalid_state').message).toBe(
+      `You already hold this claim (claimed at ${claimedAt}) and your submission is in review; wait for the founder's decision.`,
+    );
     // Done.
     ok(await approve(ctx.app, p.founder, b.id));
     expectError(await claim(ctx.app, rival, b.id), 409, 'invalid_state');
     expect(await bountyOf(b.id)).toMatchObject({ status: 'done', claimed_by: dev.id });
     expect(await eventsFor('bounty.claimed', b.id)).toHaveLength(1);
+  });
+
+  it('tells a claimant sent back for changes that it holds the claim, and until when', async () => {
+    const b = await createBounty(ctx.app, p.founder, p.project.id);
+    const dev = await registerAgent(ctx.app);
+    const claimedAt = (await claimOk(dev, b.id)).bounty.claimed_at;
+    ok(await submit(ctx.app, dev, b.id, p.repoUrl, ++pr), 201);
+    const sentBack = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${b.id}/request-changes`,
+      headers: p.founder.headers,
+      payload: { review_notes: 'Add a test.' },
+    });
+    const due = ok<{ revision_due_at: string }>(sentBack).revision_due_at;
+    expect(expectError(await claim(ctx.app, dev, b.id), 409, 'invalid_state').message).toBe(
+      `You already hold this claim (claimed at ${claimedAt}); the founder requested changes: ` +
+        `submit your pull request again before ${due}, or unclaim.`,
+    );
   });
 
   it('answers 404 not_found for unknown and malformed bounty ids', async () => {

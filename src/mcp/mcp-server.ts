@@ -1,4 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerPrompts } from './prompts.ts';
+import { registerResources } from './resources.ts';
 import type { ToolContext } from './tool-kit.ts';
 import { registerAgentTools } from './tools/agents.tools.ts';
 import { registerBountyTools } from './tools/bounties.tools.ts';
@@ -14,16 +16,18 @@ Start: register_agent (no key needed), then reconnect with "Authorization: Beare
 Earn: search_bounties (status open) -> claim_bounty -> repo_credentials -> git clone, branch, commit, push (API key as git password) -> open_pull_request -> submit_pull_request -> get_bounty until done (claimed again with revision_due_at: the founder requested changes; read the review_notes, push fixes, submit_pull_request again before then).
 Cash out: my_wallet (tokens held, their value in ETH, earnings) -> sell_tokens (no ETH needed: the platform pays the gas and takes it back from the sale) or withdraw.
 Found: create_project -> activate_project -> (dev_faucet on the dev chain) -> buy_tokens -> set_allowance -> create_bounty -> review_queue (each pull request's checks, size and mergeability, and what approving pays) -> approve_submission, request_changes (the same contributor revises and submits again) or reject_submission.
+Resources: bounty://{id} (a bounty with its submissions), bounties://open (open payable bounties), me://work (your claims, what the founder asked you to change and by when, what is in review, your earnings) and me://wallet.
+Prompts: work_on_bounty, review_submission (founder), cash_out.
 Errors come back as isError results with {code, message}: read the message, it says what to do.`;
 
 /**
- * The marketplace's MCP server for one caller. Every tool calls the services the JSON routes
- * call; none holds a rule of its own.
+ * The marketplace's MCP server for one caller: tools, resources and prompts. Every one calls the
+ * services the JSON routes call; none holds a rule of its own.
  */
 export function buildMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'Bounty Marketplace', version: '1.0.0' },
-    { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } },
   );
   registerAgentTools(server, ctx);
   registerBountyTools(server, ctx);
@@ -31,5 +35,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
   registerProjectTools(server, ctx);
   registerWalletTools(server, ctx);
   registerRepoTools(server, ctx);
+  registerResources(server, ctx);
+  registerPrompts(server, ctx);
   return server;
 }

@@ -73,6 +73,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, opts)
         agent: request.agent,
         apiKey: request.agent ? bearerToken(request) : null,
         devChain,
+        claimTtlHours: opts.config.claimTtlHours,
         log: request.log,
         countRegistration: async () => {
           const limit = await registrations(request);

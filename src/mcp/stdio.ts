@@ -6,8 +6,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   CallToolResultSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   type Progress,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_SERVER_NAME } from './mcp-server.ts';
 
@@ -30,8 +36,9 @@ export interface StdioMcp {
 
 /**
  * `bounty mcp`: the service's MCP tools over stdio, for agent hosts that launch a local command.
- * A bridge, not a second implementation: tools/list and tools/call (with their progress) are
- * forwarded to the service's own `POST /mcp` with the agent's key, so there is one source of tools.
+ * A bridge, not a second implementation: tools/list and tools/call (with their progress), and the
+ * resources and prompts requests, are forwarded to the service's own `POST /mcp` with the agent's
+ * key, so there is one source of tools, resources and prompts.
  */
 export async function runStdioMcp(opts: StdioMcpOptions): Promise<StdioMcp> {
   const endpoint = new URL('mcp', opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
@@ -49,11 +56,27 @@ export async function runStdioMcp(opts: StdioMcpOptions): Promise<StdioMcp> {
     });
 
   const server = new Server(upstream.getServerVersion() ?? { name: MCP_SERVER_NAME, version: '1.0.0' }, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, resources: {}, prompts: {} },
     ...(upstream.getInstructions() ? { instructions: upstream.getInstructions() as string } : {}),
   });
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
     upstream.listTools(request.params, { signal: extra.signal }),
+  );
+  // Resources and prompts are plain requests: forwarded as they are, errors with their own code.
+  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
+    relayed(upstream.listResources(request.params, { signal: extra.signal })),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) =>
+    relayed(upstream.listResourceTemplates(request.params, { signal: extra.signal })),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+    relayed(upstream.readResource(request.params, { signal: extra.signal })),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, (request, extra) =>
+    relayed(upstream.listPrompts(request.params, { signal: extra.signal })),
+  );
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    relayed(upstream.getPrompt(request.params, { signal: extra.signal })),
   );
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
@@ -107,4 +130,18 @@ export async function runStdioMcp(opts: StdioMcpOptions): Promise<StdioMcp> {
   }
   await server.connect(transport);
   return { close, closed };
+}
+
+/**
+ * The service's JSON-RPC error passed on with its code, message and data: rethrown as received, the
+ * SDK's McpError would carry its message again behind a second "MCP error <code>:" prefix.
+ */
+async function relayed<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (err) {
+    if (!(err instanceof McpError)) throw err;
+    const message = err.message.replace(`MCP error ${err.code}: `, '');
+    throw Object.assign(new Error(message), { code: err.code, data: err.data });
+  }
 }

@@ -18,10 +18,15 @@ export interface ToolContext {
   /** The caller's key: the credential for its own writes on the local repository host. */
   apiKey: string | null;
   devChain: boolean;
+  /** CLAIM_TTL_HOURS: when a claim without a submission lapses (`me://work` says when). */
+  claimTtlHours: number;
   log: FastifyBaseLogger;
   /** Counts one registration against the caller's hourly budget; throws 429 `rate_limited` past it. */
   countRegistration(): Promise<void>;
 }
+
+/** A bounty with its submissions, as `GET /api/bounties/{id}` and `bounty://{id}` give it. */
+export type BountyDetail = Awaited<ReturnType<Services['bounties']['get']>>;
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -46,11 +51,7 @@ export async function run(ctx: ToolContext, body: () => Promise<object>): Promis
     const result = (await body()) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
-    const appErr =
-      err instanceof AppError
-        ? err
-        : new AppError('internal_error', 'Something went wrong on our side; it has been logged.');
-    if (appErr.status >= 500) ctx.log.error({ err }, 'MCP tool failed');
+    const appErr = toolError(ctx, err);
     const error = {
       code: appErr.code,
       message: appErr.message,
@@ -62,6 +63,44 @@ export async function run(ctx: ToolContext, body: () => Promise<object>): Promis
       structuredContent: error,
     };
   }
+}
+
+/**
+ * What a caller is told of a failure: an AppError as it is; anything else logged and hidden behind
+ * `internal_error`, as the error handler does. A 5xx is logged either way.
+ */
+export function toolError(ctx: ToolContext, err: unknown): AppError {
+  const appErr =
+    err instanceof AppError
+      ? err
+      : new AppError('internal_error', 'Something went wrong on our side; it has been logged.');
+  if (appErr.status >= 500) ctx.log.error({ err }, 'MCP call failed');
+  return appErr;
+}
+
+/**
+ * A failed resource read or prompt, as the protocol carries it: the SDK answers a thrown error with
+ * its integer `code`, its `message` and its `data` (an McpError would prefix "MCP error <code>:").
+ * -32002 is the protocol's "resource not found"; any other refusal is about the request (-32602),
+ * our own failure -32603. `data` is the API's `{code, message}`.
+ */
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: { code: string; message: string },
+  ) {
+    super(message);
+  }
+}
+
+export function protocolError(ctx: ToolContext, err: unknown): ProtocolError {
+  const appErr = toolError(ctx, err);
+  const rpc = appErr.code === 'not_found' ? -32002 : appErr.status >= 500 ? -32603 : -32602;
+  return new ProtocolError(rpc, `${appErr.code}: ${appErr.message}`, {
+    code: appErr.code,
+    message: appErr.message,
+  });
 }
 
 const detailText = (err: AppError) =>

@@ -111,6 +111,21 @@ const cookieOptions = (request: FastifyRequest) => ({
   secure: request.protocol === 'https',
 });
 
+/**
+ * Signs this browser in as the agent (sign-in, and sign-up once the agent exists): a new session
+ * and its cookie. Returns the cookie's token.
+ */
+export async function startSession(
+  store: SessionStore,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  agentId: string,
+): Promise<string> {
+  const { token, expiresAt } = await store.create(agentId);
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), expires: expiresAt });
+  return token;
+}
+
 // Any form field the pages post: text, or several values of a checkbox group.
 const FormBody = {
   type: 'object',
@@ -168,8 +183,7 @@ export const webSessionPlugin = fp(
       const agent = isWellFormedApiKey(key) ? await app.services.agents.authenticate(key) : null;
       if (!agent)
         return signInPage(reply, 401, { next, error: 'That API key is not valid. Check it and try again.' });
-      const { token, expiresAt } = await store.create(agent.id);
-      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), expires: expiresAt });
+      await startSession(store, request, reply, agent.id);
       return reply.redirect(next, 303);
     });
 

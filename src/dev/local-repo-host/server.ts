@@ -7,7 +7,16 @@ import helmet from 'helmet';
 import { SECURITY_HEADERS } from '../../infra/http/security-headers.ts';
 import { type Authenticator, Gatekeeper } from './auth.ts';
 import { serveGit } from './git-http.ts';
-import { indexPage, notFoundPage, pullPage, repoPage, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
+import {
+  COMPARE_PAGE,
+  indexPage,
+  notFoundPage,
+  pullPage,
+  repoPage,
+  STYLESHEET,
+  STYLESHEET_PATH,
+  servePullForm,
+} from './pages.ts';
 import { readPushBody, refusedUpdate } from './ref-updates.ts';
 import {
   type ApiResponse,
@@ -147,6 +156,8 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     }
     const git = GIT_PATH.exec(path);
     if (git) return routeGit(req, res, url, git.slice(1) as [string, string, string]);
+    const compare = COMPARE_PAGE.exec(path);
+    if (compare) return servePullForm(req, res, { views, api, gate }, [...compare]);
     if (method !== 'GET' && method !== 'HEAD') return sendJson(res, refused(405, 'Method Not Allowed'));
     if (path === STYLESHEET_PATH) {
       res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' });

@@ -24,7 +24,11 @@ const Credentials = z.object({
 const PullRequest = z.object({
   pull_request: z.object({
     number: z.number().int(),
-    url: z.string().describe('{repo_url}/pull/{number}: pass it to submit_pull_request'),
+    html_url: z
+      .string()
+      .describe(
+        "{repo_url}/pull/{number}, as the host's API names it: pass it to submit_pull_request as pr_url",
+      ),
     title: z.string(),
     head: z.string(),
     author_login: z.string(),
@@ -64,8 +68,8 @@ export function registerRepoTools(server: McpServer, ctx: ToolContext): void {
             ? 'git push origin <your-branch>  (when git asks: any user name, your API key as the password; or set a credential helper that prints password=<api_key>)'
             : 'git push to a branch with your own GitHub credentials (your account must be linked as repo_login: POST /api/agents/me/repo-identity)',
           local
-            ? 'open_pull_request with head=<your-branch>, then submit_pull_request with its url'
-            : 'open the pull request on GitHub yourself (gh pr create), then submit_pull_request with its url',
+            ? 'open_pull_request with head=<your-branch>, then submit_pull_request with its html_url as pr_url'
+            : 'open the pull request on GitHub yourself (gh pr create), then submit_pull_request with its html_url',
         ];
         return {
           project_id: project.id,
@@ -88,7 +92,7 @@ export function registerRepoTools(server: McpServer, ctx: ToolContext): void {
       description:
         "Open a pull request on the project's repository from a branch you pushed, with you as its author, on the " +
         'built-in repository host. On GitHub this is refused: open it with your own GitHub credentials. Then call ' +
-        'submit_pull_request with the returned url. Needs your API key.',
+        'submit_pull_request with the returned html_url as pr_url. Needs your API key.',
       inputSchema: {
         ...where,
         head: z.string().describe('The branch you pushed'),
@@ -116,7 +120,7 @@ export function registerRepoTools(server: McpServer, ctx: ToolContext): void {
         return {
           pull_request: {
             number: opened.number,
-            url: opened.htmlUrl,
+            html_url: opened.htmlUrl,
             title: opened.title,
             head: opened.headRef,
             author_login: opened.authorLogin,

@@ -46,7 +46,7 @@ const ReviewQueue = z.object({
 });
 
 /** What approving sends for a reward of `rewardAmount` whole tokens (PayoutsService's arithmetic). */
-function approvalPayout(rewardAmount: number, feeBps: number, rewardEthUnits: string | null) {
+export function approvalPayout(rewardAmount: number, feeBps: number, rewardEthUnits: string | null) {
   const reward = BigInt(rewardAmount) * 10n ** 18n;
   const contributor = contributorUnits(reward, feeBps);
   return {

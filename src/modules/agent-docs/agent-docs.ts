@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { type DocumentedRoute, type RouteCatalog, TAGS } from '../../infra/http/openapi-meta.ts';
+import type { DocumentedRoute, RouteCatalog } from '../../infra/http/openapi-meta.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../lib/errors.ts';
 import { ERROR_FIXES } from './error-fixes.ts';
+import { OPERATIONS_INDEX, operationLinks } from './operation-pages.ts';
 import { contributorSteps, founderSteps, type StepContext } from './skill-steps.ts';
 
 /**
@@ -22,6 +23,8 @@ export interface DocsContext {
   mcpMaxBatch: number;
   /** An MCP server is mounted at /mcp (hidden from the OpenAPI document, so not in the catalog). */
   mcp: boolean;
+  /** docs/api.md is served as Markdown at /docs/api.md (it is read from the checkout). */
+  apiMarkdown: boolean;
 }
 
 const TITLE = 'Bounty Marketplace';
@@ -40,34 +43,40 @@ const AUTH_NOTE: Record<DocumentedRoute['auth'], string> = {
 const sortRoutes = (routes: DocumentedRoute[]) =>
   [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 
+/** Where docs/api.md is served as Markdown. */
+export const API_MARKDOWN = '/docs/api.md';
+
 const routeLine = (r: DocumentedRoute) =>
   `- \`${r.method} ${r.path}\` (${AUTH_NOTE[r.auth]}, \`${r.operationId}\`): ${r.summary}`;
 
 export function renderLlmsTxt(ctx: DocsContext): string {
-  const byTag = new Map<string, DocumentedRoute[]>();
-  for (const r of sortRoutes(ctx.catalog.routes)) byTag.set(r.tag, [...(byTag.get(r.tag) ?? []), r]);
-  const sections = Object.keys(TAGS)
-    .filter((tag) => byTag.has(tag))
-    .map((tag) => {
-      const links = (byTag.get(tag) ?? []).map(
-        (r) => `- [${r.method} ${r.path}]({{BASE}}/docs#/${r.tag}/${r.operationId}): ${r.summary}`,
-      );
-      return `## ${tag}\n\n${TAGS[tag as keyof typeof TAGS]}\n\n${links.join('\n')}`;
-    });
+  const sections = operationLinks(ctx.catalog.routes).map(
+    (s) => `## ${s.tag}\n\n${s.about}\n\n${s.lines.join('\n')}`,
+  );
+  const mcp = `the same operations as Model Context Protocol tools, with resources (a bounty, your work, your wallet) and prompts, at {{BASE}}/mcp (streamable HTTP, POST, your API key as bearer token)`;
+  const docs = [
+    '- [skill.md]({{BASE}}/skill.md): how to earn a bounty end to end, runnable curl and git commands, every error code and its fix, the rate limits',
+    `- [Every operation]({{BASE}}${OPERATIONS_INDEX}): one Markdown page per operation: parameters, body and response fields, examples, error codes and what to do`,
+    '- [OpenAPI 3.1]({{BASE}}/openapi.json): every operation with its operationId, schemas, examples and error responses',
+    ctx.apiMarkdown
+      ? `- [API decisions]({{BASE}}${API_MARKDOWN}): what this implementation chose: ids, amounts, errors, idempotency, rate limits, events, webhooks`
+      : '',
+    ctx.mcp && ctx.apiMarkdown ? `- [MCP server]({{BASE}}${API_MARKDOWN}#mcp-server): ${mcp}` : '',
+  ].filter(Boolean);
   return `# ${TITLE}
 
 > ${SUMMARY}
 
 Base URL: {{BASE}}. Authenticate with \`Authorization: Bearer <API key>\` (from registration).
 Every error is \`{"error": {"code", "message", "request_id"?}}\` with a code from a closed list;
-skill.md says what to do about each. Every POST takes an \`Idempotency-Key\` header for safe retries.
+skill.md says what to do about each. Every POST takes an \`Idempotency-Key\` header for safe retries.${
+    ctx.mcp && !ctx.apiMarkdown ? `\nMCP: ${mcp}.` : ''
+  }
 
 ## Docs
 
-- [skill.md]({{BASE}}/skill.md): how to earn a bounty end to end, runnable curl and git commands, every error code and its fix, the rate limits
-- [OpenAPI 3.1]({{BASE}}/openapi.json): every operation with its operationId, schemas, examples and error responses
-- [Browsable API reference]({{BASE}}/docs)
-${ctx.mcp ? '- [MCP server]({{BASE}}/mcp): the same operations as Model Context Protocol tools (streamable HTTP, POST, your API key as bearer token)\n' : ''}
+${docs.join('\n')}
+
 ${sections.join('\n\n')}
 
 ## Optional
@@ -111,8 +120,9 @@ function limitsSection(ctx: DocsContext): string {
 function routesSection(ctx: DocsContext): string {
   return `## Every endpoint
 
-Generated from the routes this server has registered; request and response schemas are in
-{{BASE}}/openapi.json under each \`operationId\`.
+Generated from the routes this server has registered; each operation has a Markdown page at
+{{BASE}}/docs/operations/<operationId>.md (parameters, fields, examples, errors), and its schemas are
+in {{BASE}}/openapi.json under its \`operationId\`.
 
 ${sortRoutes(ctx.catalog.routes).map(routeLine).join('\n')}`;
 }
@@ -138,7 +148,7 @@ ${SUMMARY}
   to 8 are the contributor's; on a marketplace with no open bounty yet, run F1 (a founder posting
   one) after step 0, and F2 (the founder's approval) before step 7.${
     ctx.mcp
-      ? '\n- Prefer tools? The same operations are MCP tools at {{BASE}}/mcp (streamable HTTP, your key as bearer token).'
+      ? '\n- Prefer tools? The same operations are MCP tools at {{BASE}}/mcp (streamable HTTP, your key as bearer token), with resources (`bounty://{id}`, `bounties://open`, `me://work`, `me://wallet`) and prompts (`work_on_bounty`, `review_submission`, `cash_out`).'
       : ''
   }
 

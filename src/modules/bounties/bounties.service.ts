@@ -15,7 +15,7 @@ import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
 import * as listRepo from './bounty-list.repo.ts';
 import * as state from './bounty-state.repo.ts';
-import { warnExpiringClaims } from './claim-warnings.ts';
+import { notClaimable, warnExpiringClaims } from './claim-warnings.ts';
 
 export interface BountiesDeps {
   db: Db;
@@ -220,7 +220,7 @@ export class BountiesService {
         }
         throw err;
       }
-      if (!claimed) throw invalidState('This bounty is not open for claiming.');
+      if (!claimed) throw notClaimable(await this.require(bountyId, tx), agentId);
       await activity.record(tx, { type: 'bounty.claimed', agentId, projectId: bounty.projectId, bountyId });
     });
     const wallet = await agents.wallet(agentId);

@@ -1,4 +1,5 @@
 import type { Db } from '../../infra/db/client.ts';
+import { type AppError, invalidState } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import * as repo from './bounties.repo.ts';
 
@@ -43,4 +44,18 @@ export async function warnExpiringClaims(
     });
     if (n < batch) return;
   }
+}
+
+/** Why a claim found the bounty not open: the caller's own claim is said as such, with what to do. */
+export function notClaimable(bounty: repo.BountyWithProject, agentId: string): AppError {
+  if (bounty.claimedBy !== agentId || bounty.status === 'done' || !bounty.claimedAt)
+    return invalidState('This bounty is not open for claiming.');
+  const held = `You already hold this claim (claimed at ${bounty.claimedAt.toISOString()})`;
+  if (bounty.status === 'in_review')
+    return invalidState(`${held} and your submission is in review; wait for the founder's decision.`);
+  if (bounty.revisionDueAt)
+    return invalidState(
+      `${held}; the founder requested changes: submit your pull request again before ${bounty.revisionDueAt.toISOString()}, or unclaim.`,
+    );
+  return invalidState(`${held}; submit your pull request or unclaim.`);
 }

@@ -1,11 +1,16 @@
+import { formatEther } from 'viem';
 import type { Services } from '../../compose.ts';
+import { unitsToTokens } from '../../infra/chain/chain.ts';
 import type { PublicAgentJson } from '../../modules/agents/agents.schemas.ts';
+import type { SubmissionJson } from '../../modules/bounties/bounties.schemas.ts';
+import type { WebSession } from '../web-core.ts';
 import { reviewRecord, statusLabel } from './board.ts';
+import { nextStep } from './bounty-next.ts';
 import { curveChart } from './chart.ts';
 import { type CurveQuotes, priceAt } from './curve-quotes.ts';
 import { addressUrl, age, formatEth, formatTokenUnits, groupDigits, safeHref, txUrl } from './format.ts';
 
-type PageServices = Pick<Services, 'bounties' | 'projects' | 'agents'>;
+type PageServices = Pick<Services, 'bounties' | 'projects' | 'agents' | 'activity'>;
 
 const when = (iso: string, now: Date) => ({ iso, text: age(new Date(iso), now) });
 
@@ -19,8 +24,47 @@ async function agentsById(services: PageServices, ids: (string | null)[]) {
 const tx = (explorer: string | null, hash: string | null) =>
   hash ? { hash, url: safeHref(txUrl(explorer, hash)) } : null;
 
-/** The bounty page: details, claimant, submissions (newest first) and their payouts. */
-export async function loadBounty(services: PageServices, id: string, now: Date, explorer: string | null) {
+// An agent's approvals are read newest first, this many at a time, at most this many pages.
+const APPROVALS_PAGE = 100;
+const APPROVALS_PAGES = 5;
+
+/**
+ * What an approved submission paid, from its `submission.approved` event (the amounts recorded
+ * when it was paid, whatever the fee is today): the contributor's share and the platform fee.
+ * Null when the event is not among the submitter's newest approvals (then no amounts are shown).
+ */
+async function paidAmounts(services: PageServices, s: SubmissionJson) {
+  let before: string | undefined;
+  for (let page = 0; page < APPROVALS_PAGES; page++) {
+    const events = await services.activity.list({
+      type: 'submission.approved',
+      agent_id: s.agent_id,
+      limit: APPROVALS_PAGE,
+      ...(before ? { before } : {}),
+    });
+    const e = events.find((x) => x.data.submission_id === s.id);
+    if (e && typeof e.data.reward_units === 'string' && typeof e.data.fee_units === 'string') {
+      const reward = BigInt(e.data.reward_units);
+      const fee = BigInt(e.data.fee_units);
+      return { toContributor: formatTokenUnits(reward - fee), fee: formatTokenUnits(fee) };
+    }
+    if (events.length < APPROVALS_PAGE) return null;
+    before = events[events.length - 1]?.id;
+  }
+  return null;
+}
+
+/**
+ * The bounty page: details, claimant, submissions (newest first) with what was paid, and what
+ * the viewer can do next (`viewer`: the signed-in agent, or null).
+ */
+export async function loadBounty(
+  services: PageServices,
+  id: string,
+  now: Date,
+  explorer: string | null,
+  viewer: WebSession | null = null,
+) {
   const bounty = await services.bounties.get(id);
   const project = await services.projects.get(bounty.project_id);
   const people = await agentsById(services, [
@@ -28,6 +72,13 @@ export async function loadBounty(services: PageServices, id: string, now: Date, 
     project.founder_id,
     ...bounty.submissions.map((s) => s.agent_id),
   ]);
+  const paid = new Map(
+    await Promise.all(
+      bounty.submissions
+        .filter((s) => s.status === 'approved')
+        .map(async (s) => [s.id, await paidAmounts(services, s)] as const),
+    ),
+  );
   const wei = bounty.reward_eth_units === null ? null : BigInt(bounty.reward_eth_units);
   return {
     bounty: {
@@ -42,6 +93,8 @@ export async function loadBounty(services: PageServices, id: string, now: Date, 
     review: reviewRecord(project),
     founder: people.get(project.founder_id) ?? null,
     claimant: bounty.claimed_by ? (people.get(bounty.claimed_by) ?? null) : null,
+    repoHref: safeHref(project.repo_url),
+    next: nextStep(bounty, project, viewer),
     submissions: bounty.submissions.map((s) => ({
       ...s,
       agent: people.get(s.agent_id) ?? null,
@@ -51,6 +104,7 @@ export async function loadBounty(services: PageServices, id: string, now: Date, 
       reviewed: s.reviewed_at ? when(s.reviewed_at, now) : null,
       contributor_tx: tx(explorer, s.contributor_tx_hash),
       fee_tx: tx(explorer, s.platform_fee_tx_hash),
+      paid: paid.get(s.id) ?? null,
     })),
   };
 }
@@ -95,17 +149,38 @@ export async function loadProject(
   };
 }
 
-/** The agent page: identity, what it earned per project, completed bounties, active claims. */
-export async function loadAgent(services: PageServices, id: string, now: Date) {
+/** An ETH figure of the agent page: "≈ 0.000123" and every digit (for a title); null when unknown. */
+const ethNow = (wei: string | null) =>
+  wei === null ? null : { text: formatEth(BigInt(wei)), exact: formatEther(BigInt(wei)) };
+
+/**
+ * The agent page: identity, what it earned per project and what that sells for on the curves now
+ * (WalletsService.earnings, the same figures as its wallet), completed bounties, active claims.
+ */
+export async function loadAgent(
+  services: Pick<Services, 'agents' | 'bounties' | 'wallets'>,
+  id: string,
+  now: Date,
+) {
   const agent = await services.agents.getPublic(id);
   const [earnings, claims] = await Promise.all([
-    services.bounties.earningsOf(agent.id),
+    services.wallets.earnings(agent.id),
     services.bounties.activeClaimsOf(agent.id),
   ]);
   return {
     agent: { ...agent, joined: when(agent.created_at, now) },
-    earnings: earnings.map((e) => ({ ...e, earned: formatTokenUnits(e.earned_units) })),
-    completed: earnings.reduce((n, e) => n + e.completed, 0),
+    earnings: earnings.projects.map((e) => ({
+      ...e,
+      earned: formatTokenUnits(e.earned_units),
+      earnedExact: unitsToTokens(BigInt(e.earned_units)),
+      eth: ethNow(e.earned_eth_units),
+    })),
+    completed: earnings.completed,
+    // Projects whose curve was never read add nothing to the sum: then it is "at least".
+    worth: earnings.projects.some((e) => e.earned_eth_units !== null)
+      ? ethNow(earnings.earned_eth_units)
+      : null,
+    worthPartial: earnings.projects.some((e) => e.earned_eth_units === null),
     claims: claims.map((c) => ({
       ...c,
       status_label: statusLabel(c.status),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../compose.ts';
 import type { Chain } from '../../infra/chain/chain.ts';
+import type { Config } from '../../infra/config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import {
@@ -11,8 +12,10 @@ import {
   payableOptions,
   statusOptions,
 } from './board.ts';
+import { type ActionError, registerBountyActions, takeNotice } from './bounty-actions.ts';
 import { CurveQuotes } from './curve-quotes.ts';
 import { loadAgent, loadBounty, loadProject } from './detail-pages.ts';
+import { registerSignUp } from './sign-up.ts';
 
 export interface PublicPagesOptions {
   services: Services;
@@ -21,13 +24,18 @@ export interface PublicPagesOptions {
   explorerUrl: string | null;
   /** Seconds a curve read is reused by every page (the board asks once per project per TTL). */
   curveCacheSeconds?: number;
+  /** The API's rate limits: web sign-up spends `registerPerIpPerHour` as registration does. */
+  rateLimit?: Config['rateLimit'];
 }
 
 // `helmet: {}` opts a route into the strict CSP and security headers (web-core registers helmet
 // with global: false so that the JSON API keeps its own headers).
 const PAGE = { helmet: {}, schema: { hide: true } } as const;
 
-/** The public side of the web: the live board and the bounty, project and agent pages. */
+/**
+ * The public side of the web: the live board, the bounty, project and agent pages, the bounty
+ * page's forms (claim, give back, submit) and sign-up.
+ */
 export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions) {
   const { services, clock } = opts;
   const curves = new CurveQuotes({
@@ -63,13 +71,32 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     return reply.view(fragment ? 'partials/board-list.eta' : 'public/board.eta', data);
   });
 
-  app.get<{ Params: { id: string } }>('/bounties/:id', PAGE, async (request, reply) => {
+  const bountyPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    extra: { status: number; error: ActionError | null } = { status: 200, error: null },
+  ) => {
     const data = await orNotFound(() =>
-      loadBounty(services, request.params.id, clock.now(), opts.explorerUrl),
+      loadBounty(services, id, clock.now(), opts.explorerUrl, request.webSession),
     );
     if (!data) return notFoundPage(request, reply, 'bounty');
-    return reply.view('public/bounty.eta', { ...base(request), title: data.bounty.title, ...data });
-  });
+    // What the viewer sees depends on who is signed in: never cached.
+    if (request.webSession) reply.header('cache-control', 'no-store');
+    return reply.status(extra.status).view('public/bounty.eta', {
+      ...base(request),
+      title: data.bounty.title,
+      scripts: ['/assets/page-actions.js'],
+      notice: takeNotice(request, reply),
+      actionError: extra.error,
+      ...data,
+    });
+  };
+  app.get<{ Params: { id: string } }>('/bounties/:id', PAGE, (request, reply) =>
+    bountyPage(request, reply, request.params.id),
+  );
+  registerBountyActions(app, services, bountyPage);
+  registerSignUp(app, { ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}) });
 
   app.get<{ Params: { id: string } }>('/projects/:id', PAGE, async (request, reply) => {
     const data = await orNotFound(() =>

@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  createBounty,
+  createProject,
+  markProjectActive,
+  registerAgent,
+  type TestAgent,
+  type TestContext,
+} from './helpers/app.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+import { FakeRepoHost } from './helpers/fake-repo-host.ts';
+import { type Browserless, browserless, errorsOf } from './helpers/web-forms.ts';
+
+/**
+ * What a bounty's page offers each viewer (a visitor, a signed-in agent, the founder, the
+ * claimant), its claim / give back / submit forms through `app.inject` as a browser without
+ * JavaScript, and what an approval paid, linked to the explorer.
+ */
+
+const EXPLORER = 'https://explorer.example';
+let ctx: TestContext;
+let host: FakeRepoHost;
+let web: Browserless;
+let founder: TestAgent;
+let dev: TestAgent;
+let other: TestAgent;
+let project: { id: string; token_symbol: string };
+let repoUrl: string;
+let bounty: { id: string };
+let second: { id: string };
+let devSession: string;
+let otherSession: string;
+
+beforeAll(async () => {
+  const chain = new FakeChain();
+  host = new FakeRepoHost();
+  ctx = await buildTestApp({ chain, repoHost: host, env: { CHAIN_EXPLORER_URL: EXPLORER } });
+  web = browserless(ctx.app);
+  founder = await registerAgent(ctx.app, { name: 'Founder Grace' });
+  dev = await registerAgent(ctx.app, { name: 'Dev Linus' });
+  other = await registerAgent(ctx.app, { name: 'Other Ada' });
+  project = await createProject(ctx.app, founder, { name: 'Parser Works' });
+  const active = await markProjectActive(ctx, project.id);
+  repoUrl = active.repoUrl;
+  chain.setFunds(active.tokenAddress, founder.walletAddress as string, 6000n, 6000n);
+  bounty = await createBounty(ctx.app, founder, project.id, { title: 'Fix the lexer', reward_amount: 50 });
+  second = await createBounty(ctx.app, founder, project.id, { title: 'Second one', reward_amount: 10 });
+  await ctx.app.services.payability.refresh(project.id);
+  devSession = await web.signIn(dev.apiKey);
+  otherSession = await web.signIn(other.apiKey);
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const page = (session: string, id = bounty.id) => web.get(session, `/bounties/${id}`);
+
+/** Posts a bounty form that must succeed (303) and opens the page it leads to, notice included. */
+async function act(session: string, url: string, fields: Record<string, string> = {}) {
+  const res = await web.post(session, url, fields);
+  expect(res.statusCode, errorsOf(res.body).join(' | ') || res.body.slice(0, 300)).toBe(303);
+  const notice = res.cookies.find((c) => c.name === 'bm_notice');
+  expect(notice?.path).toBe('/bounties');
+  const next = await web.get(
+    session,
+    String(res.headers.location),
+    `bm_notice=${encodeURIComponent(notice?.value ?? '')}`,
+  );
+  return { res, page: next };
+}
+const branch = () => `bounty-${bounty.id}`;
+
+describe('an open bounty', () => {
+  it('asks a visitor to sign in or create an agent, and links the repository', async () => {
+    const res = await page('');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Sign in or create an agent to claim it.');
+    const next = encodeURIComponent(`/bounties/${bounty.id}`);
+    expect(res.body).toContain(`href="/sign-up?next=${next}">Create an agent</a>`);
+    expect(res.body).toContain(`href="/sign-in?next=${next}">Sign in</a>`);
+    expect(res.body).toContain(`<a class="mono" href="${repoUrl}" rel="noopener">${repoUrl}</a>`);
+    expect(res.body).not.toContain('action="/bounties/');
+  });
+
+  it('offers a signed-in agent the claim form (with its CSRF token), the founder none', async () => {
+    const res = await page(otherSession);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toMatch(
+      new RegExp(
+        `<form method="post" action="/bounties/${bounty.id}/claim" id="claim" data-pending="Claiming…">`,
+      ),
+    );
+    expect(res.body).toContain('<button type="submit" class="button">Claim this bounty</button>');
+    expect(res.body).not.toContain('git clone');
+    const mine = await page(await web.signIn(founder.apiKey));
+    expect(mine.body).toContain("Your project's bounty");
+    expect(mine.body).not.toContain('id="claim"');
+  });
+
+  it('refuses a claim without a session or without the CSRF token', async () => {
+    const anonymous = await web.post('', `/bounties/${bounty.id}/claim`, {});
+    expect(anonymous.statusCode).toBe(303);
+    expect(anonymous.headers.location).toBe(`/sign-in?next=${encodeURIComponent(`/bounties/${bounty.id}`)}`);
+    const forged = await web.post(devSession, `/bounties/${bounty.id}/claim`, {}, { csrf: 'forged' });
+    expect(forged.statusCode).toBe(403);
+    expect((await ctx.app.services.bounties.get(bounty.id)).status).toBe('open');
+  });
+});
+
+describe('the claimant', () => {
+  it('claims from the page and sees this bounty’s steps, never its key', async () => {
+    const { res, page: after } = await act(devSession, `/bounties/${bounty.id}/claim`, {});
+    expect(res.headers.location).toBe(`/bounties/${bounty.id}#next-step`);
+    expect((await ctx.app.services.bounties.get(bounty.id)).claimed_by).toBe(dev.id);
+    const html = after.body;
+    expect(html).toContain('You claimed “Fix the lexer”. The steps below take it from here.');
+    expect(html).toContain(`git clone ${repoUrl}`);
+    expect(html).toContain(`git checkout -b ${branch()}`);
+    expect(html).toContain(
+      `GIT_KEY=&#39;&lt;your API key&gt;&#39; git -c credential.helper=&#39;!f() { echo username=agent; echo &quot;password=$GIT_KEY&quot;; }; f&#39; push origin ${branch()}`,
+    );
+    expect(html).not.toContain(dev.apiKey);
+    expect(html).toContain(`href="${repoUrl}/compare/main...${branch()}?expand=1&amp;title=Fix+the+lexer"`);
+    expect(html).toContain(`action="/bounties/${bounty.id}/submit" id="submit"`);
+    expect(html).toContain(`placeholder="${repoUrl}/pull/1"`);
+    expect(html).toContain(`action="/bounties/${bounty.id}/unclaim" id="unclaim"`);
+    // The notice is shown once: that page cleared it.
+    expect(after.cookies.find((c) => c.name === 'bm_notice')?.value).toBe('');
+    expect((await page(devSession)).body).not.toContain('You claimed “');
+  });
+
+  it('shows others no steps and no claim form once it is claimed', async () => {
+    const res = await page(otherSession);
+    expect(res.body).not.toContain('git clone');
+    expect(res.body).not.toContain('id="claim"');
+    expect(res.body).toContain('<a href="/agents/');
+  });
+
+  it('shows a refused claim on the claim form with the service’s status', async () => {
+    const res = await web.post(devSession, `/bounties/${second.id}/claim`, {});
+    expect(res.statusCode).toBe(409);
+    expect(errorsOf(res.body)).toContain(
+      'You already have an active claim on this project; finish or unclaim it first.',
+    );
+    expect(res.body).toContain('id="claim-error"');
+  });
+
+  it('keeps a pull request address the service refused, with its message', async () => {
+    const res = await web.post(devSession, `/bounties/${bounty.id}/submit`, {
+      pr_url: 'https://elsewhere.example/x/pull/1',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(errorsOf(res.body).length).toBeGreaterThan(0);
+    expect(res.body).toContain('value="https://elsewhere.example/x/pull/1"');
+    expect(res.body).toContain('aria-invalid="true"');
+  });
+
+  it('submits the pull request from the page; then the page says it is in review', async () => {
+    const prUrl = `${repoUrl}/pull/7`;
+    const login = (await ctx.app.services.directory.require(dev.id)).repoLogin as string;
+    host.adoptAuthor(prUrl, login);
+    const { page: after } = await act(devSession, `/bounties/${bounty.id}/submit`, { pr_url: prUrl });
+    expect(after.body).toContain('Your pull request was submitted: the founder reviews it now.');
+    expect(after.body).toContain('Your pull request is in review');
+    expect(after.body).not.toContain('id="submit"');
+    expect((await ctx.app.services.bounties.get(bounty.id)).status).toBe('in_review');
+  });
+
+  it('shows what the approval paid, each transaction linked to the explorer', async () => {
+    const approved = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${bounty.id}/approve`,
+      headers: founder.headers,
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const res = await page('');
+    const sym = project.token_symbol;
+    // 50 tokens, 5% platform fee.
+    expect(res.body).toContain(`<strong>47.5 ${sym}</strong> to Dev Linus, 2.5 ${sym} platform fee.`);
+    const sub = (await ctx.app.services.bounties.get(bounty.id)).submissions[0];
+    for (const [label, hash] of [
+      [`To the contributor, 47.5 ${sym}`, sub?.contributor_tx_hash],
+      [`Platform fee, 2.5 ${sym}`, sub?.platform_fee_tx_hash],
+    ]) {
+      expect(res.body).toContain(
+        `<span class="tx-label">${label}</span> <a class="mono hash" href="${EXPLORER}/tx/${hash}" rel="noopener">${hash}</a>`,
+      );
+    }
+    expect(res.body).not.toContain('id="next-step"');
+  });
+});
+
+describe('changes requested', () => {
+  it('gives the claimant the steps again, the deadline and the submit form', async () => {
+    const third = await createBounty(ctx.app, founder, project.id, { title: 'Third one', reward_amount: 5 });
+    const author = await registerAgent(ctx.app, { name: 'Rev Iser' });
+    const session = await web.signIn(author.apiKey);
+    await act(session, `/bounties/${third.id}/claim`);
+    const prUrl = `${repoUrl}/pull/9`;
+    host.adoptAuthor(prUrl, (await ctx.app.services.directory.require(author.id)).repoLogin as string);
+    await act(session, `/bounties/${third.id}/submit`, { pr_url: prUrl });
+    const sent = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${third.id}/request-changes`,
+      headers: founder.headers,
+      payload: { review_notes: 'Add a test for tabs.' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const due = (await ctx.app.services.bounties.get(third.id)).revision_due_at as string;
+    const res = await page(session, third.id);
+    expect(res.body).toContain('The founder asked for changes (see the review notes below).');
+    expect(res.body).toContain(`<time datetime="${due}">${due.slice(0, 16).replace('T', ' ')} UTC</time>`);
+    expect(res.body).toContain(`git checkout -b bounty-${third.id}`);
+    expect(res.body).toContain(`action="/bounties/${third.id}/submit" id="submit"`);
+    expect(res.body).toContain('Add a test for tabs.');
+  });
+});
+
+describe('giving a bounty back', () => {
+  it('reopens it from the page, and the claim form is back', async () => {
+    await act(otherSession, `/bounties/${second.id}/claim`, {});
+    const { page: after } = await act(otherSession, `/bounties/${second.id}/unclaim`, {});
+    expect(after.body).toContain('You gave “Second one” back; it is open again.');
+    expect(after.body).toContain('Claim this bounty');
+    expect((await ctx.app.services.bounties.get(second.id)).status).toBe('open');
+  });
+});
