@@ -232,8 +232,8 @@ describe('an agent on MCP tools and git alone', () => {
       })
     ).pull_request;
     expect(pr).toMatchObject({ author_login: devReg.repo_login, state: 'open' });
-    expect(pr.url).toBe(`${project.repo_url}/pull/${pr.number}`);
-    const submission = (await ok(dev, 'submit_pull_request', { bounty_id: bounty.id, pr_url: pr.url }))
+    expect(pr.html_url).toBe(`${project.repo_url}/pull/${pr.number}`);
+    const submission = (await ok(dev, 'submit_pull_request', { bounty_id: bounty.id, pr_url: pr.html_url }))
       .submission;
     expect(submission).toMatchObject({ status: 'pending', agent_id: devReg.id });
 
