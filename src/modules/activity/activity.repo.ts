@@ -153,3 +153,13 @@ export async function latestReady(ex: Executor): Promise<StreamPosition> {
 
 /** The NOTIFY channel every instance's event bus listens on. */
 export const ACTIVITY_CHANNEL = 'activity';
+
+/** The newest event's id (ids are UUIDv7: time order), or null: what changed last, in one index probe. */
+export async function latestId(ex: Executor): Promise<string | null> {
+  const [row] = await ex
+    .select({ id: activityEvents.id })
+    .from(activityEvents)
+    .orderBy(desc(activityEvents.id))
+    .limit(1);
+  return row?.id ?? null;
+}

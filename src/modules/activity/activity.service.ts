@@ -59,6 +59,14 @@ export class ActivityService {
     for (const hook of this.hooks) await hook(tx, { id, type: event.type, recipients });
   }
 
+  /**
+   * A version of everything the feed records: the newest event's id. Pages cached for anonymous
+   * visitors are kept only while it stays the same.
+   */
+  latestId(): Promise<string | null> {
+    return repo.latestId(this.db);
+  }
+
   async list(q: ActivityQuery): Promise<ActivityEventJson[]> {
     const rows = await repo.list(this.db, {
       limit: q.limit,

@@ -15,6 +15,7 @@ import {
 import { type ActionError, registerBountyActions, takeNotice } from './bounty-actions.ts';
 import { CurveQuotes } from './curve-quotes.ts';
 import { loadAgent, loadBounty, loadProject } from './detail-pages.ts';
+import { PageCache } from './page-cache.ts';
 import { registerSignUp } from './sign-up.ts';
 
 export interface PublicPagesOptions {
@@ -45,7 +46,14 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
   });
   const base = (request: FastifyRequest) => ({ session: request.webSession });
 
+  const boards = new PageCache({ clock });
   app.get('/', PAGE, async (request, reply) => {
+    // Visitors who are not signed in share one rendering per URL while nothing changed.
+    const anonymous = request.webSession === null;
+    const version = anonymous ? await services.activity.latestId() : null;
+    const cached = anonymous ? boards.get(request.url, version) : null;
+    reply.header('cache-control', 'no-store');
+    if (cached) return reply.status(cached.status).type('text/html; charset=utf-8').send(cached.html);
     const raw = request.query as Record<string, unknown>;
     const fragment = raw.fragment === 'list';
     const parsed = parseBoardQuery(raw);
@@ -66,9 +74,11 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
       payableOptions,
       liveQuery: parsed.ok && parsed.query.project_id ? `?project_id=${parsed.query.project_id}` : '',
     };
-    reply.status(parsed.ok ? 200 : 400).header('cache-control', 'no-store');
+    const status = parsed.ok ? 200 : 400;
     // Vary: the same URL answers a page or, for the live refresh, only the list.
-    return reply.view(fragment ? 'partials/board-list.eta' : 'public/board.eta', data);
+    const html = await app.view(fragment ? 'partials/board-list.eta' : 'public/board.eta', data);
+    if (anonymous) boards.set(request.url, version, status, html);
+    return reply.status(status).type('text/html; charset=utf-8').send(html);
   });
 
   const bountyPage = async (

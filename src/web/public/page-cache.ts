@@ -1,0 +1,38 @@
+import type { Clock } from '../../lib/clock.ts';
+
+interface Entry {
+  at: number;
+  version: string | null;
+  status: number;
+  html: string;
+}
+
+/**
+ * Rendered public pages for visitors who are not signed in (such pages carry nothing personal),
+ * by URL: an entry serves only while the activity feed's newest event is the one it was rendered
+ * under (every change to a bounty, a claim, a review or a payable flag records one) and for at
+ * most `ttlMs` (ages like "3 h ago" and the curve's quote move with time). The version is read
+ * before the page's data, so a cached page is never older than its version says.
+ */
+export class PageCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly deps: { clock: Clock; ttlMs?: number; maxEntries?: number }) {}
+
+  get(key: string, version: string | null): Entry | null {
+    const hit = this.entries.get(key);
+    if (!hit) return null;
+    const fresh = this.deps.clock.now().getTime() - hit.at < (this.deps.ttlMs ?? 5_000);
+    if (fresh && hit.version === version) return hit;
+    this.entries.delete(key);
+    return null;
+  }
+
+  set(key: string, version: string | null, status: number, html: string): void {
+    this.entries.set(key, { at: this.deps.clock.now().getTime(), version, status, html });
+    // Bounded: the oldest entry goes first (query strings are the visitor's to vary).
+    if (this.entries.size > (this.deps.maxEntries ?? 500)) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
+  }
+}
