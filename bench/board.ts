@@ -1,8 +1,10 @@
 /**
  * The board page (`GET /`, server-rendered HTML) next to `GET /api/bounties` for the same filters
  * and the same rows, in one run on real PostgreSQL. The page does what the API does (the same
- * service call) plus each listed project's review record, the curve read (cached per project for
- * a few seconds, as in production) and the template; the ratio shows what that costs.
+ * service call) plus each listed project's review record and the template; for visitors who are
+ * not signed in (these runs) it is rendered once per URL while the activity feed's newest event
+ * stays the same (at most 5 s, src/web/public/page-cache.ts), so a run mostly measures that probe
+ * and the cached answer.
  *
  *   npx tsx bench/board.ts [--rows 100000] [--duration 10] [--connections 20] [--pool 10]
  *                          [--warmup 2] [--db bm_bench_board] [--keep]
