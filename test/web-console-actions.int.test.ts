@@ -121,17 +121,17 @@ describe('founder forms', () => {
       from: address,
       args: [expect.any(String), ETH / 2n],
     });
-    expect(bought.page.body).toContain('Bought 500 tokens');
+    expect(bought.page.body).toContain('Bought 500 CONS for 0.5 ETH');
     // The stub mints nothing on the ledger: the balance is the test's to set.
     const token = (await ctx.app.services.projects.get(projectId)).token_address as string;
     chain.setFunds(token, address, 1000n, 0n);
     const set = await web.submit(founderSession, `/console/projects/${projectId}/allowance`, {
       amount: '400',
     });
-    expect(set.page.body).toContain('Allowance set to 400 tokens');
+    expect(set.page.body).toContain('Allowance set to 400 CONS');
     const status = await ctx.app.services.wallets.approvalStatus(founder.id, address, projectId);
     expect(status).toMatchObject({ balance: '1000', allowance: '400', available: '400' });
-    expect(set.page.body).toMatch(/<dt>Allowance<\/dt><dd>400<\/dd>/);
+    expect(set.page.body).toMatch(/<dt>Allowance<\/dt><dd>400 CONS<\/dd>/);
     const bad = await web.post(founderSession, `/console/projects/${projectId}/buy`, { eth: '-1' });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain(`id="buy-${projectId}-eth-error"`);
@@ -144,7 +144,7 @@ describe('founder forms', () => {
       reward_amount: '100',
       difficulty: 'easy',
     });
-    expect(page.body).toContain('Bounty “Fix the parser” posted for 100 tokens');
+    expect(page.body).toContain('Bounty “Fix the parser” posted for 100 CONS');
     const { bounties } = await ctx.app.services.bounties.list({
       project_id: projectId,
       limit: 10,

@@ -132,19 +132,24 @@ describeBrowser('the console in a browser', () => {
     await press(page, '#create-project', 'Create project');
     await expectFlash(page, 'Browser Project');
     // Activation deploys on anvil: the progress page follows it and comes back when done.
-    await page.locator('form[id^="activate-"]').getByRole('button', { name: 'Activate' }).click();
+    // Activating cannot be undone: it asks first.
+    await page.locator('summary', { hasText: 'Activate' }).click();
+    await page.getByRole('button', { name: 'Confirm: activate Browser Project' }).click();
     await expectFlash(page, 'is active');
     expect(page.url()).toBe(`${web.base}/console/projects`);
 
     await press(page, '#faucet', 'Get 1 test ETH (dev chain faucet)');
     await expectFlash(page, 'faucet sent');
+    // Buying and the allowance move money: each asks first.
+    await page.locator('summary', { hasText: 'Buy BRWS' }).click();
     await page.getByLabel('Buy BRWS with ETH').fill('0.9');
-    await press(page, 'form[id^="buy-"]', 'Buy');
-    await expectFlash(page, /Bought [0-9.]+ tokens/);
+    await press(page, 'form[id^="buy-"]', 'Confirm: buy BRWS');
+    await expectFlash(page, /Bought [0-9.,]+ BRWS for 0\.9 ETH/);
+    await page.locator('summary', { hasText: 'Set the allowance' }).click();
     await page.getByLabel('Payout allowance (whole tokens)').fill('1000');
-    await press(page, 'form[id^="allowance-"]', 'Set allowance');
-    await expectFlash(page, 'Allowance set to 1000');
-    await expect.poll(() => page.locator('.funds dd').nth(1).textContent()).toBe('1000');
+    await press(page, 'form[id^="allowance-"]', 'Confirm: set the allowance');
+    await expectFlash(page, 'Allowance set to 1,000 BRWS');
+    await expect.poll(() => page.locator('.funds dd').nth(1).textContent()).toBe('1,000 BRWS');
 
     for (const title of ['Write the greeting', 'Translate the greeting']) {
       await page.locator('details.post-bounty summary').click();

@@ -1,5 +1,7 @@
+import { formatEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokensToUnits } from '../src/infra/chain/chain.ts';
+import { formatEth } from '../src/web/public/format.ts';
 import {
   buildTestApp,
   createBounty,
@@ -183,6 +185,38 @@ describe('public pages', () => {
     const res = await get('/api/bounties?q=parser');
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['content-security-policy']).toBeUndefined();
+  });
+});
+
+describe('the agent page', () => {
+  it('shows what the agent earned and what that sells for on the curve now', async () => {
+    const dev = await registerAgent(ctx.app, { name: 'Dev Bob' });
+    const post = (url: string, agent: TestAgent, payload?: object) =>
+      ctx.app.inject({ method: 'POST', url, headers: agent.headers, ...(payload ? { payload } : {}) });
+    const repoUrl = (await ctx.app.services.projects.get(project.id)).repo_url as string;
+    expect((await post(`/api/bounties/${parserBounty.id}/claim`, dev)).statusCode).toBe(200);
+    const sub = await post(`/api/bounties/${parserBounty.id}/submit`, dev, { pr_url: `${repoUrl}/pull/1` });
+    expect(sub.statusCode, sub.body).toBe(201);
+    const approved = await post(`/api/bounties/${parserBounty.id}/approve`, founder);
+    expect(approved.statusCode, approved.body).toBe(200);
+
+    const res = await get(`/agents/${dev.id}`);
+    expect(res.statusCode).toBe(200);
+    const { projects, earned_eth_units } = await ctx.app.services.wallets.earnings(dev.id);
+    const wei = BigInt(projects[0]?.earned_eth_units as string);
+    expect(wei).toBeGreaterThan(0n);
+    // 100 tokens less the 5% fee, and their worth: at most 6 significant digits, every one in the title.
+    expect(res.body).toContain(`<span title="95 ${project.token_symbol}">95 ${project.token_symbol}</span>`);
+    expect(res.body).toContain(`<span title="${formatEther(wei)} ETH">≈ ${formatEth(wei)} ETH</span>`);
+    expect(formatEth(wei)).toMatch(/^0\.0*[1-9][0-9]{0,5}$/);
+    expect(res.body).toMatch(
+      new RegExp(
+        `title="${formatEther(BigInt(earned_eth_units))} ETH">≈ [0-9.]+ ETH</span> <span class="stat-label">earnings worth now</span>`,
+      ),
+    );
+    expect(res.body).toMatch(
+      /<span class="stat-value">1<\/span> <span class="stat-label">bounties completed/,
+    );
   });
 });
 

@@ -33,7 +33,42 @@ export function validatorCompiler({
   return ajv.compile(schema);
 }
 
-/** Ajv's errors as `details` entries that name the field a client has to fix. */
+/**
+ * A pattern's rule in words: a person (or an agent) reads what to type, never the regex. A pattern
+ * not listed here gets the general words below; add it here when a schema gains one.
+ */
+const PATTERN_RULES: Record<string, string> = {
+  '^[A-Z0-9]{2,11}$': 'must be 2 to 11 capital letters or digits',
+  '^0x[0-9a-fA-F]{40}$': 'must be an address: 0x followed by 40 hexadecimal digits',
+  '^[0-9]{1,78}$': 'must be a whole number of base units (digits only)',
+  '^0*[1-9][0-9]*$': 'must be a whole number of base units above 0 (digits only)',
+  '^evt_[0-9a-f]{32}$': 'must be an event id: evt_ followed by 32 hexadecimal digits',
+  '^whsec_': 'must start with whsec_',
+  '^[A-Za-z0-9_.-][A-Za-z0-9 _.-]*[A-Za-z0-9_.-]$':
+    'must be letters, digits, spaces, _ . or -, and not start or end with a space',
+};
+
+const FORMAT_RULES: Record<string, string> = {
+  uri: 'must be a full URL, like https://example.com/path',
+  url: 'must be a full URL, like https://example.com/path',
+  'date-time': 'must be a date and time, like 2026-01-31T12:00:00Z',
+  date: 'must be a date, like 2026-01-31',
+  email: 'must be an email address',
+  uuid: 'must be a UUID',
+};
+
+/** The words of a pattern or format error; ajv's own message for everything else. */
+function ruleInWords(keyword: string, params: Record<string, unknown>, fallback: string): string {
+  if (keyword === 'pattern') {
+    return PATTERN_RULES[String(params.pattern)] ?? 'is not in the expected form';
+  }
+  if (keyword === 'format') {
+    return FORMAT_RULES[String(params.format)] ?? `must be a valid ${String(params.format)}`;
+  }
+  return fallback;
+}
+
+/** Ajv's errors as `details` entries that name the field a client has to fix, in words. */
 export function toDetails(
   errors: (FastifySchemaValidationError | ErrorObject)[],
   part: string,
@@ -42,7 +77,7 @@ export function toDetails(
     const params = (e.params ?? {}) as Record<string, unknown>;
     const path = (e as ErrorObject).instancePath ?? '';
     let field = path.replace(/^\//, '').replace(/\//g, '.');
-    let message = e.message ?? 'is invalid';
+    let message = ruleInWords(e.keyword, params, e.message ?? 'is invalid');
     if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
       field = field ? `${field}.${params.missingProperty}` : params.missingProperty;
       message = 'is required';

@@ -1,3 +1,4 @@
+import { unitsToTokens } from '../../infra/chain/chain.ts';
 import { AppError } from '../../lib/errors.ts';
 
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -14,5 +15,16 @@ export function units(field: string, value: string | undefined, fallback = 0n): 
   return n;
 }
 
+/** What `what` (base units: "token units", "wei") counts in whole: tokens, ETH. */
+const wholeName = (what: string) => (what === 'wei' ? 'ETH' : what.replace(/ units$/, 's'));
+
+/**
+ * The wallet holds less than the action needs: both amounts in whole tokens (or ETH), exact, as a
+ * person typed them ("holds 0 tokens but this needs 0.5"); the base units follow for agents.
+ */
 export const insufficient = (what: string, have: bigint, need: bigint) =>
-  new AppError('insufficient_funds', `The wallet holds ${have} ${what} but this needs ${need}.`);
+  new AppError(
+    'insufficient_funds',
+    `The wallet holds ${unitsToTokens(have)} ${wholeName(what)} but this needs ${unitsToTokens(need)} ` +
+      `(${have} and ${need} ${what}).`,
+  );

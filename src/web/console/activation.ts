@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
+import { helpers } from './format.ts';
 import {
   type ConsoleCtx,
   type ConsoleDeps,
@@ -122,9 +123,12 @@ export function registerActivationPages(
         const state = await progress(id, ctx);
         if (state.project.status === 'active')
           return redirectWithFlash(reply, PAGES.projects.path, activatedFlash(state.project.name));
-        return reply
-          .header('cache-control', 'no-store')
-          .view('console/activation.eta', { title: 'Activating a project', session: ctx.session, ...state });
+        return reply.header('cache-control', 'no-store').view('console/activation.eta', {
+          title: 'Activating a project',
+          session: ctx.session,
+          h: helpers(null, ctx.explorerUrl),
+          ...state,
+        });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         return reply.status(err.status).view('console/message.eta', {

@@ -3,6 +3,7 @@ import { registerAccountPages } from './account.ts';
 import { registerContributorPages } from './contributor.ts';
 import { registerFounderPages } from './founder.ts';
 import type { ConsoleDeps } from './kit.ts';
+import { registerLiveStream } from './live.ts';
 import { registerReviewPages } from './reviews.ts';
 
 /**
@@ -15,4 +16,5 @@ export async function consolePages(app: FastifyInstance, deps: Omit<ConsoleDeps,
   registerFounderPages(app, all);
   registerReviewPages(app, all);
   registerAccountPages(app, all);
+  registerLiveStream(app, all);
 }

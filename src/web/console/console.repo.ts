@@ -18,11 +18,15 @@ export function submissionsOf(db: Db, agentId: string, limit = 50) {
       bountyId: submissions.bountyId,
       bountyTitle: bounties.title,
       projectName: projects.name,
+      tokenSymbol: projects.tokenSymbol,
       prUrl: submissions.prUrl,
       status: submissions.status,
       reviewNotes: submissions.reviewNotes,
       contributorTxHash: submissions.contributorTxHash,
       platformFeeTxHash: submissions.platformFeeTxHash,
+      // Set when paid: the whole reward and the platform fee (the contributor got the difference).
+      rewardUnits: submissions.rewardUnits,
+      feeUnits: submissions.feeUnits,
       createdAt: submissions.createdAt,
     })
     .from(submissions)
@@ -41,6 +45,7 @@ export async function payoutsOfFounder(db: Db, founderId: string, limit = 20) {
       bountyId: payouts.bountyId,
       bountyTitle: bounties.title,
       projectName: projects.name,
+      tokenSymbol: projects.tokenSymbol,
       status: payouts.status,
       lastError: payouts.lastError,
       contributorUnits: payouts.contributorUnits,

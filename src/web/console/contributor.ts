@@ -7,7 +7,7 @@ import { submissionsOf } from './console.repo.ts';
 import { earningsView, saleErrorForPeople, sellForm, soldMessage } from './earnings.ts';
 import { ethAmount, ethField, tokensField } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
-import { deadline } from './review-view.ts';
+import { deadline, paidAmounts } from './review-view.ts';
 
 /**
  * What a contributor sees: claims with time left, submissions and notes, earnings (held now and
@@ -36,7 +36,7 @@ export async function loadOverview(ctx: ConsoleCtx) {
     wallet,
     inApp,
     claims,
-    submissions,
+    submissions: submissions.map((s) => ({ ...s, paid: paidAmounts(s.rewardUnits, s.feeUnits) })),
     earnings: earningsView(earnings, wallet, { inApp, founded: foundedIds }),
     ethBalance: wallet?.eth_balance_units ? ethAmount(wallet.eth_balance_units) : null,
     // A founder cannot claim on its own projects, nor hold two claims on one project: not offered.
@@ -44,7 +44,27 @@ export async function loadOverview(ctx: ConsoleCtx) {
       .filter((b) => !foundedIds.has(b.project_id) && !claimedProjects.has(b.project_id))
       .slice(0, 10)
       .map((b) => ({ ...b, worth: b.reward_eth_units === null ? null : ethAmount(b.reward_eth_units) })),
+    // Said, not silently left out: the projects whose open bounties the one-claim rule hides.
+    heldBack: heldBackByClaims(open.bounties, claims),
   };
+}
+
+/** The projects of the agent's claims that have other open bounties (the one-claim rule hides them). */
+function heldBackByClaims(
+  open: { project_id: string; project_name: string }[],
+  claims: { project_id: string }[],
+) {
+  const rows = new Map<string, { project_id: string; project_name: string; open: number }>();
+  for (const c of claims) {
+    const hidden = open.filter((b) => b.project_id === c.project_id);
+    if (hidden[0] && !rows.has(c.project_id))
+      rows.set(c.project_id, {
+        project_id: c.project_id,
+        project_name: hidden[0].project_name,
+        open: hidden.length,
+      });
+  }
+  return [...rows.values()];
 }
 
 /**
@@ -153,7 +173,10 @@ export function registerContributorPages(app: FastifyInstance, deps: ConsoleDeps
         project_id: projectId,
       });
       const r = await ctx.services.wallets.withdraw(ctx.owner, parsed);
-      return { flash: `Sent. Transaction ${r.tx_hash}.` };
+      const unit = projectId ? (await ctx.services.projects.get(projectId)).token_symbol : 'ETH';
+      return {
+        flash: `Sent ${ethAmount(amountUnits).text} ${unit} to ${parsed.to}. Transaction ${r.tx_hash}.`,
+      };
     },
   });
 }

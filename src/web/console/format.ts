@@ -1,7 +1,15 @@
-import { formatEther, parseEther, parseUnits } from 'viem';
-import { TOKEN_DECIMALS, unitsToTokens } from '../../infra/chain/chain.ts';
+import { parseEther, parseUnits } from 'viem';
+import { TOKEN_DECIMALS } from '../../infra/chain/chain.ts';
 import { AppError } from '../../lib/errors.ts';
-import { formatEth, formatTokenUnits } from '../public/format.ts';
+import { type Amount, addressUrl, amountOf, amountOfDecimal, groupDigits, txUrl } from '../public/format.ts';
+
+export type { Amount } from '../public/format.ts';
+
+/** A link that fixes a refused form ("Buy tokens", "Raise the allowance"), shown beside its message. */
+export interface FixLink {
+  href: string;
+  text: string;
+}
 
 /** A form's failure, shown in that form (fields tied with aria-describedby) and at the page top. */
 export interface FormError {
@@ -9,6 +17,7 @@ export interface FormError {
   message: string;
   fields: Record<string, string>;
   values: Record<string, unknown>;
+  fixes?: FixLink[];
 }
 
 /** How long is left, in words a person reads at a glance ("2 d 5 h", "40 min", "expired"). */
@@ -23,28 +32,14 @@ export function timeLeft(ms: number): string {
 }
 
 /**
- * An amount of 18-decimal units for people: `text` grouped with a few significant decimals (the
- * public pages' formatters: "1,234.5", "0.000123"), `exact` every digit, for a title attribute.
+ * Amounts for people come from the public pages' formatter, the one of every page
+ * (`formatUnits`): `text` grouped and rounded ("1,234.5", "0.499802"), `exact` every digit for
+ * a title attribute.
  */
-export interface Amount {
-  text: string;
-  exact: string;
-}
-
-const asUnits = (units: bigint | string) => (typeof units === 'string' ? BigInt(units) : units);
-
-/** Wei as ETH for people. */
-export function ethAmount(wei: bigint | string): Amount {
-  const u = asUnits(wei);
-  return { text: formatEth(u), exact: formatEther(u) };
-}
-
-/** Token base units as tokens for people; a balance under 0.0001 keeps its first significant digits. */
-export function tokenAmount(units: bigint | string): Amount {
-  const u = asUnits(units);
-  const text = formatTokenUnits(u);
-  return { text: text === '0' && u > 0n ? formatEth(u) : text, exact: unitsToTokens(u) };
-}
+export const ethAmount = (wei: bigint | string): Amount => amountOf(wei);
+export const tokenAmount = (units: bigint | string): Amount => amountOf(units, TOKEN_DECIMALS);
+/** Whole tokens as the API's exact decimal text ("1000.5"), e.g. the funds of approval status. */
+export const tokensAmount = (decimal: string): Amount => amountOfDecimal(decimal, TOKEN_DECIMALS);
 
 /**
  * The template helpers of one console page: the form error's messages and the values to put
@@ -62,13 +57,17 @@ export function helpers(error: FormError | null, explorerUrl: string | null) {
       const v = mine(form)?.values[field];
       return typeof v === 'string' ? v : fallback;
     },
-    tokens: (units: bigint | string) => unitsToTokens(typeof units === 'string' ? BigInt(units) : units),
-    eth: (wei: string | null) => (wei === null ? 'unknown' : formatEther(BigInt(wei))),
+    /** The fix links of the form that failed ("Buy tokens" on a refused bounty). */
+    fixes: (form: string): FixLink[] => mine(form)?.fixes ?? [],
+    /** Whole tokens (a reward) grouped: 12500 -> "12,500". */
+    whole: (n: number | bigint) => groupDigits(n),
     date: (d: Date | string | null) => (d ? new Date(d).toISOString().slice(0, 16).replace('T', ' ') : ''),
     left: timeLeft,
     short: (hash: string | null) => (hash ? `${hash.slice(0, 10)}…${hash.slice(-6)}` : ''),
     /** The explorer's page of a transaction, when one is configured; otherwise no link. */
-    txUrl: (hash: string) => (explorerUrl ? `${explorerUrl.replace(/\/+$/, '')}/tx/${hash}` : null),
+    txUrl: (hash: string) => txUrl(explorerUrl, hash),
+    /** The explorer's page of an address (a wallet to fund), when one is configured. */
+    addressUrl: (address: string) => addressUrl(explorerUrl, address),
   };
 }
 export type Helpers = ReturnType<typeof helpers>;

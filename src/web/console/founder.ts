@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { unitsToTokens } from '../../infra/chain/chain.ts';
 import { AppError } from '../../lib/errors.ts';
 import { CreateBountyBody, DIFFICULTIES } from '../../modules/bounties/bounties.schemas.ts';
 import { CreateProjectBody } from '../../modules/projects/projects.schemas.ts';
 import { AllowanceBody } from '../../modules/wallets/wallets.schemas.ts';
+import { groupDigits } from '../public/format.ts';
 import { ActivationTracker, registerActivationPages } from './activation.ts';
-import { ethField } from './format.ts';
+import { checklist, fundsView } from './checklist.ts';
+import { ethAmount, ethField, type FixLink, tokenAmount } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
 
 const messageOf = (err: unknown) =>
@@ -22,25 +23,74 @@ export function projectsLoader(tracker: ActivationTracker) {
     const rows = await Promise.all(
       projects.map(async (project) => {
         if (project.status !== 'active') {
-          return { project, activating: tracker.isRunning(project.id), funds: null, bounties: [] };
+          return {
+            project,
+            activating: tracker.isRunning(project.id),
+            funds: null,
+            steps: null,
+            bounties: [],
+          };
         }
-        const [funds, bounties] = await Promise.all([
+        const [status, bounties] = await Promise.all([
           services.wallets
             .approvalStatus(session.agentId, owner.walletAddress, project.id)
             .catch((err: unknown) => ({ error: messageOf(err) })),
           services.bounties.list({ project_id: project.id, limit: 20, offset: 0 }),
         ]);
-        return { project, activating: false, funds, bounties: bounties.bounties };
+        const funds = 'error' in status ? status : fundsView(status);
+        const steps = checklist(wallet, 'error' in status ? null : status, bounties.total);
+        return { project, activating: false, funds, steps, bounties: bounties.bounties };
       }),
     );
     return {
       wallet,
+      ethBalance: wallet?.eth_balance_units ? ethAmount(wallet.eth_balance_units) : null,
       inApp: wallet?.wallet_type === 'walletvendor_inapp',
       projects: rows,
       difficulties: DIFFICULTIES,
     };
   };
 }
+
+/** A refused bounty in the founder's figures, for people: what the funds allow and what it needs. */
+async function shortOfFunds(ctx: ConsoleCtx, projectId: string, symbol: string, reward: number) {
+  const f = fundsView(
+    await ctx.services.wallets.approvalStatus(ctx.session.agentId, ctx.owner.walletAddress, projectId),
+  );
+  const left = f.short ? 'nothing is left' : `${f.available.text} ${symbol} are left`;
+  return new AppError(
+    'insufficient_funds',
+    `Not enough funds for a reward of ${groupDigits(reward)} ${symbol}: of your balance ` +
+      `(${f.balance.text} ${symbol}) and allowance (${f.allowance.text}), open bounties already commit ` +
+      `${f.committed.text}, so ${left}. Buy tokens or raise the allowance, then post it again.`,
+  );
+}
+
+/** Short of ETH for the value and the gas, for people: what the wallet holds, and how to get more. */
+async function shortOfEth(ctx: ConsoleCtx, err: unknown, spendingWei: string | null): Promise<unknown> {
+  if (!(err instanceof AppError) || err.code !== 'insufficient_eth') return err;
+  const wallet = await ctx.services.wallets.show(ctx.owner).catch(() => null);
+  const held = wallet?.eth_balance_units
+    ? `${ethAmount(wallet.eth_balance_units).text} ETH`
+    : 'too little ETH';
+  const needs = spendingWei
+    ? `spending ${ethAmount(spendingWei).text} ETH needs that much and the gas`
+    : 'this transaction needs ETH for its gas';
+  const how = ctx.devChain
+    ? 'Get test ETH with the faucet, then try again.'
+    : `Send ETH on this chain to ${ctx.owner.walletAddress}, then try again.`;
+  return new AppError('insufficient_eth', `Your wallet holds ${held}: ${needs}. ${how}`);
+}
+
+/** The fix of a wallet short of ETH: the faucet (dev chain) or the wallet's address to fund. */
+const ethFixes = async (err: AppError, _p: unknown, ctx: ConsoleCtx): Promise<FixLink[]> => {
+  if (err.code !== 'insufficient_eth') return [];
+  return [
+    ctx.devChain
+      ? { href: '#faucet', text: 'Get test ETH' }
+      : { href: '#wallet-h', text: 'Your wallet to fund' },
+  ];
+};
 
 const projectForm = (name: string) => (p: { id: string }) => `${name}-${p.id}`;
 
@@ -71,9 +121,18 @@ export function registerFounderPages(app: FastifyInstance, deps: ConsoleDeps): v
     ...base,
     path: '/console/projects/:id/buy',
     form: projectForm('buy'),
+    fixes: ethFixes,
     run: async (ctx, { id }, body) => {
-      const r = await ctx.services.wallets.buy(ctx.owner, id, { eth_units: ethField('eth', body.eth) });
-      return { flash: `Bought ${unitsToTokens(BigInt(r.tokens_units))} tokens. Transaction ${r.tx_hash}.` };
+      const eth = ethField('eth', body.eth);
+      const r = await ctx.services.wallets
+        .buy(ctx.owner, id, { eth_units: eth })
+        .catch(async (err: unknown) => {
+          throw await shortOfEth(ctx, err, eth);
+        });
+      const { token_symbol } = await ctx.services.projects.get(id);
+      return {
+        flash: `Bought ${tokenAmount(r.tokens_units).text} ${token_symbol} for ${ethAmount(eth).text} ETH. Transaction ${r.tx_hash}.`,
+      };
     },
   });
 
@@ -81,21 +140,29 @@ export function registerFounderPages(app: FastifyInstance, deps: ConsoleDeps): v
     ...base,
     path: '/console/projects/:id/allowance',
     form: projectForm('allowance'),
+    fixes: ethFixes,
     run: async (ctx, { id }, body) => {
       const { amount } = parseForm(AllowanceBody, { amount: body.amount });
-      const r = await ctx.services.wallets.setAllowance(ctx.owner, id, amount);
-      return { flash: `Allowance set to ${amount} tokens. Transaction ${r.tx_hash}.` };
+      const r = await ctx.services.wallets.setAllowance(ctx.owner, id, amount).catch(async (err: unknown) => {
+        throw await shortOfEth(ctx, err, null);
+      });
+      const { token_symbol } = await ctx.services.projects.get(id);
+      return {
+        flash: `Allowance set to ${tokenAmount(r.allowance_units).text} ${token_symbol}. Transaction ${r.tx_hash}.`,
+      };
     },
   });
 
   registerAction(app, deps, {
     ...base,
     path: '/console/faucet',
-    form: () => 'faucet',
+    // The wallet section's button, or the one in a project's checklist (`from`): the error shows there.
+    form: (_p, body) =>
+      typeof body.from === 'string' && /^faucet-[A-Za-z0-9_-]{1,100}$/.test(body.from) ? body.from : 'faucet',
     run: async (ctx) => {
       if (!ctx.devChain) throw new AppError('not_found', 'The faucet exists only on the dev chain.');
       const r = await ctx.services.wallets.faucet(ctx.owner, null);
-      return { flash: `The faucet sent test ETH. Transaction ${r.tx_hash}.` };
+      return { flash: `The faucet sent ${ethAmount(r.eth_units).text} test ETH. Transaction ${r.tx_hash}.` };
     },
   });
 
@@ -110,8 +177,27 @@ export function registerFounderPages(app: FastifyInstance, deps: ConsoleDeps): v
         reward_amount: body.reward_amount,
         difficulty: body.difficulty,
       });
-      const bounty = await ctx.services.bounties.create(ctx.session.agentId, id, input);
-      return { flash: `Bounty “${bounty.title}” posted for ${bounty.reward_amount} tokens.` };
+      const { token_symbol } = await ctx.services.projects.get(id);
+      const bounty = await ctx.services.bounties
+        .create(ctx.session.agentId, id, input)
+        .catch(async (err: unknown) => {
+          throw err instanceof AppError && err.code === 'insufficient_funds'
+            ? await shortOfFunds(ctx, id, token_symbol, input.reward_amount).catch(() => err)
+            : err;
+        });
+      return {
+        flash: `Bounty “${bounty.title}” posted for ${groupDigits(bounty.reward_amount)} ${token_symbol}.`,
+      };
+    },
+    // Short of funds: the forms that fix it, on this page (or the checklist's words for an external wallet).
+    fixes: async (err, { id }, ctx): Promise<FixLink[]> => {
+      if (err.code !== 'insufficient_funds') return [];
+      const wallet = await ctx.services.wallets.show(ctx.owner).catch(() => null);
+      const inApp = wallet?.wallet_type === 'walletvendor_inapp';
+      return [
+        { href: inApp ? `#buy-${id}-open` : `#step-buy-${id}`, text: 'Buy tokens' },
+        { href: inApp ? `#allowance-${id}-open` : `#step-allowance-${id}`, text: 'Raise the allowance' },
+      ];
     },
   });
 }

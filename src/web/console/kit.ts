@@ -10,7 +10,7 @@ import { AppError } from '../../lib/errors.ts';
 import { csrfRefused, verifyCsrf } from '../csrf.ts';
 import { formRoute, SESSION_COOKIE, type SessionStore } from '../session.ts';
 import type { WebSession } from '../web-core.ts';
-import { type FormError, helpers } from './format.ts';
+import { type FixLink, type FormError, helpers } from './format.ts';
 
 /** What the console's loaders and actions are given: the services, and who is signed in. */
 export interface ConsoleDeps {
@@ -32,11 +32,52 @@ export interface ConsoleCtx extends ConsoleDeps {
   sessionToken: string | null;
 }
 
+/**
+ * What the console's live pages follow (`GET /console/events`, console-live.js): what changes a
+ * review queue, a claim, a payout or the open bounties.
+ */
+export const CONSOLE_EVENT_TYPES = [
+  'bounty.created',
+  'bounty.claimed',
+  'bounty.unclaimed',
+  'bounty.claim_expired',
+  'bounty.payable',
+  'bounty.unpayable',
+  'submission.created',
+  'submission.rejected',
+  'submission.changes_requested',
+  'submission.approved',
+  'submission.merged',
+  'payout.failed',
+  'claim.expiring',
+] as const;
+
+/** The console's pages; `live` is the template of the part `console-live.js` re-fetches (`?fragment=live`). */
 export const PAGES = {
-  overview: { path: '/console', template: 'console/overview.eta', title: 'Console: my work' },
-  projects: { path: '/console/projects', template: 'console/projects.eta', title: 'Console: my projects' },
-  reviews: { path: '/console/reviews', template: 'console/reviews.eta', title: 'Console: review queue' },
-  account: { path: '/console/account', template: 'console/account.eta', title: 'Console: account' },
+  overview: {
+    path: '/console',
+    template: 'console/overview.eta',
+    title: 'Console: my work',
+    live: 'console/_overview-live.eta',
+  },
+  projects: {
+    path: '/console/projects',
+    template: 'console/projects.eta',
+    title: 'Console: my projects',
+    live: null,
+  },
+  reviews: {
+    path: '/console/reviews',
+    template: 'console/reviews.eta',
+    title: 'Console: review queue',
+    live: 'console/_reviews-live.eta',
+  },
+  account: {
+    path: '/console/account',
+    template: 'console/account.eta',
+    title: 'Console: account',
+    live: null,
+  },
 } as const;
 export type PageName = keyof typeof PAGES;
 
@@ -87,21 +128,29 @@ export async function renderPage(
   ctx: ConsoleCtx,
   page: PageName,
   load: Loader,
-  extra: { status?: number; error?: FormError | null; shown?: Record<string, unknown> } = {},
+  extra: {
+    status?: number;
+    error?: FormError | null;
+    shown?: Record<string, unknown>;
+    /** Only the page's live part (`PAGES[page].live`), for console-live.js; no flash taken. */
+    fragment?: boolean;
+  } = {},
 ) {
   const data = await load(ctx);
   const error = extra.error ?? null;
+  const live = extra.fragment ? PAGES[page].live : null;
   return reply
     .status(extra.status ?? 200)
     .header('cache-control', 'no-store')
-    .view(PAGES[page].template, {
+    .view(live ?? PAGES[page].template, {
       title: PAGES[page].title,
       session: ctx.session,
       page,
-      flash: takeFlash(reply.request, reply),
+      flash: live ? null : takeFlash(reply.request, reply),
       error,
       shown: extra.shown ?? null,
       devChain: ctx.devChain,
+      liveTypes: CONSOLE_EVENT_TYPES,
       h: helpers(error, ctx.explorerUrl),
       ...data,
     });
@@ -142,8 +191,10 @@ export interface ActionSpec<P extends Record<string, string>> {
   page: PageName;
   load: Loader;
   /** The id of the form on its page, so that an error is shown inside the right one. */
-  form: (params: P) => string;
+  form: (params: P, body: Record<string, unknown>) => string;
   run: (ctx: ConsoleCtx, params: P, body: Record<string, unknown>) => Promise<ActionResult>;
+  /** Links that fix a refusal (shown with its message): "Buy tokens" when funds are short. */
+  fixes?: (err: AppError, params: P, ctx: ConsoleCtx) => Promise<FixLink[]>;
 }
 
 /**
@@ -175,17 +226,23 @@ export function registerAction<P extends Record<string, string>>(
       const fields: Record<string, string> = {};
       for (const d of err.details ?? []) fields[d.field] ??= d.message;
       const { _csrf: _, ...values } = body;
-      const error = { form: spec.form(params), message: err.message, fields, values };
+      const fixes = (await spec.fixes?.(err, params, ctx).catch(() => [])) ?? [];
+      const error = { form: spec.form(params, body), message: err.message, fields, values, fixes };
       return renderPage(reply, ctx, spec.page, spec.load, { status: err.status, error });
     }
   });
 }
 
-/** A console GET page: signed-in only, otherwise to the sign-in form and back. */
+/**
+ * A console GET page: signed-in only, otherwise to the sign-in form and back. A page with a live
+ * part answers `?fragment=live` with that part alone (401 without a session: a script asked).
+ */
 export function registerPage(app: FastifyInstance, deps: ConsoleDeps, page: PageName, load: Loader): void {
   app.get(PAGES[page].path, { helmet: {}, schema: { hide: true } }, async (request, reply) => {
+    const fragment =
+      PAGES[page].live !== null && (request.query as { fragment?: unknown }).fragment === 'live';
     const ctx = await consoleCtx(deps, request);
-    if (!ctx) return toSignIn(reply, PAGES[page].path);
-    return renderPage(reply, ctx, page, load);
+    if (!ctx) return fragment ? reply.status(401).send('') : toSignIn(reply, PAGES[page].path);
+    return renderPage(reply, ctx, page, load, { fragment });
   });
 }

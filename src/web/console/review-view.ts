@@ -78,6 +78,15 @@ export function approvalAmounts(
   };
 }
 
+/** What a paid submission sent: the contributor's share and the platform fee (null before it was paid). */
+export function paidAmounts(
+  rewardUnits: bigint | null,
+  feeUnits: bigint | null,
+): { toContributor: Amount; fee: Amount } | null {
+  if (rewardUnits === null || feeUnits === null) return null;
+  return { toContributor: tokenAmount(rewardUnits - feeUnits), fee: tokenAmount(feeUnits) };
+}
+
 /** A moment for a `<time>`: its ISO form, "2025-01-04 12:00 UTC", and the time left ("in 2 d 5 h"). */
 export interface Deadline {
   iso: string;

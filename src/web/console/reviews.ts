@@ -4,6 +4,7 @@ import { readReport } from '../../modules/reviews/pr-report.ts';
 import { RejectBody } from '../../modules/reviews/reviews.schemas.ts';
 import { payoutsOfFounder } from './console.repo.ts';
 import { type DiffView, diffView } from './diff.ts';
+import { tokenAmount } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
 import { approvalAmounts, deadline, reportView } from './review-view.ts';
 
@@ -85,12 +86,14 @@ export async function loadReviews(ctx: ConsoleCtx) {
   )
     .filter((r) => r !== null)
     .sort((a, b) => a.submission.created_at.localeCompare(b.submission.created_at));
-  return {
-    queue,
-    revisionDue,
-    revisionHours: config.revisionHours,
-    payouts: await payoutsOfFounder(ctx.db, session.agentId),
-  };
+  const payouts = (await payoutsOfFounder(ctx.db, session.agentId)).map((p) => ({
+    ...p,
+    toContributor: tokenAmount(p.contributorUnits),
+    fee: tokenAmount(p.feeUnits),
+  }));
+  // console-live.js re-fetches the queue on the events of these projects.
+  const liveProjects = projects.map((p) => p.id);
+  return { queue, revisionDue, revisionHours: config.revisionHours, payouts, liveProjects };
 }
 
 const bountyForm = (name: string) => (p: { id: string }) => `${name}-${p.id}`;
