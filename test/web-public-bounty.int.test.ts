@@ -227,3 +227,55 @@ describe('giving a bounty back', () => {
     expect((await ctx.app.services.bounties.get(second.id)).status).toBe('open');
   });
 });
+
+describe('the live part', () => {
+  it('follows the project’s public events of this bounty, and re-renders as a fragment', async () => {
+    const res = await page('');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toContain('<script src="/assets/console-live.js" defer></script>');
+    const status = /<p id="live-status"[^>]*>/.exec(res.body)?.[0] ?? '';
+    expect(status).toContain('data-live-for="bounty-live"');
+    expect(status).toContain(
+      `data-live-stream="/api/events?types=bounty.claimed,bounty.unclaimed,bounty.claim_expired,submission.created,submission.rejected,submission.changes_requested,submission.approved,submission.merged&amp;project_id=${project.id}"`,
+    );
+    expect(status).toContain('data-live-types="bounty.claimed bounty.unclaimed');
+    expect(res.body).toContain(
+      `<div id="bounty-live" data-live-url="/bounties/${bounty.id}?fragment=live" data-live-bounties="${bounty.id}"`,
+    );
+    // The stream it names is a valid one (an unknown type or field would be 400).
+    const url = /data-live-stream="([^"]+)"/.exec(status)?.[1]?.replaceAll('&amp;', '&') as string;
+    const stream = await ctx.app.inject({ method: 'GET', url, payloadAsStream: true });
+    expect(stream.statusCode).toBe(200);
+    expect(stream.headers['content-type']).toContain('text/event-stream');
+    stream.stream().destroy();
+
+    // The fragment: the region itself, no layout, the same facts; uncached.
+    const fragment = await web.get('', `/bounties/${bounty.id}?fragment=live`);
+    expect(fragment.statusCode).toBe(200);
+    expect(fragment.headers['cache-control']).toBe('no-store');
+    expect(fragment.body.trimStart()).toMatch(/^<div id="bounty-live" /);
+    expect(fragment.body).not.toContain('<html');
+    expect(fragment.body).not.toContain('id="live-status"');
+    expect(fragment.body).toContain(`to Dev Linus, 2.5 ${project.token_symbol} platform fee.`);
+  });
+
+  it('answers the claimant’s fragment with its forms, and leaves the page’s notice for the page', async () => {
+    const fourth = await createBounty(ctx.app, founder, project.id, {
+      title: 'Fourth one',
+      reward_amount: 5,
+    });
+    const author = await registerAgent(ctx.app, { name: 'Frag Ment' });
+    const session = await web.signIn(author.apiKey);
+    const res = await web.post(session, `/bounties/${fourth.id}/claim`, {});
+    expect(res.statusCode).toBe(303);
+    const notice = res.cookies.find((c) => c.name === 'bm_notice');
+    const cookie = `bm_notice=${encodeURIComponent(notice?.value ?? '')}`;
+    const fragment = await web.get(session, `/bounties/${fourth.id}?fragment=live`, cookie);
+    expect(fragment.body).toContain(`action="/bounties/${fourth.id}/submit" id="submit"`);
+    expect(fragment.body).not.toContain('You claimed “Fourth one”.');
+    // The fragment did not take the notice: the page still shows it.
+    expect(fragment.cookies.find((c) => c.name === 'bm_notice')).toBeUndefined();
+    const full = await web.get(session, `/bounties/${fourth.id}`, cookie);
+    expect(full.body).toContain('You claimed “Fourth one”.');
+  });
+});

@@ -11,6 +11,7 @@ import {
 } from './helpers/app.ts';
 import {
   checkA11y,
+  DESKTOP_WIDTH,
   describeBrowser,
   launchBrowser,
   type OpenedPage,
@@ -201,6 +202,40 @@ describeBrowser('public pages in a browser', () => {
     expect(agentText).toMatch(/1\s+bounties completed/);
     expect(await checkA11y(agent)).toEqual([]);
     await screenshot(agent, 'agent');
+  });
+
+  it('fits every label of the price chart in the picture, at desktop and phone width', async () => {
+    // A tiny price makes the longest y label ("0.000000000000001001" ETH): it must not be cut.
+    const { app } = web;
+    const ctx = { app, database: web.database, clock: systemClock } as unknown as TestContext;
+    const tiny = await createProject(app, founder, { name: 'Tiny Works', token_symbol: 'TINY' });
+    await markProjectActive(ctx, tiny.id);
+    const row = await app.services.projects.require(tiny.id);
+    (web.chain as FakeChain).setCurve(row.curveAddress as string, {
+      a: 1n,
+      b: 1n,
+      supplyUnits: tokensToUnits(250),
+    });
+    for (const id of [project.id, tiny.id]) {
+      for (const width of [DESKTOP_WIDTH, PHONE_WIDTH]) {
+        const page = await open(`/projects/${id}`, width);
+        const svg = page.locator('figure.chart svg');
+        // Each label's box in the SVG's own units (fonts as rendered at this width) inside the viewBox.
+        const outside = (await svg.evaluate(`(() => {
+          const svg = document.querySelector('figure.chart svg');
+          const box = svg.viewBox.baseVal;
+          return [...svg.querySelectorAll('text')]
+            .map((t) => ({ text: t.textContent, b: t.getBBox() }))
+            .filter(({ b }) => b.x < box.x || b.y < box.y || b.x + b.width > box.x + box.width || b.y + b.height > box.y + box.height)
+            .map(({ text, b }) => \`\${text}: \${b.x},\${b.y} \${b.width}x\${b.height}\`);
+        })()`)) as string[];
+        expect(outside, `${id} at ${width}px`).toEqual([]);
+        if (id === tiny.id && width === PHONE_WIDTH) {
+          expect(await svg.locator('text.tick').allTextContents()).toContain('0.000000000000001001');
+          await screenshot(page, 'project-tiny-price');
+        }
+      }
+    }
   });
 
   it('shows a 404 page for an unknown id, and no page logged a script error', async () => {

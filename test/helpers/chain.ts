@@ -18,7 +18,7 @@ import { expect, inject } from 'vitest';
 import { anvilAccount } from '../../src/infra/chain/anvil.ts';
 import { bondingCurveAbi } from '../../src/infra/chain/contracts/BondingCurve.ts';
 import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
-import { startDevChain } from '../../src/infra/chain/dev-chain.ts';
+import { DEV_BASE_FEE, startDevChain } from '../../src/infra/chain/dev-chain.ts';
 import { EvmChain, type EvmChainOptions } from '../../src/infra/chain/evm-chain.ts';
 import { projects } from '../../src/infra/db/schema.ts';
 import type { TestContext } from './app.ts';
@@ -92,6 +92,12 @@ async function resetSharedChain(test: ReturnType<typeof createTestClient>, id: H
   await test.request({ method: 'anvil_dropAllTransactions' as never, params: [] as never });
   const reverted = await test.request({ method: 'evm_revert' as never, params: [id] as never });
   if (reverted !== true) throw new Error(`the shared anvil could not revert to the file snapshot ${id}`);
+  // The base fee is the node's, not the snapshot's: a file that raised it (a gas measurement at
+  // 2 gwei) would price the next file's transactions, so it goes back to the dev chain's own.
+  await test.request({
+    method: 'anvil_setNextBlockBaseFeePerGas' as never,
+    params: [`0x${DEV_BASE_FEE.toString(16)}`] as never,
+  });
 }
 
 /** Buys tokens on the curve from an anvil account; returns the tokens received. */

@@ -27,7 +27,7 @@ const CURVE_B = 10n ** 3n;
  * Ethereum mainnet (anvil's default 1 gwei): what cashing out a small reward costs is then what
  * it costs in production.
  */
-const DEV_BASE_FEE = 10_000_000n;
+export const DEV_BASE_FEE = 10_000_000n;
 
 /** The dev sponsor's account index in anvil's mnemonic, and the ETH it is topped up to. */
 const SPONSOR_INDEX = 10;

@@ -4,6 +4,7 @@ import type { Chain } from '../../infra/chain/chain.ts';
 import type { Config } from '../../infra/config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { PublicEventType } from '../../modules/activity/activity.schemas.ts';
 import {
   boardUrl,
   difficultyOptions,
@@ -28,6 +29,18 @@ export interface PublicPagesOptions {
   /** The API's rate limits: web sign-up spends `registerPerIpPerHour` as registration does. */
   rateLimit?: Config['rateLimit'];
 }
+
+/** The public events that change a bounty's page; its live part is re-fetched on those of its bounty. */
+const BOUNTY_LIVE_TYPES = [
+  'bounty.claimed',
+  'bounty.unclaimed',
+  'bounty.claim_expired',
+  'submission.created',
+  'submission.rejected',
+  'submission.changes_requested',
+  'submission.approved',
+  'submission.merged',
+] as const satisfies readonly PublicEventType[];
 
 // `helmet: {}` opts a route into the strict CSP and security headers (web-core registers helmet
 // with global: false so that the JSON API keeps its own headers).
@@ -85,25 +98,35 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     request: FastifyRequest,
     reply: FastifyReply,
     id: string,
-    extra: { status: number; error: ActionError | null } = { status: 200, error: null },
+    extra: { status: number; error: ActionError | null; fragment?: boolean } = { status: 200, error: null },
   ) => {
     const data = await orNotFound(() =>
       loadBounty(services, id, clock.now(), opts.explorerUrl, request.webSession),
     );
     if (!data) return notFoundPage(request, reply, 'bounty');
-    // What the viewer sees depends on who is signed in: never cached.
-    if (request.webSession) reply.header('cache-control', 'no-store');
+    // What the viewer sees depends on who is signed in, and the page follows its bounty live:
+    // never cached (not even by the anonymous page cache, which is the board's).
+    reply.header('cache-control', 'no-store');
+    const common = { ...base(request), title: data.bounty.title, liveTypes: BOUNTY_LIVE_TYPES, ...data };
+    // The live part alone, for console-live.js: no flash taken (it is the page's), no form error.
+    if (extra.fragment)
+      return reply.view('public/_bounty-live.eta', { ...common, notice: null, actionError: null });
     return reply.status(extra.status).view('public/bounty.eta', {
-      ...base(request),
-      title: data.bounty.title,
-      scripts: ['/assets/page-actions.js'],
+      ...common,
+      scripts: ['/assets/page-actions.js', '/assets/console-live.js'],
       notice: takeNotice(request, reply),
       actionError: extra.error,
-      ...data,
     });
   };
-  app.get<{ Params: { id: string } }>('/bounties/:id', PAGE, (request, reply) =>
-    bountyPage(request, reply, request.params.id),
+  app.get<{ Params: { id: string }; Querystring: { fragment?: string } }>(
+    '/bounties/:id',
+    PAGE,
+    (request, reply) =>
+      bountyPage(request, reply, request.params.id, {
+        status: 200,
+        error: null,
+        fragment: request.query.fragment === 'live',
+      }),
   );
   registerBountyActions(app, services, bountyPage);
   registerSignUp(app, { ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}) });
