@@ -271,10 +271,9 @@ export class EvmChain implements Chain {
   async close(): Promise<void> {}
 
   /**
-   * Signs and sends with viem filling nonce, gas and fees; for accounts only this process uses at
-   * once. viem reads the next nonce from the node, so two sends from one account at the same time
-   * would take the same nonce: the operator's (faucet, deployments) go one at a time, each until
-   * the node has accepted it. (In-app wallets and the sponsor send through EvmTxSender.)
+   * The operator's sends (faucet, deployments), viem filling nonce, gas and fees from the node: one
+   * at a time, each until the node accepted it, so two never take one nonce. (In-app wallets and
+   * the sponsor send through EvmTxSender, with nonces from the database.)
    */
   private async send(account: Account, tx: { to: Hex; data?: Hex; value?: bigint }): Promise<Hex> {
     const wallet = createWalletClient({
@@ -283,7 +282,6 @@ export class EvmChain implements Chain {
       transport: observedTransport(http(this.opts.rpcUrl), this.opts.observeRpc),
     });
     const sendNow = () => wallet.sendTransaction({ account, chain: this.viemChain, ...tx });
-    if (account.address !== this.operator.address) return sendNow();
     const sent = this.operatorSends.then(sendNow);
     this.operatorSends = sent.then(
       () => undefined,
