@@ -190,19 +190,22 @@ export class LedgerRepair {
     await this.settleOrDrop(
       legs,
       'reverted',
-      'a repaired payout leg reverted; the payout is recorded as paid',
+      'a repaired payout leg reverted: the payout is signed again once that is final and the funds allow',
       true,
     );
   }
 
   /**
    * Confirmed payouts whose paid transaction a reorg took back and another transaction's nonce
-   * replaced: signed again at a fresh nonce (after the funds reservation), on every pass until one
+   * replaced, or whose bytes sent again then reverted (the founder's funds moved meanwhile): signed again at a fresh nonce (after the funds reservation), on every pass until one
    * is signed, so a founder short of funds at that moment only delays it.
    */
   private async resignLost(): Promise<void> {
-    const { db, signer, log } = this.deps;
-    for (const payoutId of await repairRepo.confirmedWithLostKind(db, signer.address)) {
+    const { db, signer, log, confirmations, revertConfirmations } = this.deps;
+    // A leg whose re-sent bytes reverted once final counts as lost too: its nonce is used, so it
+    // can never pay; deep enough that no reorg can bring it back before the new one is signed.
+    const finalAt = (await signer.headBlock()) - BigInt(Math.max(confirmations, revertConfirmations));
+    for (const payoutId of await repairRepo.confirmedWithLostKind(db, signer.address, finalAt)) {
       try {
         await this.broadcaster.push(await this.driver.resignConfirmed(payoutId));
       } catch (err) {

@@ -153,7 +153,8 @@ export class PayoutDriver {
         if (!payout) return;
         await lockFunds(tx, payout.tokenAddress, payout.fromAddress);
         if ((await repo.lockById(tx, payout.id))?.status !== 'confirmed') return;
-        const missing = missingKinds(await repo.legsOf(tx, payout.id));
+        // A confirmed payout's kind without a live leg lost its transfer (dropped, or a final revert).
+        const missing = missingKinds(await repo.legsOf(tx, payout.id), true);
         if (missing.length > 0) await this.signInTx(tx, payout, missing, clock.now());
       });
     } catch (err) {

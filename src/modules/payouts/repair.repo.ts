@@ -61,12 +61,19 @@ export async function moveLeg(ex: Executor, legId: string, blockNumber: bigint, 
  * Confirmed payouts of the signer with a kind whose legs were all dropped (a reorg took the paid
  * transaction back and another transaction used its nonce) and none signed again yet: unpaid.
  */
-export async function confirmedWithLostKind(ex: Executor, signer: string): Promise<string[]> {
+export async function confirmedWithLostKind(
+  ex: Executor,
+  signer: string,
+  finalAt: bigint,
+): Promise<string[]> {
   const rows = rowsOf<{ id: string }>(
     await ex.execute(sql`
       select distinct p.id
         from payouts p
-        join payout_legs l on l.payout_id = p.id and l.status = 'dropped' and l.signer = ${signer}
+        join payout_legs l on l.payout_id = p.id and l.signer = ${signer}
+         and (l.status = 'dropped'
+              or (l.status = 'reverted' and l.block_number is not null
+                  and l.block_number <= ${finalAt.toString()}::bigint))
        where p.status = 'confirmed'
          and not exists (select 1 from payout_legs k where k.payout_id = p.id and k.kind = l.kind
                            and (k.status in ('success', 'signed', 'sent')

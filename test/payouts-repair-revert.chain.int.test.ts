@@ -1,0 +1,111 @@
+import { asc, eq } from 'drizzle-orm';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payoutLegs, payouts } from '../src/infra/db/schema.ts';
+import {
+  buildTestApp,
+  createBounty,
+  createProject,
+  registerAgent,
+  type TestAgent,
+  type TestContext,
+} from './helpers/app.ts';
+import {
+  activateOnChain,
+  approvePayouts,
+  buyTokens,
+  startTestChain,
+  type TestChain,
+  transferLogs,
+} from './helpers/chain.ts';
+
+const UNIT = 10n ** 18n;
+const FOUNDER_ACCOUNT = 3;
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * A paid payout a reorg took back, whose same bytes, sent again, revert because the founder
+ * revoked the allowance meanwhile: the contributor is unpaid again, so the payout is signed again
+ * at a fresh nonce, and pays once when the funds allow. (Found by the interleaving model, seed
+ * 363239958: the ledger recorded it as paid and nothing paid.)
+ */
+describe('a paid payout whose re-sent transaction reverts', () => {
+  let tc: TestChain;
+  let ctx: TestContext;
+  let founder: TestAgent;
+
+  beforeAll(async () => {
+    tc = await startTestChain();
+    ctx = await buildTestApp({ chain: tc.chain, env: { PAYOUT_RECEIPT_TIMEOUT_SECONDS: '2' } });
+    founder = await registerAgent(ctx.app, { wallet_address: tc.account(FOUNDER_ACCOUNT).address });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await tc?.stop();
+  });
+
+  const legsOf = async (bountyId: string) =>
+    (
+      await ctx.database.db
+        .select({ leg: payoutLegs })
+        .from(payoutLegs)
+        .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
+        .where(eq(payouts.bountyId, bountyId))
+        .orderBy(asc(payoutLegs.nonce))
+    ).map((r) => r.leg);
+
+  it('is signed again at a fresh nonce once the revert is final and the funds are back: it pays once', async () => {
+    const project = await createProject(ctx.app, founder);
+    const deployed = await activateOnChain(ctx, tc, project.id, project.token_symbol);
+    await buyTokens(tc, FOUNDER_ACCOUNT, deployed.curveAddress, UNIT);
+    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 10n ** 30n);
+    const dev = await registerAgent(ctx.app);
+    const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 60 });
+    const post = (url: string, who: TestAgent, payload?: object) =>
+      ctx.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
+    expect((await post(`/api/bounties/${bounty.id}/claim`, dev)).statusCode).toBe(200);
+    expect(
+      (await post(`/api/bounties/${bounty.id}/submit`, dev, { pr_url: `${deployed.repoUrl}/pull/1` }))
+        .statusCode,
+    ).toBe(201);
+    const snapshot = await tc.test.snapshot();
+    const res = await post(`/api/bounties/${bounty.id}/approve`, founder);
+    expect(res.statusCode, res.body).toBe(200);
+    const lost = res.json().contributor_tx_hash as string;
+    const paidTo = async () =>
+      (await transferLogs(tc, deployed.tokenAddress))
+        .filter((l) => same(l.from, founder.walletAddress as string))
+        .map((l) => [getAddress(l.to), l.value, l.txHash]);
+
+    // The chain rolls back (the payment is gone) and the founder revokes the allowance.
+    await tc.test.revert({ id: snapshot });
+    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 0n);
+    for (let pass = 0; pass < 3; pass++) await ctx.app.services.approvals.reconcile();
+    // The same bytes went out again and reverted: nothing paid, and no new leg while funds lack.
+    expect(await paidTo()).toEqual([]);
+    const [first, ...more] = await legsOf(bounty.id);
+    expect(first).toMatchObject({ status: 'reverted', txHash: lost });
+    expect(more).toEqual([]);
+
+    // The founder allows payouts again: the next pass signs the payout at a fresh nonce.
+    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 10n ** 30n);
+    for (let pass = 0; pass < 3; pass++) await ctx.app.services.approvals.reconcile();
+    const moved = await paidTo();
+    const paid = moved[0]?.[2] as string;
+    expect(moved).toEqual([
+      [getAddress(dev.walletAddress as string), 57n * UNIT, paid],
+      [getAddress(tc.chain.info.treasuryAddress as string), 3n * UNIT, paid],
+    ]);
+    expect(paid).not.toBe(lost);
+    expect((await legsOf(bounty.id)).map((l) => [l.status, l.txHash])).toEqual([
+      ['reverted', lost],
+      ['success', paid],
+    ]);
+    const after = (await ctx.app.inject({ method: 'GET', url: `/api/bounties/${bounty.id}` })).json().bounty;
+    expect(after.status).toBe('done');
+    expect(after.submissions[0]).toMatchObject({ status: 'approved', contributor_tx_hash: paid });
+    // More passes pay nothing more.
+    for (let pass = 0; pass < 2; pass++) await ctx.app.services.approvals.reconcile();
+    expect(await paidTo()).toEqual(moved);
+  });
+});
