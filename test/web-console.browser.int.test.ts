@@ -1,31 +1,32 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  checkA11y,
   describeBrowser,
   launchBrowser,
   type OpenedPage,
   openPage,
-  screenshot,
   startWebApp,
   type WebApp,
 } from './helpers/browser.ts';
-import { contributorGitEnv, withApiKey } from './helpers/git.ts';
+import {
+  expectFlash,
+  pageChecker,
+  press,
+  openPullRequest as pullRequest,
+} from './helpers/console-browser.ts';
 
 /**
  * A founder and a contributor through the whole flow in real Chromium, only through pages, on
  * the product as `npm start` runs it (anvil with the factory, the local repository host, in-app
  * wallets). Registration and the git work (push, open the pull request) are not pages: the test
  * does those as an agent would. Every console page is checked for script errors and with axe,
- * and screenshotted at desktop and phone width.
+ * and screenshotted at desktop and phone width. The sign-in page alone:
+ * web-console-sign-in.browser.int.test.ts.
  */
 
-const run = promisify(execFile);
 let web: WebApp;
 let browser: Browser;
 let tmp: string;
@@ -33,7 +34,10 @@ let founderKey: string;
 let devKey: string;
 let founderTab: OpenedPage;
 let devTab: OpenedPage;
-const shots: string[] = [];
+const check = pageChecker();
+let prCount = 0;
+/** The contributor's work, as an agent does it (test/helpers/console-browser.ts). */
+const openPullRequest = (title: string) => pullRequest(web, tmp, devKey, ++prCount, title);
 
 async function register(name: string): Promise<string> {
   const res = await fetch(`${web.base}/api/agents/register`, {
@@ -56,40 +60,6 @@ async function signedInTab(key: string): Promise<OpenedPage> {
   return tab;
 }
 
-/** Submits a form by its button and waits for the page it leads to (Post/Redirect/Get). */
-async function press(page: Page, scope: string, button: string) {
-  await page.locator(scope).getByRole('button', { name: button }).click();
-  await page.waitForLoadState('load');
-}
-
-/** Waits for the page's message (flash or error) to say `text`, across the redirect; returns it. */
-async function expectFlash(page: Page, text: string | RegExp): Promise<string> {
-  let seen = '';
-  await expect
-    .poll(
-      async () => {
-        seen =
-          (await page
-            .locator('.flash')
-            .first()
-            .textContent({ timeout: 1000 })
-            .catch(() => '')) ?? '';
-        return seen;
-      },
-      { timeout: 60_000 },
-    )
-    .toMatch(text);
-  return seen;
-}
-
-async function check(page: Page, name: string) {
-  expect(await checkA11y(page), `${name}: axe`).toEqual([]);
-  if (!shots.includes(name)) {
-    await screenshot(page, `console-${name}`);
-    shots.push(name);
-  }
-}
-
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'console-browser-'));
   web = await startWebApp({ real: true });
@@ -105,17 +75,6 @@ afterAll(async () => {
 });
 
 describeBrowser('the console in a browser', () => {
-  it('sign-in page: accessible, no script errors, a bad key is refused', async () => {
-    const tab = await openPage(browser, `${web.base}/sign-in`);
-    await check(tab.page, 'sign-in');
-    await tab.page.getByLabel('API key').fill('bmk_not-a-real-key');
-    await tab.page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => tab.page.locator('#sign-in-error').textContent()).toContain('not valid');
-    expect(tab.errors).toEqual([]);
-    const cookies = await tab.page.context().cookies();
-    expect(cookies.find((c) => c.name === 'bm_session')).toBeUndefined();
-  }, 120_000);
-
   it('founder: create, activate, faucet, buy, allowance, post two bounties', async () => {
     founderTab = await signedInTab(founderKey);
     const page = founderTab.page;
@@ -319,35 +278,3 @@ describeBrowser('the console in a browser', () => {
     }
   }, 120_000);
 });
-
-let prCount = 0;
-/** The contributor's work, as an agent does it: clone, commit, push with its key, open the PR by REST. */
-async function openPullRequest(title: string): Promise<string> {
-  const host = web.localHost;
-  if (!host) throw new Error('needs the local host');
-  const project = (await web.app.services.projects.list({ status: 'active', limit: 1, offset: 0 }))
-    .projects[0];
-  const repoUrl = project?.repo_url as string;
-  const env = { ...contributorGitEnv(tmp, 'Dev'), ...withApiKey(devKey) };
-  const work = join(tmp, `work-${++prCount}`);
-  const git = (...args: string[]) => run('git', args, { cwd: work, env });
-  await run('git', ['clone', '--quiet', repoUrl, work], { cwd: tmp, env });
-  const branch = `work-${prCount}`;
-  await git('checkout', '--quiet', '-b', branch);
-  writeFileSync(join(work, `${branch}.txt`), `${title}\n`);
-  await git('add', '-A');
-  await git('commit', '--quiet', '-m', title);
-  await git('push', '--quiet', 'origin', branch);
-  const repo = repoUrl.split('/').pop() as string;
-  const res = await fetch(`${host.apiUrl}/repos/${host.org}/${repo}/pulls`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${devKey}`,
-      'content-type': 'application/json',
-      accept: 'application/vnd.github+json',
-    },
-    body: JSON.stringify({ title, head: branch, base: 'main' }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { html_url: string }).html_url;
-}
