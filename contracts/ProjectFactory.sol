@@ -15,10 +15,12 @@ import {PayoutRouter} from "./PayoutRouter.sol";
 /// @dev Salts are chosen by the platform operator (one per project), so the curve address is known
 ///      before activation and a retried activation lands on the same pair.
 contract ProjectFactory is Ownable {
-    /// @notice 2: curves have `sellFor` (a relayer sells on the holder's signature and takes its gas
-    ///         from the proceeds) and tokens `transferWithAuthorization`. Factories before it have no
-    ///         VERSION at all; the service reads it to tell them apart.
-    uint256 public constant VERSION = 2;
+    /// @notice 3: tokens move on a holder's signature only when sent by the relayer it names
+    ///         (`relayedTransfer`). 2: curves have `sellFor` (a relayer sells on the holder's signature
+    ///         and takes its gas from the proceeds) and tokens EIP-3009 `transferWithAuthorization`,
+    ///         which anyone may send. Factories before 2 have no VERSION at all; the service reads it
+    ///         to tell them apart.
+    uint256 public constant VERSION = 3;
     address public immutable treasury;
     uint256 public immutable a;
     uint256 public immutable b;

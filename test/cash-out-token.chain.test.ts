@@ -1,251 +1,275 @@
 /**
- * ProjectToken.transferWithAuthorization (EIP-3009, bytes signature): a holder without ETH signs a
- * transfer and anyone submits it. The sale side of cashing out is in cash-out.chain.test.ts.
+ * ProjectToken.relayedTransfer: a holder without ETH signs a transfer that names its relayer (the
+ * platform's sponsor), signed and encoded by src/infra/chain/withdraw-authorization.ts; only that
+ * relayer can send it. The sale side of cashing out is in cash-out.chain.test.ts.
  */
 import {
   type Address,
-  BaseError,
-  ContractFunctionRevertedError,
-  createPublicClient,
-  createWalletClient,
+  encodeFunctionData,
   type Hex,
-  http,
   type LocalAccount,
-  parseEther,
+  parseAbi,
   parseEventLogs,
-  stringToHex,
+  zeroAddress,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, anvilAccount, startAnvil } from '../src/infra/chain/anvil.ts';
-import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
-import { projectFactoryAbi, projectFactoryBytecode } from '../src/infra/chain/contracts/ProjectFactory.ts';
+import { describe, expect, it } from 'vitest';
+import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
+import {
+  signWithdrawAuthorization,
+  supportsWithdrawAuthorization,
+  type TokenDomain,
+  type WithdrawAuthorization,
+} from '../src/infra/chain/withdraw-authorization.ts';
+import {
+  buyer,
+  factory,
+  fundedSeller,
+  mine,
+  otherRelayer,
+  pub,
+  relayer,
+  revertName,
+  useCashOutChain,
+  wallet,
+} from './helpers/cash-out.ts';
 
-const operator = anvilAccount(0);
-const buyer = anvilAccount(1);
-const submitter = anvilAccount(4);
-const treasury = anvilAccount(9);
 const FAR = 2n ** 40n;
-const TOKEN_NAME = 'Signed Transfer';
 
-let anvil: Anvil;
-let pub: ReturnType<typeof createPublicClient>;
-let wallet: ReturnType<typeof createWalletClient>;
-let factory: Address;
-
-async function mine(hash: Hex) {
-  const receipt = await pub.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return receipt;
-}
-
-async function revertName(call: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await call;
-  } catch (err) {
-    if (!(err instanceof BaseError)) throw err;
-    const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError);
-    if (reverted instanceof ContractFunctionRevertedError) return reverted.data?.errorName;
-    throw err;
-  }
-  throw new Error('expected the call to revert');
-}
+useCashOutChain();
 
 const newAccount = () => privateKeyToAccount(generatePrivateKey());
 const balanceOf = (token: Address, owner: Address) =>
   pub.readContract({ address: token, abi: projectTokenAbi, functionName: 'balanceOf', args: [owner] });
 
-let saltCounter = 0;
-/** A fresh token the buyer bought 1 ETH of, and `holder`, an account that never held ETH, half of it. */
-async function fundedHolder() {
-  const { result, request } = await pub.simulateContract({
-    address: factory,
-    abi: projectFactoryAbi,
-    functionName: 'deploy',
-    args: [stringToHex(`signed-transfer-${++saltCounter}`, { size: 32 }), TOKEN_NAME, 'STX'],
-    account: operator,
-  });
-  await mine(await wallet.writeContract(request));
-  const [curve, token] = result;
-  const bought = await pub.simulateContract({
-    address: curve,
-    abi: bondingCurveAbi,
-    functionName: 'buy',
-    args: [0n],
-    value: parseEther('1'),
-    account: buyer,
-  });
-  await mine(await wallet.writeContract(bought.request));
-  const holder = newAccount();
-  const sent = await pub.simulateContract({
+/** The token's EIP-712 domain as the service reads it (ERC-5267). */
+async function tokenDomain(token: Address): Promise<TokenDomain> {
+  const [, name, version, chainId, verifyingContract] = await pub.readContract({
     address: token,
     abi: projectTokenAbi,
-    functionName: 'transfer',
-    args: [holder.address, bought.result / 2n],
-    account: buyer,
+    functionName: 'eip712Domain',
   });
-  const receipt = await mine(await wallet.writeContract(sent.request));
-  return { token, holder, held: bought.result / 2n, transferGas: receipt.gasUsed };
+  return { name, version, chainId: Number(chainId), verifyingContract };
 }
 
-interface Authorization {
-  from: Address;
-  to: Address;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  nonce: Hex;
+/** `holder`, an account that never held ETH, with half of a 1 ETH buy of a fresh token. */
+async function fundedHolder() {
+  const { token, seller, held } = await fundedSeller();
+  return { token, holder: seller, held, domain: await tokenDomain(token) };
 }
 
-const authorization = (from: Address, to: Address, value: bigint, over: Partial<Authorization> = {}) => ({
-  from,
-  to,
-  value,
-  validAfter: 0n,
-  validBefore: FAR,
-  nonce: generatePrivateKey(),
-  ...over,
-});
-
-/** Signed on the permit's domain: the token name, version 1. */
-const signAuthorization = (signer: LocalAccount, token: Address, message: Authorization) =>
-  signer.signTypedData({
-    domain: { name: TOKEN_NAME, version: '1', chainId: foundry.id, verifyingContract: token },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
-    primaryType: 'TransferWithAuthorization',
-    message,
+const sign = (
+  holder: LocalAccount,
+  domain: TokenDomain,
+  to: Address,
+  value: bigint,
+  over: { relayer?: Address; validAfter?: bigint; validBefore?: bigint } = {},
+) =>
+  signWithdrawAuthorization({
+    holder,
+    domain,
+    to,
+    value,
+    relayer: over.relayer ?? relayer.address,
+    validBefore: over.validBefore ?? FAR,
+    ...(over.validAfter === undefined ? {} : { validAfter: over.validAfter }),
   });
 
-const args = (m: Authorization, signature: Hex) =>
-  [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, signature] as const;
+const args = (a: WithdrawAuthorization, signature: Hex) =>
+  [a.from, a.to, a.value, a.relayer, a.validAfter, a.validBefore, a.nonce, signature] as const;
 
-const simulate = (token: Address, m: Authorization, signature: Hex) =>
+const simulate = (
+  token: Address,
+  a: WithdrawAuthorization,
+  signature: Hex,
+  account: LocalAccount = relayer,
+) =>
   pub.simulateContract({
     address: token,
     abi: projectTokenAbi,
-    functionName: 'transferWithAuthorization',
-    args: args(m, signature),
-    account: submitter,
+    functionName: 'relayedTransfer',
+    args: args(a, signature),
+    account,
   });
 
 /** Mined with a fixed gas limit, so that a revert is mined too. */
-async function send(token: Address, m: Authorization, signature: Hex) {
-  const hash = await wallet.writeContract({
-    address: token,
-    abi: projectTokenAbi,
-    functionName: 'transferWithAuthorization',
-    args: args(m, signature),
-    account: submitter,
-    chain: foundry,
-    gas: 200_000n,
-  });
+async function send(token: Address, data: Hex, account: LocalAccount = relayer) {
+  const hash = await wallet.sendTransaction({ to: token, data, account, chain: foundry, gas: 200_000n });
   return pub.waitForTransactionReceipt({ hash });
 }
 
-async function state(token: Address, m: Authorization) {
+const call = (a: WithdrawAuthorization, signature: Hex) =>
+  encodeFunctionData({ abi: projectTokenAbi, functionName: 'relayedTransfer', args: args(a, signature) });
+
+/**
+ * Everything a transfer moves: both balances, the nonce, the holder's ETH (none, throughout; the
+ * zero address's is anvil's coinbase, which every block pays, so it is left out).
+ */
+async function state(token: Address, a: WithdrawAuthorization) {
   const [from, to, used, fromEth] = await Promise.all([
-    balanceOf(token, m.from),
-    balanceOf(token, m.to),
+    balanceOf(token, a.from),
+    balanceOf(token, a.to),
     pub.readContract({
       address: token,
       abi: projectTokenAbi,
       functionName: 'authorizationState',
-      args: [m.from, m.nonce],
+      args: [a.from, a.nonce],
     }),
-    pub.getBalance({ address: m.from }),
+    a.from === zeroAddress ? 0n : pub.getBalance({ address: a.from }),
   ]);
   return { from, to, used, fromEth };
 }
 
-beforeAll(async () => {
-  anvil = await startAnvil({});
-  const common = { chain: foundry, transport: http(anvil.rpcUrl), pollingInterval: 100 } as const;
-  pub = createPublicClient(common);
-  wallet = createWalletClient(common);
-  const receipt = await mine(
-    await wallet.deployContract({
-      abi: projectFactoryAbi,
-      bytecode: projectFactoryBytecode,
-      args: [treasury.address, anvilAccount(5).address, 10n ** 12n, 10n ** 3n],
-      account: operator,
-      chain: foundry,
-    }),
-  );
-  factory = receipt.contractAddress as Address;
-});
-
-afterAll(async () => {
-  await anvil?.stop();
-});
-
-describe('ProjectToken.transferWithAuthorization', () => {
-  it('moves the signed value to the signed recipient, sent by a third party, once', async () => {
-    const { token, holder, held, transferGas } = await fundedHolder();
-    const m = authorization(holder.address, newAccount().address, held / 3n);
-    const signature = await signAuthorization(holder, token, m);
-    const before = await state(token, m);
+describe('ProjectToken.relayedTransfer', () => {
+  it('moves the signed value to the signed recipient, sent by the named relayer, once', async () => {
+    const { token, holder, held, domain } = await fundedHolder();
+    const signed = await sign(holder, domain, newAccount().address, held / 3n);
+    const a = signed.authorization;
+    expect(signed.token).toBe(token);
+    expect(a).toMatchObject({ from: holder.address, relayer: relayer.address, validAfter: 0n });
+    expect(signed.data).toBe(call(a, signed.signature));
+    const before = await state(token, a);
     expect(before).toMatchObject({ from: held, to: 0n, used: false, fromEth: 0n });
 
-    const receipt = await mine(await wallet.writeContract((await simulate(token, m, signature)).request));
-    expect(await state(token, m)).toEqual({ from: held - m.value, to: m.value, used: true, fromEth: 0n });
+    // The call exactly as the sponsor sends it: the builder's calldata, from the relayer.
+    const receipt = await mine(
+      await wallet.sendTransaction({ to: signed.token, data: signed.data, account: relayer, chain: foundry }),
+    );
+    expect(await state(token, a)).toEqual({ from: held - a.value, to: a.value, used: true, fromEth: 0n });
     const [used] = parseEventLogs({
       abi: projectTokenAbi,
       logs: receipt.logs,
       eventName: 'AuthorizationUsed',
     });
-    expect(used?.args).toEqual({ authorizer: holder.address, nonce: m.nonce });
+    expect(used?.args).toEqual({ authorizer: holder.address, nonce: a.nonce });
     const [moved] = parseEventLogs({ abi: projectTokenAbi, logs: receipt.logs, eventName: 'Transfer' });
-    expect(moved?.args).toEqual({ from: holder.address, to: m.to, value: m.value });
+    expect(moved?.args).toEqual({ from: holder.address, to: a.to, value: a.value });
 
     // Both from a balance that stays non-zero to an account that held none.
-    console.log(`gas: transfer ${transferGas}, transferWithAuthorization ${receipt.gasUsed}`);
-    expect(receipt.gasUsed - transferGas).toBeGreaterThan(20_000n);
-    expect(receipt.gasUsed - transferGas).toBeLessThan(45_000n);
+    const plain = await mine(
+      await wallet.writeContract({
+        address: token,
+        abi: projectTokenAbi,
+        functionName: 'transfer',
+        args: [newAccount().address, a.value],
+        account: buyer,
+        chain: foundry,
+      }),
+    );
+    console.log(`gas: transfer ${plain.gasUsed}, relayedTransfer ${receipt.gasUsed}`);
+    expect(receipt.gasUsed - plain.gasUsed).toBeGreaterThan(20_000n);
+    expect(receipt.gasUsed - plain.gasUsed).toBeLessThan(45_000n);
 
-    const after = await state(token, m);
-    expect(await revertName(simulate(token, m, signature))).toBe('AuthorizationAlreadyUsed');
-    expect((await send(token, m, signature)).status).toBe('reverted');
-    expect(await state(token, m)).toEqual(after);
+    const after = await state(token, a);
+    expect(await revertName(simulate(token, a, signed.signature))).toBe('AuthorizationAlreadyUsed');
+    expect((await send(token, signed.data)).status).toBe('reverted');
+    expect(await state(token, a)).toEqual(after);
+  });
+
+  it('refuses a valid authorization from anyone but the relayer it names, and moves nothing', async () => {
+    const { token, holder, held, domain } = await fundedHolder();
+    const signed = await sign(holder, domain, newAccount().address, held / 3n);
+    const a = signed.authorization;
+    const before = await state(token, a);
+    for (const account of [otherRelayer, buyer]) {
+      expect(await revertName(simulate(token, a, signed.signature, account))).toBe('NotRelayer');
+      expect((await send(token, signed.data, account)).status).toBe('reverted');
+      expect(await state(token, a)).toEqual(before);
+    }
+    // Naming itself instead alters the signed message.
+    const renamed = { ...a, relayer: otherRelayer.address };
+    expect(await revertName(simulate(token, renamed, signed.signature, otherRelayer))).toBe(
+      'InvalidSignature',
+    );
+    expect((await send(token, call(renamed, signed.signature), otherRelayer)).status).toBe('reverted');
+    expect(await state(token, a)).toEqual(before);
+
+    // The nonce is still unspent: the named relayer sends it, once.
+    await mine(await wallet.writeContract((await simulate(token, a, signed.signature)).request));
+    expect(await state(token, a)).toEqual({ ...before, from: held - a.value, to: a.value, used: true });
+    expect(await revertName(simulate(token, a, signed.signature, otherRelayer))).toBe('NotRelayer');
+    expect(await revertName(simulate(token, a, signed.signature))).toBe('AuthorizationAlreadyUsed');
   });
 
   it('refuses a forged, early, late, altered or uncovered authorization and moves nothing', async () => {
-    const { token, holder, held } = await fundedHolder();
+    const { token, holder, held, domain } = await fundedHolder();
     const { timestamp } = await pub.getBlock();
     const to = newAccount().address;
-    const m = authorization(holder.address, to, held / 4n);
-    const signature = await signAuthorization(holder, token, m);
-    const early = authorization(holder.address, to, held / 4n, { validAfter: timestamp + 3600n });
-    const late = authorization(holder.address, to, held / 4n, { validBefore: timestamp });
-    const tooMuch = authorization(holder.address, to, held + 1n);
-    const cases: [string, Authorization, Hex][] = [
-      ['InvalidSignature', m, await signAuthorization(buyer, token, m)],
-      ['AuthorizationNotYetValid', early, await signAuthorization(holder, token, early)],
-      ['AuthorizationExpired', late, await signAuthorization(holder, token, late)],
-      ['InvalidSignature', { ...m, value: m.value + 1n }, signature],
-      ['InvalidSignature', { ...m, to: buyer.address }, signature],
-      ['InvalidSignature', { ...m, validBefore: m.validBefore + 1n }, signature],
-      ['InvalidSignature', { ...m, nonce: generatePrivateKey() }, signature],
-      ['InvalidSignature', m, signature.slice(0, -2) as Hex],
-      ['ERC20InsufficientBalance', tooMuch, await signAuthorization(holder, token, tooMuch)],
+    const signed = await sign(holder, domain, to, held / 4n);
+    const { authorization: a, signature } = signed;
+    const early = await sign(holder, domain, to, held / 4n, { validAfter: timestamp + 3600n });
+    const late = await sign(holder, domain, to, held / 4n, { validBefore: timestamp });
+    const tooMuch = await sign(holder, domain, to, held + 1n);
+    const forged = await sign(buyer, domain, to, held / 4n);
+    const elsewhere = await sign(holder, { ...domain, name: 'Another Token' }, to, held / 4n);
+    const cases: [string, WithdrawAuthorization, Hex][] = [
+      ['InvalidSignature', { ...forged.authorization, from: holder.address }, forged.signature],
+      ['InvalidSignature', elsewhere.authorization, elsewhere.signature],
+      ['AuthorizationNotYetValid', early.authorization, early.signature],
+      ['AuthorizationExpired', late.authorization, late.signature],
+      ['InvalidSignature', { ...a, value: a.value + 1n }, signature],
+      ['InvalidSignature', { ...a, to: buyer.address }, signature],
+      ['InvalidSignature', { ...a, validBefore: a.validBefore + 1n }, signature],
+      ['InvalidSignature', { ...a, nonce: generatePrivateKey() }, signature],
+      ['InvalidSignature', { ...a, from: zeroAddress }, `0x${'00'.repeat(65)}`],
+      ['InvalidSignature', a, signature.slice(0, -2) as Hex],
+      ['ERC20InsufficientBalance', tooMuch.authorization, tooMuch.signature],
     ];
     for (const [error, message, sig] of cases) {
       const before = await state(token, message);
       expect(await revertName(simulate(token, message, sig))).toBe(error);
-      expect((await send(token, message, sig)).status).toBe('reverted');
+      expect((await send(token, call(message, sig))).status).toBe('reverted');
       expect(await state(token, message)).toEqual(before);
     }
-    await mine(await wallet.writeContract((await simulate(token, m, signature)).request));
-    expect(await balanceOf(token, to)).toBe(m.value);
+    await mine(await wallet.writeContract((await simulate(token, a, signature)).request));
+    expect(await balanceOf(token, to)).toBe(a.value);
+  });
+
+  it('has no relayer-less EIP-3009 entry point: such a signature moves nothing', async () => {
+    const { token, holder, held, domain } = await fundedHolder();
+    const m = {
+      from: holder.address,
+      to: newAccount().address,
+      value: held / 2n,
+      validAfter: 0n,
+      validBefore: FAR,
+      nonce: generatePrivateKey(),
+    };
+    const signature = await holder.signTypedData({
+      domain,
+      types: {
+        TransferWithAuthorization: [
+          { name: 'from', type: 'address' },
+          { name: 'to', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'validAfter', type: 'uint256' },
+          { name: 'validBefore', type: 'uint256' },
+          { name: 'nonce', type: 'bytes32' },
+        ],
+      },
+      primaryType: 'TransferWithAuthorization',
+      message: m,
+    });
+    const data = encodeFunctionData({
+      abi: parseAbi([
+        'function transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)',
+      ]),
+      args: [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce, signature],
+    });
+    for (const account of [relayer, otherRelayer]) {
+      const receipt = await send(token, data, account);
+      expect(receipt.status).toBe('reverted');
+    }
+    expect(await balanceOf(token, holder.address)).toBe(held);
+    expect(await balanceOf(token, m.to)).toBe(0n);
+  });
+
+  it('tells tokens that take relayed authorizations from addresses that do not', async () => {
+    const { token } = await fundedHolder();
+    expect(await supportsWithdrawAuthorization(pub, token)).toBe(true);
+    expect(await supportsWithdrawAuthorization(pub, factory)).toBe(false);
+    expect(await supportsWithdrawAuthorization(pub, anvilAccount(7).address)).toBe(false);
   });
 });

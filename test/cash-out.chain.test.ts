@@ -1,6 +1,6 @@
 /**
  * Cashing out without ETH: the holder signs a sale, the platform's relayer sends it and is paid its
- * gas back out of the proceeds (BondingCurve.sellFor). transferWithAuthorization is in
+ * gas back out of the proceeds (BondingCurve.sellFor). The token side (relayedTransfer) is in
  * cash-out-token.chain.test.ts; random interleavings and the gas figures in cash-out-fuzz.
  */
 import { type Hex, type LocalAccount, parseEventLogs, zeroAddress } from 'viem';
@@ -37,7 +37,7 @@ describe('BondingCurve.sellFor', () => {
   it('pays a seller without ETH the proceeds minus the gas, and the relayer what its transaction cost', async () => {
     expect(
       await pub.readContract({ address: factory, abi: projectFactoryAbi, functionName: 'VERSION' }),
-    ).toBe(2n);
+    ).toBe(3n);
     const { curve, token, seller, held } = await fundedSeller();
     const m = sale(seller.address, held / 3n);
     const before = await state(curve, token, seller.address, m.nonce);

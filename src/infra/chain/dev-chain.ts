@@ -137,8 +137,11 @@ export async function startDevChain(
   }
 }
 
-/** The factory version whose curves and tokens take signed sales and transfers (sponsoring). */
-export const FACTORY_VERSION = 2n;
+/**
+ * The factory version whose curves and tokens take signed sales and transfers (sponsoring) that
+ * only the relayer they name may send: 2 had the sales, but transfers anyone could send.
+ */
+export const FACTORY_VERSION = 3n;
 
 /** `VERSION()` of a factory; 1 for factories from before it existed. */
 export async function factoryVersion(client: PublicClient, factory: Hex): Promise<bigint> {
@@ -179,7 +182,7 @@ async function ensureFactory(
       const version = await factoryVersion(client, factoryAddress);
       const mismatch =
         version < FACTORY_VERSION
-          ? `its curves predate signed (sponsored) sales (version ${version})`
+          ? `its curves or tokens predate signed (sponsored) actions bound to the sponsor (version ${version})`
           : router
             ? routerMismatch(router, o)
             : 'it has no payout router';
