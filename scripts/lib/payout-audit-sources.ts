@@ -86,9 +86,14 @@ export interface ChainReadOptions {
   fromBlock?: bigint;
   /** Blocks per eth_getLogs call; hosted providers cap the range. */
   blockRange?: bigint;
+  /**
+   * The block everything is read at (the money audit's final block: head minus
+   * PAYOUT_CONFIRMATIONS); the latest by default. A leg mined after it is listed in `unfinal`.
+   */
+  toBlock?: bigint;
 }
 
-async function inChunks<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+export async function inChunks<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < items.length; i += size)
     out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
@@ -124,7 +129,7 @@ export async function readChain(
   ledger: LedgerWithTokens,
   opts: ChainReadOptions = {},
 ): Promise<AuditChain> {
-  const latest = await pub.getBlockNumber();
+  const latest = opts.toBlock ?? (await pub.getBlockNumber());
   const range = opts.blockRange ?? 100_000n;
   const transfers = new Map<string, AuditTransfer>();
   const add = (t: AuditTransfer) => transfers.set(`${t.txHash.toLowerCase()}:${t.logIndex}`, t);
@@ -141,6 +146,7 @@ export async function readChain(
   }
 
   const txs = new Map<string, AuditTx>();
+  const unfinal: string[] = [];
   const attempts = ledger.legs.flatMap((l) => l.attempts);
   await inChunks(attempts, 50, async (hash) => {
     const receipt = await pub.getTransactionReceipt({ hash: hash as Hex }).catch((err: unknown) => {
@@ -148,6 +154,10 @@ export async function readChain(
       throw err;
     });
     if (!receipt) return;
+    if (receipt.blockNumber > latest) {
+      unfinal.push(hash.toLowerCase());
+      return;
+    }
     const tx = await pub.getTransaction({ hash: hash as Hex });
     txs.set(hash.toLowerCase(), { ...txFacts(tx), status: receipt.status });
     for (const t of transfersOf(receipt.logs)) add(t);
@@ -177,7 +187,7 @@ export async function readChain(
 
   const signerNonces: Record<string, number> = {};
   for (const signer of ledger.signers) {
-    const count = await pub.getTransactionCount({ address: getAddress(signer), blockTag: 'latest' });
+    const count = await pub.getTransactionCount({ address: getAddress(signer), blockNumber: latest });
     signerNonces[signer] = count;
     // A nonce no leg holds, or one a dropped leg lost to another transaction: find what was sent
     // at it, where the node can tell (anvil, Erigon).
@@ -195,7 +205,7 @@ export async function readChain(
       for (const t of transfersOf(receipt.logs)) add(t);
     });
   }
-  return { txs: [...txs.values()], transfers: [...transfers.values()], signerNonces };
+  return { txs: [...txs.values()], transfers: [...transfers.values()], signerNonces, unfinal };
 }
 
 function txFacts(tx: {

@@ -22,6 +22,7 @@ function movedExactly(moved: AuditTransfer[], want: Want[]): boolean {
 /** Every leg against the chain: what mined is what the leg says, to the right place. */
 export function checkLegs(ctx: AuditContext): void {
   const { ledger, chain, differ, notes, txByHash, payoutById } = ctx;
+  const unfinal = new Set((chain.unfinal ?? []).map(lc));
   for (const leg of ledger.legs) {
     const payout = payoutById.get(leg.payoutId);
     if (!payout) {
@@ -54,6 +55,11 @@ export function checkLegs(ctx: AuditContext): void {
       continue;
     }
     const tx = mined[0];
+    const later = leg.attempts.find((h) => unfinal.has(lc(h)));
+    if (!tx && later) {
+      notes.push(`payout ${payout.id}: ${leg.kind} leg ${leg.id} mined in ${later} after the final block`);
+      continue;
+    }
     if (!tx) {
       if (leg.status === 'success' || leg.status === 'reverted') {
         differ({

@@ -80,6 +80,23 @@ export function auditPayouts(ledger: AuditLedger, chain: AuditChain): AuditRepor
 
 /** The report as text: one line per payout, then every difference and note. */
 export function formatAudit(report: AuditReport): string {
+  const lines = formatPayoutRows(report);
+  if (report.notes.length > 0) {
+    lines.push('', `${report.notes.length} note(s), not differences:`);
+    for (const n of report.notes) lines.push(`  - ${n}`);
+  }
+  lines.push('');
+  if (report.differences.length === 0) {
+    lines.push('OK: every payout matches the chain, and what moved keeps the payment rules.');
+  } else {
+    lines.push(`${report.differences.length} difference(s):`);
+    for (const d of report.differences) lines.push(`  - [${d.code}] ${d.message}`);
+  }
+  return lines.join('\n');
+}
+
+/** The counts, then one line per payout (the money audit prints these too). */
+export function formatPayoutRows(report: AuditReport): string[] {
   const lines: string[] = [];
   const { summary: s } = report;
   lines.push(
@@ -102,16 +119,5 @@ export function formatAudit(report: AuditReport): string {
       );
     }
   }
-  if (report.notes.length > 0) {
-    lines.push('', `${report.notes.length} note(s), not differences:`);
-    for (const n of report.notes) lines.push(`  - ${n}`);
-  }
-  lines.push('');
-  if (report.differences.length === 0) {
-    lines.push('OK: every payout matches the chain, and what moved keeps the payment rules.');
-  } else {
-    lines.push(`${report.differences.length} difference(s):`);
-    for (const d of report.differences) lines.push(`  - [${d.code}] ${d.message}`);
-  }
-  return lines.join('\n');
+  return lines;
 }

@@ -94,8 +94,13 @@ export interface AuditChain {
   txs: AuditTx[];
   /** Transfer logs of the project tokens (and of the legs' transactions). */
   transfers: AuditTransfer[];
-  /** How many transactions each signer has had mined (its nonce at the latest block). */
+  /** How many transactions each signer has had mined (its nonce at the block read: the final one). */
   signerNonces: Record<string, number>;
+  /**
+   * Legs' attempts that mined after the block read (head minus PAYOUT_CONFIRMATIONS): not final,
+   * so they decide nothing yet (a reorg may drop them); a leg with one is work in flight.
+   */
+  unfinal?: string[];
 }
 
 export interface AuditDifference {

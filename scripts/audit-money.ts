@@ -1,11 +1,16 @@
 /**
- * npm run audit:payouts [-- --rpc-url <url>] [-- --from-block <n>]
+ * npm run audit:money [-- --rpc-url <url>] [-- --from-block <n>]   (`audit:payouts` is an alias)
  *
- * Compares every payout in the database with the chain, and checks the payment rules on what the
- * payout key moved out of founder wallets (a fee never without its contributor transfer, one
- * contributor transfer per submission, nothing to anyone but the submitter and the treasury) and
- * on founder-merged submissions (paid, or flagged owed); prints each difference; exits 1 on any
- * difference, 2 when it cannot read one side.
+ * One audit for all money, everything on chain read at one final block (head minus
+ * PAYOUT_CONFIRMATIONS). Compares every payout in the database with the chain, and checks the
+ * payment rules on what the payout key moved out of founder wallets (a fee never without its
+ * contributor transfer, one contributor transfer per submission, nothing to anyone but the
+ * submitter and the treasury) and on founder-merged submissions (paid, or flagged owed). Then the
+ * money rules (src/modules/audit/money-audit.ts): no wallet request executed twice, every sponsor
+ * nonce held by a recorded transaction of a request or a nonce filler, sponsored sales refunding
+ * their gas and no sponsor transaction reverted, the sponsored-withdraw quota, and no reward owed
+ * over a minute while the founder's funds cover it. Prints each rule's verdict and each
+ * difference; exits 1 on any difference, 2 when it cannot read one side.
  *
  * Database: DATABASE_URL when set (the audit can run beside the service); otherwise the embedded
  * PGlite in DATA_DIR, which is one process's: stop `npm start` first (the audit takes the same
@@ -29,12 +34,15 @@ import { createPublicClient, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { anvilAccount, startAnvil } from '../src/infra/chain/anvil.ts';
 import { DEV_CHAIN_ID } from '../src/infra/chain/dev-chain.ts';
+import { readFactoryRouter } from '../src/infra/chain/payout-router.ts';
 import { type Config, ConfigError, loadConfig } from '../src/infra/config.ts';
 import type { Db } from '../src/infra/db/client.ts';
 import { acquireDirLock, DirLockedError } from '../src/infra/db/dir-lock.ts';
 import * as schema from '../src/infra/db/schema.ts';
-import { formatAudit } from '../src/modules/payouts/payouts-audit.ts';
-import { runPayoutAudit } from './lib/payout-audit-sources.ts';
+import { formatMoneyAudit } from '../src/modules/audit/money-audit.ts';
+import { evmMoneyReader } from './lib/money-audit-chain.ts';
+import { runMoneyAudit } from './lib/money-audit-sources.ts';
+import { auditClient } from './lib/payout-audit-sources.ts';
 
 class Refusal extends Error {}
 
@@ -81,26 +89,45 @@ async function openLedger(config: Config): Promise<Opened> {
 interface ChainView {
   rpcUrl: string;
   payoutSigner: string;
+  /** The sponsor key's address, null when none is configured. */
+  sponsor: string | null;
+  /** The factory whose payout router founders allow, when known. */
+  factoryAddress: string | null;
   describe: string;
   close(): Promise<void>;
 }
 
+const addressOf = (key: string) =>
+  privateKeyToAccount((key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`).address;
+
+/** The dev chain's factory as the service recorded it in DATA_DIR/chain/dev-chain.json. */
+function devFactory(config: Config): string | null {
+  const record = join(config.dataDir, 'chain', 'dev-chain.json');
+  if (!existsSync(record)) return null;
+  return (JSON.parse(readFileSync(record, 'utf8')) as { factoryAddress: string }).factoryAddress;
+}
+
 async function openChain(config: Config, rpcOverride: string | undefined): Promise<ChainView> {
   if (config.chain.rpcUrl) {
-    const key = config.chain.payoutKey as string;
     return {
       rpcUrl: config.chain.rpcUrl,
-      payoutSigner: privateKeyToAccount((key.startsWith('0x') ? key : `0x${key}`) as `0x${string}`).address,
+      payoutSigner: addressOf(config.chain.payoutKey as string),
+      sponsor: config.chain.sponsorKey ? addressOf(config.chain.sponsorKey) : null,
+      factoryAddress: config.chain.factoryAddress ?? null,
       describe: `CHAIN_RPC_URL (chain ${config.chain.chainId})`,
       close: async () => {},
     };
   }
-  // The embedded dev chain: anvil's account 1 is the payout wallet.
+  // The embedded dev chain: anvil's account 1 is the payout wallet, account 10 the sponsor.
   const payoutSigner = anvilAccount(1).address;
+  const sponsor = anvilAccount(10).address;
+  const factoryAddress = devFactory(config);
   if (rpcOverride) {
     return {
       rpcUrl: rpcOverride,
       payoutSigner,
+      sponsor,
+      factoryAddress,
       describe: `dev chain at ${rpcOverride}`,
       close: async () => {},
     };
@@ -120,9 +147,7 @@ async function openChain(config: Config, rpcOverride: string | undefined): Promi
     rmSync(scratch, { recursive: true, force: true });
   };
   // The state loaded only if the dev factory is there.
-  const record = join(chainDir, 'dev-chain.json');
-  if (existsSync(record)) {
-    const { factoryAddress } = JSON.parse(readFileSync(record, 'utf8')) as { factoryAddress: string };
+  if (factoryAddress) {
     const code = await createPublicClient({ transport: http(anvil.rpcUrl) }).getCode({
       address: getAddress(factoryAddress),
     });
@@ -134,6 +159,8 @@ async function openChain(config: Config, rpcOverride: string | undefined): Promi
   return {
     rpcUrl: anvil.rpcUrl,
     payoutSigner,
+    sponsor,
+    factoryAddress,
     describe: `a private anvil on a copy of ${state} (saved when the service stopped)`,
     close,
   };
@@ -154,13 +181,29 @@ async function main(): Promise<number> {
   try {
     const chain = await openChain(config, values['rpc-url']);
     try {
+      const pub = auditClient(chain.rpcUrl);
+      const router = chain.factoryAddress ? await readFactoryRouter(pub, chain.factoryAddress) : null;
       console.log(
-        `Ledger: ${ledger.describe}\nChain:  ${chain.describe}\nPayout wallet: ${chain.payoutSigner}\n`,
+        [
+          `Ledger: ${ledger.describe}`,
+          `Chain:  ${chain.describe}`,
+          `Payout wallet: ${chain.payoutSigner}`,
+          `Sponsor: ${chain.sponsor ?? 'none configured'}`,
+          `Payout router: ${router?.routerAddress ?? 'unknown (owed rewards are not checked against funds)'}`,
+          '',
+        ].join('\n'),
       );
-      const report = await runPayoutAudit(ledger.db, chain.rpcUrl, chain.payoutSigner, {
+      const reader = evmMoneyReader(pub, {
         ...(values['from-block'] ? { fromBlock: BigInt(values['from-block']) } : {}),
       });
-      console.log(formatAudit(report));
+      const report = await runMoneyAudit(ledger.db, reader, {
+        payoutSigner: chain.payoutSigner,
+        sponsor: chain.sponsor,
+        routerAddress: router?.routerAddress ?? null,
+        confirmations: config.payouts.confirmations,
+        withdrawalsPerDay: config.sponsor.withdrawalsPerDay,
+      });
+      console.log(formatMoneyAudit(report));
       return report.differences.length === 0 ? 0 : 1;
     } finally {
       await chain.close();
