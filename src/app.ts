@@ -261,8 +261,7 @@ function startJobs(app: FastifyInstance, services: Services, config: Config, met
   // Leased: only one instance of the deployment reads the token logs; the others stand by.
   every('chain watcher', config.chain.watchIntervalSeconds, () => services.chainWatcher.poll());
   every('webhook delivery', WEBHOOK_POLL_SECONDS, () => services.webhookDelivery.runOnce());
-  // Wallet transactions a crash left recorded but unsent (or unconfirmed) are sent again.
-  every('wallet transactions', config.payouts.reconcileIntervalSeconds, () =>
-    services.walletJournal.resume(),
-  );
+  // The transaction engine follows every wallet and sponsor transaction to the end: receipts,
+  // reorgs, lost bytes, fee bumps, lost nonces and gaps.
+  every('wallet transactions', config.payouts.reconcileIntervalSeconds, () => services.walletEngine.run());
 }

@@ -30,6 +30,7 @@ import { MergesService } from './modules/reviews/merges.service.ts';
 import { OwedPayouts } from './modules/reviews/owed-payouts.ts';
 import { SubmissionsService } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
+import { WalletEngine } from './modules/wallets/wallet-engine.ts';
 import { WalletJournal } from './modules/wallets/wallet-journal.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
 import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
@@ -97,7 +98,18 @@ export function buildServices(
     holdings,
     log,
   });
-  const walletJournal = new WalletJournal({ db, clock, chain, log });
+  // The transaction engine for in-app wallets and the sponsor: the journal records each request,
+  // the engine follows it to the end (wired to the wallets' keys once those exist, below).
+  const walletJournal = new WalletJournal({
+    db,
+    clock,
+    chain,
+    activity,
+    log,
+    waitMs: config.payouts.receiptTimeoutSeconds * 1000,
+    sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
+    onGap: () => setImmediate(() => void walletEngine.run().catch(() => {})),
+  });
   const chainWatcher = new ChainWatcher({
     db,
     clock,
@@ -132,6 +144,17 @@ export function buildServices(
     holdings,
     sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
     devChain: chain.info?.devChain ?? false,
+  });
+  const walletEngine = new WalletEngine({
+    db,
+    clock,
+    log,
+    chain,
+    journal: walletJournal,
+    keyOf: (signer) => wallets.signingKeyOf(signer),
+    confirmations: config.payouts.confirmations,
+    stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
+    maxFeePerGas: BigInt(config.payouts.maxFeePerGasGwei) * 10n ** 9n,
   });
   const agents = new AgentsService({
     db,
@@ -197,7 +220,9 @@ export function buildServices(
     holdings,
   });
   const merges = new MergesService({ db, clock, activity, bounties, projects, agents: directory });
-  const owedPayouts = new OwedPayouts({ log, clock, merges, approvals });
+  const owedPayouts = new OwedPayouts({ log, clock, merges, approvals, funds });
+  // A founder's balance or allowance changed on chain: owed rewards are tried again at once.
+  chainWatcher.onFundsChange(() => owedPayouts.nudge());
   const webhooks = new WebhooksService({
     db,
     clock,
@@ -239,6 +264,7 @@ export function buildServices(
     payability,
     holdings,
     walletJournal,
+    walletEngine,
     chainWatcher,
     agentWebhooks,
     webhookDelivery,

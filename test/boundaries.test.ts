@@ -38,6 +38,7 @@ const OWNERS: Record<string, string> = {
   wallet_keys: 'src/modules/wallets/',
   account_nonces: 'src/modules/wallets/',
   wallet_txs: 'src/modules/wallets/',
+  wallet_intents: 'src/modules/wallets/',
   token_states: 'src/modules/holdings/',
   token_balances: 'src/modules/holdings/',
   holder_scans: 'src/modules/holdings/',

@@ -2,6 +2,7 @@ import { getAddress, type Hex, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
+import { WalletEngine } from '../src/modules/wallets/wallet-engine.ts';
 import { WalletJournal } from '../src/modules/wallets/wallet-journal.ts';
 import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
 import { startTestChain, type TestChain } from './helpers/chain.ts';
@@ -19,9 +20,40 @@ describe('wallet journal', () => {
   // An account of its own (index 11 of anvil's mnemonic, funded here): no other file signs with it.
   const account = anvilAccount(11);
   const key = account.getHdKey().privateKey as Uint8Array;
-  const signer = privateKeyToAccount(`0x${Buffer.from(key).toString('hex')}` as Hex);
+  const keyHex = `0x${Buffer.from(key).toString('hex')}` as Hex;
+  const signer = privateKeyToAccount(keyHex);
+  const DEAD = '0x000000000000000000000000000000000000dEaD';
+  const unsigned = {
+    to: DEAD,
+    data: '0x',
+    valueUnits: 1n,
+    gas: 21_000n,
+    maxFeePerGas: 10n ** 9n,
+    maxPriorityFeePerGas: 10n ** 6n,
+  };
 
-  const journal = () => new WalletJournal({ db: ctx.database.db, clock: ctx.clock, chain: tc.chain });
+  const journal = () =>
+    new WalletJournal({
+      db: ctx.database.db,
+      clock: ctx.clock,
+      chain: tc.chain,
+      activity: ctx.app.services.activity,
+      waitMs: 5_000,
+      sponsoredWithdrawalsPerDay: 5,
+    });
+  /** The engine that follows the journal's records, signing again with the account's own key. */
+  const engine = () =>
+    new WalletEngine({
+      db: ctx.database.db,
+      clock: ctx.clock,
+      log: ctx.app.log,
+      chain: tc.chain,
+      journal: journal(),
+      keyOf: async (address) => (address.toLowerCase() === signer.address.toLowerCase() ? keyHex : undefined),
+      confirmations: 0,
+      stuckAfterMs: 3_600_000,
+      maxFeePerGas: 10n ** 12n,
+    });
   /** A 1-wei transfer from the account, signed at `nonce`, as the service signs one. */
   const sign = async (nonce: number, to = '0x000000000000000000000000000000000000dEaD') => {
     const raw = await signer.signTransaction({
@@ -37,11 +69,14 @@ describe('wallet journal', () => {
     return { raw, hash: keccak256(raw) };
   };
   const record = (j = journal()) =>
-    j.for({ kind: 'withdraw_eth', agentId, projectId: null }).record(
-      signer.address,
-      () => tc.chain.wallets.nonceOf(signer.address, 'pending'),
-      (nonce) => sign(nonce),
-    );
+    j
+      .for({ kind: 'withdraw_eth', agentId, projectId: null, holder: signer.address, requestKey: null })
+      .record(
+        signer.address,
+        () => tc.chain.wallets.nonceOf(signer.address, 'pending'),
+        (nonce) => sign(nonce),
+        unsigned,
+      );
   const nonceOf = async (hash: string) => (await tc.pub.getTransaction({ hash: hash as Hex })).nonce;
 
   beforeAll(async () => {
@@ -66,20 +101,23 @@ describe('wallet journal', () => {
   });
 
   it('sends a transaction recorded before a crash from its stored bytes, once', async () => {
-    // The records above were sent by hand, never told their receipts: resume settles them first.
+    // The records above were sent by hand, never told their receipts: the engine settles them first.
     ctx.clock.advance(60_000);
-    await journal().resume();
-    const before = await ethBalance(tc, '0x000000000000000000000000000000000000dEaD');
+    await engine().run();
+    const before = await ethBalance(tc, DEAD);
     const lost = await record();
-    // Nothing was sent (the process died here); the reconciler leaves fresh records alone.
-    expect(await journal().resume()).toBe(0);
+    // Nothing was sent (the process died here); the engine leaves fresh records to their request.
+    expect(await engine().run()).toBe(0);
     ctx.clock.advance(60_000);
-    expect(await journal().resume()).toBe(1);
+    expect(await engine().run()).toBe(1);
     const receipt = await tc.pub.waitForTransactionReceipt({ hash: lost.hash as Hex });
     expect(receipt.status).toBe('success');
     ctx.clock.advance(60_000);
-    await journal().resume();
-    expect(await ethBalance(tc, '0x000000000000000000000000000000000000dEaD')).toBe(before + 1n);
+    await engine().run();
+    expect(await ethBalance(tc, DEAD)).toBe(before + 1n);
+    // Settled once: the request is confirmed with that hash.
+    const [intent] = await journal().list(agentId, 1);
+    expect(intent).toMatchObject({ status: 'confirmed', txHash: lost.hash });
   });
 
   it('fills a nonce the node forgot before later transactions, so none is stuck', async () => {
@@ -88,11 +126,11 @@ describe('wallet journal', () => {
       const first = await record();
       await tc.chain.wallets.broadcast(first.raw);
       await tc.test.dropTransaction({ hash: first.hash as Hex });
-      // The record still holds its nonce: the next one goes after it, and resume sends it again.
+      // The record still holds its nonce: the next one goes after it, and the engine sends it again.
       const second = await record();
       await tc.chain.wallets.broadcast(second.raw);
       ctx.clock.advance(60_000);
-      await journal().resume();
+      await engine().run();
       await tc.test.mine({ blocks: 1 });
       for (const s of [first, second]) {
         expect((await tc.pub.getTransactionReceipt({ hash: s.hash as Hex })).status).toBe('success');

@@ -208,6 +208,11 @@ export class FakeChain implements Chain {
     nonceOf: async () => refuse(),
     broadcast: async () => refuse(),
     receipt: async () => refuse(),
+    known: async () => refuse(),
+    headBlock: async () => refuse(),
+    quoteFees: async () => refuse(),
+    dryRun: async () => refuse(),
+    signTx: async () => refuse(),
   };
 
   /** No sponsor: a wallet without ETH cannot cash out here. */
@@ -288,7 +293,11 @@ export class FakeChain implements Chain {
     return { ...state };
   }
 
-  async readFunds(token: string, owner: string): Promise<TokenFunds> {
+  /** The funds now; at a block (`blockNumber`), the funds now too: the ledger keeps no history. */
+  async readFunds(token: string, owner: string, blockNumber?: bigint): Promise<TokenFunds> {
+    if (blockNumber !== undefined) {
+      return { ...(this.funds.get(key(token, owner)) ?? { balanceUnits: 0n, allowanceUnits: 0n }) };
+    }
     const hook = this.onReadFunds;
     this.onReadFunds = null;
     if (hook) await hook();

@@ -1,5 +1,12 @@
 import { AppError } from '../../lib/errors.ts';
-import type { SignedTx, SponsorActions, TxJournal, TxResult } from './sponsor-types.ts';
+import type {
+  SignedTx,
+  SponsorActions,
+  TxJournal,
+  TxReceipt,
+  TxResult,
+  UnsignedTx,
+} from './sponsor-types.ts';
 
 export type {
   EthShortfall,
@@ -7,8 +14,11 @@ export type {
   SponsorActions,
   SponsoredSaleQuote,
   TxJournal,
+  TxReceipt,
   TxResult,
+  UnsignedTx,
 } from './sponsor-types.ts';
+export { TxPending } from './sponsor-types.ts';
 
 /** Project tokens are ERC-20s with 18 decimals; rewards are whole tokens. */
 export const TOKEN_DECIMALS = 18;
@@ -184,11 +194,30 @@ export interface WalletActions {
   sendEth(key: string, to: string, amountUnits: bigint, journal?: TxJournal): Promise<TxResult>;
   /** Balances of (token, holder) pairs at one block, read in one round trip. */
   readBalances(pairs: { tokenAddress: string; holder: string }[], blockNumber: bigint): Promise<bigint[]>;
-  /** The next nonce of an address counting pending transactions ('pending') or mined ones ('latest'). */
-  nonceOf(address: string, at: 'pending' | 'latest'): Promise<number>;
-  broadcast(raw: string): Promise<BroadcastResult>;
-  /** The receipt of a mined transaction, or null while it is not mined. */
-  receipt(hash: string): Promise<(MinedTx & { gasPaidUnits: bigint }) | null>;
+  /**
+   * The next nonce of an address counting pending transactions ('pending'), mined ones ('latest'),
+   * or those mined by a block (a final one).
+   */
+  nonceOf(address: string, at: 'pending' | 'latest' | bigint): Promise<number>;
+  /** `no_funds`: the node refused for certain (the signer cannot pay); a throw: outcome unknown. */
+  broadcast(raw: string): Promise<BroadcastResult | 'no_funds'>;
+  /** The receipt of a mined transaction with its logs, or null while it is not mined. */
+  receipt(hash: string): Promise<TxReceipt | null>;
+  /** True when the node knows the transaction (in its pool or mined). */
+  known(hash: string): Promise<boolean>;
+  headBlock(): Promise<bigint>;
+  quoteFees(): Promise<Fees>;
+  /**
+   * A dry run against the pending state (what the pool holds counts) or the latest block: null
+   * when it would succeed, else the revert's reason.
+   */
+  dryRun(
+    from: string,
+    tx: Pick<UnsignedTx, 'to' | 'data' | 'valueUnits' | 'gas'>,
+    at?: 'pending' | 'latest',
+  ): Promise<string | null>;
+  /** Signs `tx` at `nonce` with an in-app wallet's key, or with the sponsor's (key null). */
+  signTx(key: string | null, tx: UnsignedTx, nonce: number): Promise<SignedTx>;
 }
 
 /**
@@ -198,8 +227,11 @@ export interface WalletActions {
  */
 export interface Chain {
   readonly info: PublicChainInfo | null;
-  /** Balance of the owner and its allowance for the payout spender, read in one round trip. */
-  readFunds(tokenAddress: string, ownerAddress: string): Promise<TokenFunds>;
+  /**
+   * Balance of the owner and its allowance for the payout spender, read in one round trip: now,
+   * or at the end of a block (`blockNumber`).
+   */
+  readFunds(tokenAddress: string, ownerAddress: string, blockNumber?: bigint): Promise<TokenFunds>;
   readonly payoutSigner: PayoutSigner;
   readonly wallets: WalletActions;
   readonly sponsor: SponsorActions;
@@ -250,6 +282,11 @@ export const unavailableChain: Chain = {
     nonceOf: async () => refuse(),
     broadcast: async () => refuse(),
     receipt: async () => refuse(),
+    known: async () => refuse(),
+    headBlock: async () => refuse(),
+    quoteFees: async () => refuse(),
+    dryRun: async () => refuse(),
+    signTx: async () => refuse(),
   },
   sponsor: {
     address: null,

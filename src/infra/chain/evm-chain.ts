@@ -118,19 +118,26 @@ export class EvmChain implements Chain {
     };
     this.payoutSigner = evmPayoutSigner(this.client, this.payout, opts.chainId, this.payoutRouter);
     const sender = new EvmTxSender(this.client, opts.chainId, opts.devChain);
-    this.wallets = evmWalletActions({ client: this.client, sender, payoutSpender: this.payoutRouter });
+    const sponsorAccount = opts.sponsorKey ? privateKeyToAccount(opts.sponsorKey) : null;
+    this.wallets = evmWalletActions({
+      client: this.client,
+      sender,
+      payoutSpender: this.payoutRouter,
+      sponsor: sponsorAccount,
+    });
     this.sponsor = evmSponsor({
       client: this.client,
       sender,
-      account: opts.sponsorKey ? privateKeyToAccount(opts.sponsorKey) : null,
+      account: sponsorAccount,
       chainId: opts.chainId,
       devChain: opts.devChain,
     });
   }
 
-  async readFunds(tokenAddress: string, ownerAddress: string): Promise<TokenFunds> {
+  async readFunds(tokenAddress: string, ownerAddress: string, blockNumber?: bigint): Promise<TokenFunds> {
     const token = getAddress(tokenAddress);
     const owner = getAddress(ownerAddress);
+    const at = blockNumber === undefined ? {} : { blockNumber };
     try {
       const [balanceUnits, allowanceUnits] = await Promise.all([
         this.client.readContract({
@@ -138,12 +145,14 @@ export class EvmChain implements Chain {
           abi: projectTokenAbi,
           functionName: 'balanceOf',
           args: [owner],
+          ...at,
         }),
         this.client.readContract({
           address: token,
           abi: projectTokenAbi,
           functionName: 'allowance',
           args: [owner, this.payoutRouter],
+          ...at,
         }),
       ]);
       return { balanceUnits, allowanceUnits };

@@ -1,17 +1,9 @@
-import {
-  type Account,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  keccak256,
-  type PublicClient,
-  TransactionNotFoundError,
-  TransactionReceiptNotFoundError,
-} from 'viem';
+import { type Account, encodeFunctionData, getAddress, type Hex, keccak256, type PublicClient } from 'viem';
 import type { BroadcastResult, Fees, MinedTx, PayoutSigner, SignedTx } from './chain.ts';
 import { payoutRouterAbi } from './contracts/PayoutRouter.ts';
 import { projectTokenAbi } from './contracts/ProjectToken.ts';
-import { errorText, upstream } from './evm-errors.ts';
+import { upstream } from './evm-errors.ts';
+import { knownTx, receiptOf, sendRaw } from './tx-node.ts';
 
 // An ERC-20 transferFrom costs ~35-60k gas; a fixed, generous limit keeps signing free of I/O.
 const TRANSFER_GAS = 120_000n;
@@ -19,18 +11,6 @@ const TRANSFER_GAS = 120_000n;
 const PAY_GAS = 200_000n;
 // A plain ETH transfer to an externally owned account.
 const FILLER_GAS = 21_000n;
-
-/** Node refusals (geth, anvil, reth, erigon, nethermind wording) that only higher fees cure. */
-const UNDERPRICED = [
-  'underpriced',
-  'less than block base fee',
-  'fee cap less than',
-  'feecap',
-  'fee too low',
-  'feetoolow',
-  'gas price too low',
-  'max fee per gas too low',
-];
 
 /** The platform payout wallet over viem: local signing at the workflow's nonce, raw broadcast. */
 export function evmPayoutSigner(
@@ -111,42 +91,17 @@ export function evmPayoutSigner(
       ),
     signNonceFiller: (t) => sign({ to: account.address, value: 0n, gas: FILLER_GAS }, t),
     broadcast: async (raw): Promise<BroadcastResult> => {
-      try {
-        await client.request({ method: 'eth_sendRawTransaction', params: [raw as Hex] });
-        return 'accepted';
-      } catch (err) {
-        const text = errorText(err);
-        if (
-          text.includes('already known') ||
-          text.includes('already imported') ||
-          text.includes('known transaction')
-        ) {
-          return 'accepted';
-        }
-        if (text.includes('nonce too low') || text.includes('nonce has already been used'))
-          return 'nonce_used';
-        if (UNDERPRICED.some((u) => text.includes(u))) return 'underpriced';
-        throw upstream('broadcast a payout', err);
+      const result = await sendRaw(client, raw, 'broadcast a payout');
+      if (result === 'no_funds') {
+        throw upstream('broadcast a payout', new Error('the payout key cannot pay the gas'));
       }
+      return result;
     },
     mined: async (hash): Promise<MinedTx | null> => {
-      try {
-        const r = await client.getTransactionReceipt({ hash: hash as Hex });
-        return { status: r.status, blockNumber: r.blockNumber };
-      } catch (err) {
-        if (err instanceof TransactionReceiptNotFoundError) return null;
-        throw upstream('read a payout receipt', err);
-      }
+      const r = await receiptOf(client, hash, 'read a payout receipt');
+      return r && { status: r.status, blockNumber: r.blockNumber };
     },
-    known: async (hash) => {
-      try {
-        await client.getTransaction({ hash: hash as Hex });
-        return true;
-      } catch (err) {
-        if (err instanceof TransactionNotFoundError) return false;
-        throw upstream('look up a payout', err);
-      }
-    },
+    known: (hash) => knownTx(client, hash, 'look up a payout'),
     headBlock: async () => {
       try {
         return await client.getBlockNumber({ cacheTime: 0 });

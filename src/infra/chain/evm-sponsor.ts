@@ -9,13 +9,13 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../lib/errors.ts';
-import type { SponsorActions, SponsoredSaleQuote, TxJournal } from './chain.ts';
+import { type SponsorActions, type SponsoredSaleQuote, type TxJournal, TxPending } from './chain.ts';
 import { bondingCurveAbi } from './contracts/BondingCurve.ts';
-import { projectTokenAbi } from './contracts/ProjectToken.ts';
 import { insufficientEth } from './eth-shortfall.ts';
 import { slippageRefusal, upstream } from './evm-errors.ts';
 import type { EvmTxSender } from './evm-tx-sender.ts';
 import { curveEvent } from './evm-wallet-actions.ts';
+import { signWithdrawAuthorization, supportsWithdrawAuthorization } from './withdraw-authorization.ts';
 
 /**
  * Gas limit of a sponsored sale (`BondingCurve.sellFor`): measured at 96.7k-126.6k on anvil
@@ -45,22 +45,12 @@ const SELL_TYPES = {
   ],
 } as const;
 
-const TRANSFER_TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const;
-
 const randomNonce = (): Hex => toHex(crypto.getRandomValues(new Uint8Array(32)));
 
 /**
- * The sponsor key over viem. The holder signs an EIP-712 authorization (a `Sell` for the curve, an
- * EIP-3009 `TransferWithAuthorization` for the token) that names the sponsor as its only relayer;
+ * The sponsor key over viem. The holder signs an EIP-712 authorization (a `Sell` for the curve, a
+ * `RelayedTransfer` for the token) that names the sponsor as its only relayer (the contracts refuse
+ * any other sender); each is dry-run against the pending state before it is signed by the sponsor;
  * the sponsor sends it and pays the gas; the curve pays a sale's gas back out of its proceeds.
  */
 export function evmSponsor(o: {
@@ -189,8 +179,16 @@ export function evmSponsor(o: {
           functionName: 'sellFor',
           args: [seller.address, tokensUnits, minEthUnits, maxGasFee, nonce, until, signature],
         });
-        // A dry run first: a sale that would revert (slippage, proceeds below gas) costs nothing.
-        await client.call({ account: sponsor, to: curve, data, gas: SELL_FOR_GAS, ...f });
+        // A dry run first, against the pending state (the wallet's earlier actions in the pool count):
+        // a sale that would revert (slippage, proceeds below gas, tokens already gone) costs nothing.
+        await client.call({
+          account: sponsor,
+          to: curve,
+          data,
+          gas: SELL_FOR_GAS,
+          ...f,
+          blockTag: 'pending',
+        });
         const hash = await sender.send(sponsor, { to: curve, data, gas: SELL_FOR_GAS, ...f }, what, journal);
         const refundOf = (logs: unknown[]) => {
           const [e] = parseEventLogs({ abi: bondingCurveAbi, logs: logs as never, eventName: 'GasRefunded' });
@@ -203,6 +201,7 @@ export function evmSponsor(o: {
           gasEthUnits: refundOf(receipt.logs),
         };
       } catch (err) {
+        if (err instanceof TxPending) throw err;
         throw slippageRefusal(err) ?? upstream(what, err);
       }
     },
@@ -212,35 +211,32 @@ export function evmSponsor(o: {
       const token = getAddress(tokenAddress);
       const what = 'send tokens (sponsored)';
       try {
-        const [domain, { base: _, ...f }, until] = await Promise.all([domainOf(token), fees(), deadline()]);
-        if (!domain) return null;
-        const nonce = randomNonce();
-        const message = {
-          from: holder.address,
-          to: getAddress(to),
-          value: amountUnits,
-          validAfter: 0n,
-          validBefore: until,
-          nonce,
-        };
-        const signature = await holder.signTypedData({
+        const [domain, { base: _, ...f }, until, relayed] = await Promise.all([
+          domainOf(token),
+          fees(),
+          deadline(),
+          supportsWithdrawAuthorization(client, token),
+        ]);
+        // A token from before relayer-bound authorizations: anyone could send one, so none is signed.
+        if (!domain || !relayed) return null;
+        const { data } = await signWithdrawAuthorization({
+          holder: holder,
           domain,
-          types: TRANSFER_TYPES,
-          primaryType: 'TransferWithAuthorization',
-          message,
+          to,
+          value: amountUnits,
+          relayer: sponsor.address,
+          validBefore: until,
         });
-        const data = encodeFunctionData({
-          abi: projectTokenAbi,
-          functionName: 'transferWithAuthorization',
-          args: [message.from, message.to, amountUnits, 0n, until, nonce, signature],
-        });
-        const estimate = await client.estimateGas({ account: sponsor, to: token, data });
+        // The estimate is the dry run, against the pending state: a withdraw of tokens already gone
+        // (a sale of them in the pool) is refused here and costs the sponsor nothing.
+        const estimate = await client.estimateGas({ account: sponsor, to: token, data, blockTag: 'pending' });
         const gas = estimate + estimate / 5n;
         await affords(sponsor, holder.address, gas * f.maxFeePerGas);
         const hash = await sender.send(sponsor, { to: token, data, gas, ...f }, what, journal);
         const receipt = await sender.mined(hash, what, journal);
         return { txHash: hash, gasEthUnits: receipt.gasUsed * receipt.effectiveGasPrice };
       } catch (err) {
+        if (err instanceof TxPending) throw err;
         throw upstream(what, err);
       }
     },

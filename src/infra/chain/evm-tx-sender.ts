@@ -1,15 +1,17 @@
 import {
   type Account,
+  BaseError,
   getAddress,
   type Hex,
   keccak256,
   type PublicClient,
   type TransactionReceipt,
-  TransactionReceiptNotFoundError,
 } from 'viem';
-import type { BroadcastResult, MinedTx, TxJournal } from './chain.ts';
+import type { BroadcastResult, Fees, SignedTx, TxJournal, TxReceipt, UnsignedTx } from './chain.ts';
+import { TxPending } from './chain.ts';
 import { insufficientEth } from './eth-shortfall.ts';
-import { errorText, slippageRefusal, upstream } from './evm-errors.ts';
+import { errorText, safeText, slippageRefusal, upstream } from './evm-errors.ts';
+import { knownTx, receiptOf, sendRaw } from './tx-node.ts';
 
 export interface TxRequest {
   to: Hex;
@@ -23,9 +25,18 @@ export interface PreparedTx extends TxRequest {
   maxPriorityFeePerGas: bigint;
 }
 
-const ALREADY_KNOWN = ['already known', 'already imported', 'known transaction'];
-const NONCE_USED = ['nonce too low', 'nonce has already been used'];
 const NO_FUNDS = ['insufficient funds', 'exceeds the balance', 'exceeds balance'];
+/** Without a journal (tools, tests) a receipt is awaited this long. */
+const UNJOURNALED_WAIT_MS = 120_000;
+
+export const unsignedOf = (tx: PreparedTx): UnsignedTx => ({
+  to: tx.to,
+  data: tx.data ?? '0x',
+  valueUnits: tx.value ?? 0n,
+  gas: tx.gas,
+  maxFeePerGas: tx.maxFeePerGas,
+  maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+});
 
 /** The gas limit is the node's estimate plus a fifth: estimates are made against the latest block. */
 const withMargin = (gas: bigint) => gas + gas / 5n;
@@ -78,34 +89,58 @@ export class EvmTxSender {
 
   /**
    * Signs `tx` for `account` and sends it. With a journal the nonce and the record come from the
-   * database first; without one (tools and tests) the node's pending count is the nonce.
+   * database first, and a send whose outcome is unknown (a lost answer, a refusal only higher fees
+   * or time cure) stays recorded as maybe sent: the engine follows it, its nonce is never given
+   * back. Without one (tools and tests) the node's pending count is the nonce.
    */
   async send(account: Account, tx: PreparedTx, what: string, journal?: TxJournal): Promise<Hex> {
-    const sign = async (nonce: number) => {
-      if (!account.signTransaction) throw new Error('This account cannot sign transactions.');
-      const raw = await account.signTransaction({ chainId: this.chainId, type: 'eip1559', ...tx, nonce });
-      return { raw, hash: keccak256(raw) };
-    };
+    const sign = (nonce: number) => this.sign(account, unsignedOf(tx), nonce);
     const pending = () => this.nonceOf(account.address, 'pending');
     const signed = journal
-      ? await journal.record(account.address, pending, sign)
+      ? await journal.record(account.address, pending, sign, unsignedOf(tx))
       : await sign(await pending());
-    let result: BroadcastResult;
+    let result: BroadcastResult | 'no_funds';
     try {
       result = await this.broadcast(signed.raw);
     } catch (err) {
-      await journal?.refused(signed.hash);
-      throw err;
+      if (!journal) throw err;
+      // Maybe sent: the receipt wait (or the engine) finds out.
+      return signed.hash as Hex;
+    }
+    if (result === 'no_funds') {
+      await journal?.refused(signed.hash, 'the node refused it: the signer cannot pay for it');
+      throw upstream(what, new Error('the node refused the transaction (the signer cannot pay for it)'));
     }
     if (result !== 'accepted') {
-      await journal?.refused(signed.hash);
-      throw upstream(what, new Error(`the node refused the transaction (${result})`));
+      // Another transaction at the nonce, or fees below the node's floor: the engine settles it.
+      if (!journal) throw upstream(what, new Error(`the node refused the transaction (${result})`));
+      return signed.hash as Hex;
     }
     await journal?.sent(signed.hash);
     return signed.hash as Hex;
   }
 
-  /** Waits for the receipt, tells the journal, and throws on a revert. */
+  async sign(account: Account, tx: UnsignedTx, nonce: number): Promise<SignedTx> {
+    if (!account.signTransaction) throw new Error('This account cannot sign transactions.');
+    const raw = await account.signTransaction({
+      chainId: this.chainId,
+      type: 'eip1559',
+      to: getAddress(tx.to),
+      data: tx.data as Hex,
+      value: tx.valueUnits,
+      gas: tx.gas,
+      maxFeePerGas: tx.maxFeePerGas,
+      maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+      nonce,
+    });
+    return { raw, hash: keccak256(raw) };
+  }
+
+  /**
+   * Waits for the receipt (a journal's `waitMs` at most), tells the journal, and throws on a
+   * revert. A journaled transaction whose receipt does not come in time (or cannot be read) throws
+   * `TxPending`: it may still mine, and the engine follows it.
+   */
   async mined(
     hash: Hex,
     what: string,
@@ -114,49 +149,99 @@ export class EvmTxSender {
   ): Promise<TransactionReceipt> {
     let receipt: TransactionReceipt;
     try {
-      receipt = await this.client.waitForTransactionReceipt({ hash, timeout: 120_000 });
+      receipt = await this.client.waitForTransactionReceipt({
+        hash,
+        timeout: journal ? journal.waitMs : UNJOURNALED_WAIT_MS,
+      });
     } catch (err) {
+      if (journal?.intentId) throw new TxPending(journal.intentId, hash);
       throw upstream(what, err);
     }
-    await journal?.mined(hash, {
-      status: receipt.status,
-      gasPaidUnits: receipt.gasUsed * receipt.effectiveGasPrice,
-      ...(refund && receipt.status === 'success' ? { gasRefundUnits: refund(receipt) } : {}),
-    });
+    // A replacement (a fee bump by the engine) may be what mined: settle by the mined hash.
+    await journal?.mined(
+      receipt.transactionHash,
+      {
+        status: receipt.status,
+        blockNumber: receipt.blockNumber,
+        gasPaidUnits: receipt.gasUsed * receipt.effectiveGasPrice,
+        logs: receipt.logs,
+      },
+      refund && receipt.status === 'success' ? refund(receipt) : undefined,
+    );
     if (receipt.status !== 'success') {
       throw upstream(what, new Error(`the transaction reverted (${hash})`));
     }
     return receipt;
   }
 
-  async nonceOf(address: string, at: 'pending' | 'latest'): Promise<number> {
+  async nonceOf(address: string, at: 'pending' | 'latest' | bigint): Promise<number> {
     try {
-      return await this.client.getTransactionCount({ address: getAddress(address), blockTag: at });
+      const where = typeof at === 'bigint' ? { blockNumber: at } : { blockTag: at };
+      return await this.client.getTransactionCount({ address: getAddress(address), ...where });
     } catch (err) {
       throw upstream('read a nonce', err);
     }
   }
 
-  async broadcast(raw: string): Promise<BroadcastResult> {
+  broadcast(raw: string): Promise<BroadcastResult | 'no_funds'> {
+    return sendRaw(this.client, raw, 'send a transaction');
+  }
+
+  async receipt(hash: string): Promise<TxReceipt | null> {
+    const r = await receiptOf(this.client, hash, 'read a receipt');
+    return (
+      r && {
+        status: r.status,
+        blockNumber: r.blockNumber,
+        gasPaidUnits: r.gasUsed * r.effectiveGasPrice,
+        logs: r.logs,
+      }
+    );
+  }
+
+  known(hash: string): Promise<boolean> {
+    return knownTx(this.client, hash, 'look up a transaction');
+  }
+
+  async headBlock(): Promise<bigint> {
     try {
-      await this.client.request({ method: 'eth_sendRawTransaction', params: [raw as Hex] });
-      return 'accepted';
+      return await this.client.getBlockNumber({ cacheTime: 0 });
     } catch (err) {
-      const text = errorText(err);
-      if (ALREADY_KNOWN.some((t) => text.includes(t))) return 'accepted';
-      if (NONCE_USED.some((t) => text.includes(t))) return 'nonce_used';
-      if (text.includes('underpriced') || text.includes('fee too low')) return 'underpriced';
-      throw upstream('send a transaction', err);
+      throw upstream('read the latest block', err);
     }
   }
 
-  async receipt(hash: string): Promise<(MinedTx & { gasPaidUnits: bigint }) | null> {
+  async quoteFees(): Promise<Fees> {
     try {
-      const r = await this.client.getTransactionReceipt({ hash: hash as Hex });
-      return { status: r.status, blockNumber: r.blockNumber, gasPaidUnits: r.gasUsed * r.effectiveGasPrice };
+      const f = await this.client.estimateFeesPerGas();
+      return { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas };
     } catch (err) {
-      if (err instanceof TransactionReceiptNotFoundError) return null;
-      throw upstream('read a receipt', err);
+      throw upstream('quote gas fees', err);
+    }
+  }
+
+  /** A dry run against the pending state (what is in the pool counts): null, or why it reverts. */
+  async dryRun(
+    from: string,
+    tx: Pick<UnsignedTx, 'to' | 'data' | 'valueUnits' | 'gas'>,
+    at: 'pending' | 'latest' = 'pending',
+  ): Promise<string | null> {
+    try {
+      await this.client.call({
+        account: getAddress(from),
+        to: getAddress(tx.to),
+        data: tx.data as Hex,
+        value: tx.valueUnits,
+        gas: tx.gas,
+        blockTag: at,
+      });
+      return null;
+    } catch (err) {
+      const refusal = slippageRefusal(err);
+      if (refusal) return refusal.message;
+      if (err instanceof BaseError && /revert/i.test(errorText(err))) return upstream('dry-run', err).message;
+      if (err instanceof BaseError && err.shortMessage.includes('revert')) return safeText(err.shortMessage);
+      throw upstream('dry-run a transaction', err);
     }
   }
 }

@@ -1,7 +1,14 @@
-import { encodeFunctionData, getAddress, type Hex, type PublicClient, parseEventLogs } from 'viem';
+import {
+  type Account,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  type PublicClient,
+  parseEventLogs,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../lib/errors.ts';
-import type { TxJournal, WalletActions } from './chain.ts';
+import { type TxJournal, TxPending, type WalletActions } from './chain.ts';
 import { bondingCurveAbi } from './contracts/BondingCurve.ts';
 import { projectTokenAbi } from './contracts/ProjectToken.ts';
 import { slippageRefusal, upstream } from './evm-errors.ts';
@@ -12,6 +19,8 @@ export interface WalletActionContext {
   sender: EvmTxSender;
   /** The payout router: what a founder's allowance must name for the service to pay from it. */
   payoutSpender: Hex;
+  /** The sponsor's account, for the engine to sign its transactions again (fee bumps, lost nonces). */
+  sponsor: Account | null;
 }
 
 /** The event a curve emitted in a receipt's logs (Bought or Sold), as bigints by name. */
@@ -38,6 +47,7 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
       const receipt = await sender.mined(hash, what, journal);
       return { txHash: hash, ...read(receipt.logs) };
     } catch (err) {
+      if (err instanceof TxPending) throw err;
       throw slippageRefusal(err) ?? upstream(what, err);
     }
   };
@@ -78,6 +88,15 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
     nonceOf: (address, at) => sender.nonceOf(address, at),
     broadcast: (raw) => sender.broadcast(raw),
     receipt: (hash) => sender.receipt(hash),
+    known: (hash) => sender.known(hash),
+    headBlock: () => sender.headBlock(),
+    quoteFees: () => sender.quoteFees(),
+    dryRun: (from, tx, at) => sender.dryRun(from, tx, at),
+    signTx: async (key, tx, nonce) => {
+      const account = key === null ? ctx.sponsor : privateKeyToAccount(key as Hex);
+      if (!account) throw new Error('No sponsor key is configured.');
+      return sender.sign(account, tx, nonce);
+    },
     buy: (key, curve, ethUnits, minTokensUnits, journal) =>
       act(
         'buy tokens',

@@ -9,30 +9,67 @@ export interface TxResult {
   txHash: string;
 }
 
+/** A transaction before its nonce: what the engine keeps to sign it again (a fee bump, a lost nonce). */
+export interface UnsignedTx {
+  to: string;
+  data: string;
+  valueUnits: bigint;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** A receipt as the engine reads it: enough to settle a request and compute its answer. */
+export interface TxReceipt {
+  status: 'success' | 'reverted';
+  blockNumber: bigint;
+  gasPaidUnits: bigint;
+  logs: unknown[];
+}
+
 /**
- * How a wallet transaction gets its nonce and is recorded before it is sent (the wallets module's
- * journal, bound to one action: who, what, which project).
+ * The transaction engine's handle on one request (the wallets module's journal, bound to who asked,
+ * what, which project and the request's Idempotency-Key). The chain adapter prepares and signs;
+ * the journal decides the nonce, records before anything is sent, and follows the outcome.
  */
 export interface TxJournal {
+  /** How long the request may wait for a receipt before it answers 202 (PAYOUT_RECEIPT_TIMEOUT_SECONDS). */
+  readonly waitMs: number;
+  /** The request's transaction id once recorded (`wtx_…`). */
+  readonly intentId: string | null;
   /**
    * Under the signer's nonce lock, shared by every instance: takes the nonce (the stored counter,
-   * or the chain's pending count when that is higher), signs at it and records the signed bytes.
-   * Resolves once that record is committed; nothing is sent yet.
+   * or the chain's pending count when that is higher), signs at it and records the request and the
+   * signed bytes. Resolves once that record is committed; nothing is sent yet. Throws (nothing
+   * recorded) when a rule checked under the lock refuses (the sponsored-withdraw quota).
    */
   record(
     signer: string,
     chainNonce: () => Promise<number>,
     sign: (nonce: number) => Promise<SignedTx>,
+    unsigned: UnsignedTx,
   ): Promise<SignedTx>;
   /** The node took it. */
   sent(hash: string): Promise<void>;
-  /** The node refused it: nothing will mine, and its nonce is given back if no later one was taken. */
-  refused(hash: string): Promise<void>;
-  /** It mined: its status and what its gas cost the signer (and, for a sale, what it paid back). */
-  mined(
-    hash: string,
-    r: { status: 'success' | 'reverted'; gasPaidUnits: bigint; gasRefundUnits?: bigint },
-  ): Promise<void>;
+  /** The node said for certain it will never mine it: the request failed, its nonce is given back. */
+  refused(hash: string, reason: string): Promise<void>;
+  /** It mined: settles the request (its answer computed from the logs) and returns that answer. */
+  mined(hash: string, r: TxReceipt, gasRefundUnits?: bigint): Promise<void>;
+}
+
+/**
+ * Thrown where a request's transaction may still mine but its answer cannot wait any longer (the
+ * receipt timeout, a lost answer from the node): the route answers 202 with the transaction, which
+ * the engine follows to its end.
+ */
+export class TxPending extends Error {
+  constructor(
+    readonly intentId: string,
+    readonly txHash: string,
+  ) {
+    super(`Transaction ${txHash} is pending.`);
+    this.name = 'TxPending';
+  }
 }
 
 /** What an action costs in ETH and what the wallet has: the facts behind `insufficient_eth`. */

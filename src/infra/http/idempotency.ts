@@ -31,6 +31,11 @@ export const EXCLUDED_ROUTES = new Set(['/api/webhooks/github']);
  * (401 can only come from a handler here: route authentication runs before this hook.)
  */
 const MOMENTARY_STATUSES = new Set([401, 429]);
+/**
+ * A 202 names a transaction still on its way: a retry asks the handler again, which finds the
+ * request's transaction by this key and answers with where it is now.
+ */
+const IN_FLIGHT_STATUS = 202;
 const MOMENTARY_CODES = new Set(['idempotency_in_progress', 'operation_in_progress', 'rate_limited']);
 
 export interface IdempotencyOptions {
@@ -119,7 +124,7 @@ function errorCode(payload: string): string | undefined {
 }
 
 function keeps(status: number, payload: unknown, contentType: unknown): payload is string {
-  if (status >= 500 || MOMENTARY_STATUSES.has(status)) return false;
+  if (status >= 500 || status === IN_FLIGHT_STATUS || MOMENTARY_STATUSES.has(status)) return false;
   // The table keeps no headers; every API answer is JSON, so that is what a replay says it is.
   if (typeof payload !== 'string' || !String(contentType ?? '').startsWith('application/json')) return false;
   const code = status === 409 ? errorCode(payload) : undefined;

@@ -22,6 +22,8 @@ export const PERSONAL_EVENT_TYPES = [
   'bounty.unpayable',
   'bounty.payable',
   'webhook.disabled',
+  'wallet.tx_confirmed',
+  'wallet.tx_failed',
 ] as const;
 export type PublicEventType = (typeof EVENT_TYPES)[number];
 export type PersonalEventType = (typeof PERSONAL_EVENT_TYPES)[number];

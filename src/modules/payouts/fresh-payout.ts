@@ -1,7 +1,8 @@
 import type { MinedTx } from '../../infra/chain/chain.ts';
+import { capFees } from '../../infra/chain/tx-node.ts';
 import * as fresh from './fresh-payout.repo.ts';
 import { assertReservable } from './funds-reservation.ts';
-import { capFees, signLeg } from './leg-broadcast.ts';
+import { signLeg } from './leg-broadcast.ts';
 import * as repo from './payouts.repo.ts';
 import type { DriverDeps, PaidLeg, SigningLease } from './payouts.types.ts';
 import { lockFunds } from './reservation.repo.ts';

@@ -1,11 +1,10 @@
-import { bump, capFees, LegBroadcaster, settleFromChain } from './leg-broadcast.ts';
+import { outbid } from '../../infra/chain/tx-node.ts';
+import { LegBroadcaster, settleFromChain } from './leg-broadcast.ts';
 import type { PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 import type { DriverDeps } from './payouts.types.ts';
 import * as repairRepo from './repair.repo.ts';
 import * as nonces from './signer-nonces.repo.ts';
-
-const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /**
  * Closes any gap between the ledger and a chain that lost transactions under it (a reorg, the
@@ -164,16 +163,7 @@ export class LedgerRepair {
   /** A transaction that moves nothing at `nonce`, outbidding any copy of a lost leg still around. */
   private async fill(nonce: number, lastAttempt: repo.AttemptRow | undefined): Promise<void> {
     const { signer, maxFeePerGas, log } = this.deps;
-    const quote = await signer.quoteFees();
-    const fees = capFees(
-      lastAttempt
-        ? {
-            maxFeePerGas: maxBig(bump(lastAttempt.maxFeePerGas), quote.maxFeePerGas),
-            maxPriorityFeePerGas: maxBig(bump(lastAttempt.maxPriorityFeePerGas), quote.maxPriorityFeePerGas),
-          }
-        : quote,
-      maxFeePerGas,
-    );
+    const fees = outbid(lastAttempt ?? null, await signer.quoteFees(), maxFeePerGas);
     const signed = await signer.signNonceFiller({ nonce, fees });
     // Not stored: it moves nothing, and any transaction at this nonce does the same job.
     const result = await signer.broadcast(signed.raw);

@@ -1,4 +1,5 @@
 import type { Fees, PayoutSigner, SignedTx } from '../../infra/chain/chain.ts';
+import { replacementFees } from '../../infra/chain/tx-node.ts';
 import { newId } from '../../lib/ids.ts';
 import * as repo from './payouts.repo.ts';
 import type { DriverDeps, LegKind } from './payouts.types.ts';
@@ -7,32 +8,6 @@ import type { DriverDeps, LegKind } from './payouts.types.ts';
 const ORPHAN_AFTER_MS = 2_000;
 /** Fee raises per leg and pass when the node refuses a leg's fees; the next pass goes on. */
 const UNDERPRICED_ROUNDS = 3;
-
-/** +12.5% (rounded up) clears every node's minimum replacement bump of 10%. */
-export const bump = (v: bigint) => (v * 1125n + 999n) / 1000n;
-const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
-const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
-
-/** A fee quote held under the operator's cap (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
-export const capFees = (f: Fees, cap: bigint): Fees => {
-  const maxFeePerGas = minBig(f.maxFeePerGas, cap);
-  return { maxFeePerGas, maxPriorityFeePerGas: minBig(f.maxPriorityFeePerGas, maxFeePerGas) };
-};
-
-/**
- * Fees that replace `old` at its nonce (both raised by 12.5%, at least today's quote), or null
- * when that would pass the cap: the last attempt then stays, and waits for fees to fall.
- */
-export function replacementFees(old: Fees, quote: Fees, cap: bigint): Fees | null {
-  const minFee = bump(old.maxFeePerGas);
-  const minTip = bump(old.maxPriorityFeePerGas);
-  if (minFee > cap || minTip > cap) return null;
-  const maxFeePerGas = minBig(maxBig(minFee, quote.maxFeePerGas), cap);
-  return {
-    maxFeePerGas,
-    maxPriorityFeePerGas: minBig(maxBig(minTip, quote.maxPriorityFeePerGas), maxFeePerGas),
-  };
-}
 
 export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 

@@ -1,8 +1,9 @@
+import { capFees } from '../../infra/chain/tx-node.ts';
 import type { Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
 import { assertReservable } from './funds-reservation.ts';
-import { capFees, LegBroadcaster, sameAddress, settleFromChain, signLeg } from './leg-broadcast.ts';
+import { LegBroadcaster, sameAddress, settleFromChain, signLeg } from './leg-broadcast.ts';
 import * as repo from './payouts.repo.ts';
 import type { DriveResult, DriverDeps, LegKind } from './payouts.types.ts';
 import { inFlight, lockFunds } from './reservation.repo.ts';

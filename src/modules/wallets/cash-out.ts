@@ -4,7 +4,7 @@ import { unitsToTokens } from '../../infra/chain/chain.ts';
 import { unitsSellingFor } from '../../lib/curve.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
-import type { WalletJournal, WalletTxKind } from './wallet-journal.ts';
+import type { JournalFor, WalletJournal } from './wallet-journal.ts';
 
 export interface CashOutDeps {
   chain: Chain;
@@ -24,6 +24,8 @@ interface Signer {
   agentId: string;
   key: string;
   address: string;
+  /** The running request's journal for a transaction of this kind. */
+  journalFor: JournalFor;
 }
 
 const isShortOfEth = (err: unknown): err is AppError =>
@@ -39,10 +41,6 @@ const isShortOfEth = (err: unknown): err is AppError =>
 export class CashOut {
   constructor(private readonly deps: CashOutDeps) {}
 
-  private journalFor(kind: WalletTxKind, s: Signer, projectId: string | null) {
-    return this.deps.journal.for({ kind, agentId: s.agentId, projectId });
-  }
-
   async sell(s: Signer, p: Tradable, tokensUnits: bigint, minEthUnits: bigint) {
     const { chain } = this.deps;
     try {
@@ -51,7 +49,7 @@ export class CashOut {
         p.curveAddress,
         tokensUnits,
         minEthUnits,
-        this.journalFor('sell', s, p.projectId),
+        s.journalFor('sell', p.projectId),
       );
       return { tx_hash: r.txHash, eth_units: r.ethUnits.toString(), gas_eth_units: '0', sponsored: false };
     } catch (err) {
@@ -66,7 +64,7 @@ export class CashOut {
         p.curveAddress,
         tokensUnits,
         minEthUnits,
-        this.journalFor('sponsored_sell', s, p.projectId),
+        s.journalFor('sponsored_sell', p.projectId),
       );
       return {
         tx_hash: r.txHash,
@@ -87,7 +85,7 @@ export class CashOut {
         p.tokenAddress,
         to,
         amountUnits,
-        this.journalFor('withdraw_token', s, p.projectId),
+        s.journalFor('withdraw_token', p.projectId),
       );
       return { tx_hash: r.txHash, sponsored: false };
     } catch (err) {
@@ -105,7 +103,7 @@ export class CashOut {
         p.tokenAddress,
         to,
         amountUnits,
-        this.journalFor('sponsored_withdraw', s, p.projectId),
+        s.journalFor('sponsored_withdraw', p.projectId),
       );
       if (!r) throw legacy(err, 'transfers');
       return { tx_hash: r.txHash, sponsored: true };
@@ -119,7 +117,7 @@ export class CashOut {
       s.key,
       getAddress(to),
       amountUnits,
-      this.journalFor('withdraw_eth', s, null),
+      s.journalFor('withdraw_eth', null),
     );
     return { tx_hash: r.txHash, sponsored: false };
   }

@@ -1,8 +1,10 @@
-import { and, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
-import { accountNonces, walletTxs } from '../../infra/db/schema.ts';
+import { accountNonces, walletIntents, walletTxs } from '../../infra/db/schema.ts';
 
 export type WalletTxRow = typeof walletTxs.$inferSelect;
+export type IntentRow = typeof walletIntents.$inferSelect;
+/** Attempts that may still mine: recorded (maybe sent) or sent. */
 const OPEN = ['signed', 'sent'] as const;
 
 /** The signer's counter (created at 0: the chain's count raises it), locked until commit. */
@@ -17,7 +19,7 @@ export async function lockNext(ex: Executor, signer: string): Promise<number> {
   return row.next;
 }
 
-/** Nonces in [from, to) that a recorded transaction holds: waiting to mine, or mined (a reorg may undo it). */
+/** Nonces in [from, to) that a recorded attempt holds: waiting to mine, or mined (a reorg may undo it). */
 export async function heldNonces(ex: Executor, signer: string, from: number, to: number): Promise<number[]> {
   const rows = await ex
     .select({ nonce: walletTxs.nonce })
@@ -40,23 +42,12 @@ export async function setNext(ex: Executor, signer: string, next: number): Promi
     .where(eq(accountNonces.address, signer));
 }
 
-export async function insertTx(ex: Executor, row: typeof walletTxs.$inferInsert): Promise<void> {
-  await ex.insert(walletTxs).values(row);
-}
-
-export async function setStatus(
-  ex: Executor,
-  hash: string,
-  status: WalletTxRow['status'],
-  at: Date,
-  extra: { gasPaidUnits?: bigint; gasRefundUnits?: bigint } = {},
-): Promise<WalletTxRow | undefined> {
+export async function nextOf(ex: Executor, signer: string): Promise<number | undefined> {
   const [row] = await ex
-    .update(walletTxs)
-    .set({ status, updatedAt: at, ...extra })
-    .where(eq(walletTxs.hash, hash))
-    .returning();
-  return row;
+    .select({ next: accountNonces.nextNonce })
+    .from(accountNonces)
+    .where(eq(accountNonces.address, signer));
+  return row?.next;
 }
 
 /** A refused transaction's nonce goes back when it was the last one taken. */
@@ -67,27 +58,157 @@ export async function giveBack(ex: Executor, signer: string, nonce: number): Pro
     .where(and(eq(accountNonces.address, signer), eq(accountNonces.nextNonce, nonce + 1)));
 }
 
-/** Recorded transactions not known to have mined, last touched before `before`: the reconciler's. */
-export function stale(ex: Executor, before: Date, limit: number) {
+/** Takes the wallet's lease when it is free or lapsed; false while another action holds it. */
+export async function takeLease(ex: Executor, address: string, token: string, now: Date, until: Date) {
+  await ex.insert(accountNonces).values({ address, nextNonce: 0 }).onConflictDoNothing();
+  const rows = await ex
+    .update(accountNonces)
+    .set({ busyToken: token, busyUntil: until })
+    .where(
+      and(
+        eq(accountNonces.address, address),
+        or(isNull(accountNonces.busyUntil), lte(accountNonces.busyUntil, now)),
+      ),
+    )
+    .returning({ a: accountNonces.address });
+  return rows.length > 0;
+}
+
+export async function releaseLease(ex: Executor, address: string, token: string): Promise<void> {
+  await ex
+    .update(accountNonces)
+    .set({ busyToken: null, busyUntil: null })
+    .where(and(eq(accountNonces.address, address), eq(accountNonces.busyToken, token)));
+}
+
+export async function insertIntent(ex: Executor, row: typeof walletIntents.$inferInsert): Promise<void> {
+  await ex.insert(walletIntents).values(row);
+}
+
+export async function insertTx(ex: Executor, row: typeof walletTxs.$inferInsert): Promise<void> {
+  await ex.insert(walletTxs).values(row);
+}
+
+export async function findIntent(ex: Executor, id: string): Promise<IntentRow | undefined> {
+  const [row] = await ex.select().from(walletIntents).where(eq(walletIntents.id, id));
+  return row;
+}
+
+export async function lockIntent(ex: Executor, id: string): Promise<IntentRow | undefined> {
+  const [row] = await ex.select().from(walletIntents).where(eq(walletIntents.id, id)).for('update');
+  return row;
+}
+
+export async function intentByRequest(ex: Executor, agentId: string, requestKey: string) {
+  const [row] = await ex
+    .select()
+    .from(walletIntents)
+    .where(and(eq(walletIntents.agentId, agentId), eq(walletIntents.requestKey, requestKey)));
+  return row;
+}
+
+export function intentsOf(ex: Executor, agentId: string, limit: number) {
   return ex
     .select()
-    .from(walletTxs)
-    .where(and(inArray(walletTxs.status, [...OPEN]), lte(walletTxs.updatedAt, before)))
-    .orderBy(walletTxs.signer, walletTxs.nonce)
+    .from(walletIntents)
+    .where(eq(walletIntents.agentId, agentId))
+    .orderBy(desc(walletIntents.createdAt), desc(walletIntents.id))
     .limit(limit);
 }
 
-/** Sponsored token withdraws of an agent since `since` that were not refused or dropped. */
+export async function updateIntent(
+  ex: Executor,
+  id: string,
+  set: Partial<typeof walletIntents.$inferInsert>,
+): Promise<void> {
+  await ex.update(walletIntents).set(set).where(eq(walletIntents.id, id));
+}
+
+export async function findTx(ex: Executor, hash: string): Promise<WalletTxRow | undefined> {
+  const [row] = await ex.select().from(walletTxs).where(eq(walletTxs.hash, hash));
+  return row;
+}
+
+export async function setStatus(
+  ex: Executor,
+  hash: string,
+  status: WalletTxRow['status'],
+  at: Date,
+  extra: Partial<Pick<WalletTxRow, 'gasPaidUnits' | 'gasRefundUnits' | 'blockNumber' | 'broadcastAt'>> = {},
+): Promise<WalletTxRow | undefined> {
+  const [row] = await ex
+    .update(walletTxs)
+    .set({ status, updatedAt: at, ...extra })
+    .where(eq(walletTxs.hash, hash))
+    .returning();
+  return row;
+}
+
+/** The other attempts of an intent that may still mine are replaced by the one that mined. */
+export async function replaceOthers(ex: Executor, intentId: string, keep: string, at: Date): Promise<void> {
+  await ex
+    .update(walletTxs)
+    .set({ status: 'replaced', updatedAt: at })
+    .where(
+      and(eq(walletTxs.intentId, intentId), ne(walletTxs.hash, keep), inArray(walletTxs.status, [...OPEN])),
+    );
+}
+
+export function attemptsOf(ex: Executor, intentIds: string[]) {
+  if (intentIds.length === 0) return Promise.resolve([] as WalletTxRow[]);
+  return ex
+    .select()
+    .from(walletTxs)
+    .where(inArray(walletTxs.intentId, intentIds))
+    .orderBy(walletTxs.createdAt);
+}
+
+/** Pending intents not touched since `before`: the engine's to follow. */
+export function pendingIntents(ex: Executor, before: Date, limit: number) {
+  return ex
+    .select()
+    .from(walletIntents)
+    .where(and(eq(walletIntents.status, 'pending'), lte(walletIntents.updatedAt, before)))
+    .orderBy(walletIntents.signer, walletIntents.nonce)
+    .limit(limit);
+}
+
+/** Confirmed intents mined above `finalAt`: a reorg may still take them back. */
+export function unfinalIntents(ex: Executor, finalAt: bigint, limit: number) {
+  return ex
+    .select()
+    .from(walletIntents)
+    .where(and(eq(walletIntents.status, 'confirmed'), sql`${walletIntents.blockNumber} > ${finalAt}`))
+    .limit(limit);
+}
+
+/** Old journal rows (before intents) still open: sent again or settled like before. */
+export function staleOrphans(ex: Executor, before: Date, limit: number) {
+  return ex
+    .select()
+    .from(walletTxs)
+    .where(
+      and(isNull(walletTxs.intentId), inArray(walletTxs.status, [...OPEN]), lte(walletTxs.updatedAt, before)),
+    )
+    .limit(limit);
+}
+
+/** Signers whose counter runs ahead: where a nonce gap could be. */
+export function signersWithCounters(ex: Executor) {
+  return ex.select({ address: accountNonces.address, next: accountNonces.nextNonce }).from(accountNonces);
+}
+
+/** Sponsored token withdraws of an agent since `since` that count against the daily quota. */
 export async function sponsoredWithdrawsSince(ex: Executor, agentId: string, since: Date): Promise<number> {
   const [row] = await ex
     .select({ n: sql<string>`count(*)` })
-    .from(walletTxs)
+    .from(walletIntents)
     .where(
       and(
-        eq(walletTxs.agentId, agentId),
-        eq(walletTxs.kind, 'sponsored_withdraw'),
-        gte(walletTxs.createdAt, since),
-        inArray(walletTxs.status, ['signed', 'sent', 'mined', 'reverted']),
+        eq(walletIntents.agentId, agentId),
+        eq(walletIntents.kind, 'sponsored_withdraw'),
+        eq(walletIntents.counted, true),
+        gte(walletIntents.createdAt, since),
       ),
     );
   return Number(row?.n ?? 0);

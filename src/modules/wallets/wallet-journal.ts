@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { TxJournal, WalletActions } from '../../infra/chain/chain.ts';
-import type { Db } from '../../infra/db/client.ts';
+import type { SignedTx, TxJournal, TxReceipt, UnsignedTx, WalletActions } from '../../infra/chain/chain.ts';
+import { actionResult } from '../../infra/chain/tx-results.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
+import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { AppError, type ErrorCode } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
 import * as repo from './wallet-journal.repo.ts';
 
 export type WalletTxKind =
@@ -17,70 +23,145 @@ export interface WalletTxContext {
   kind: WalletTxKind;
   agentId: string;
   projectId: string | null;
+  /** The wallet whose action it is (for a sponsored one, not the signer). */
+  holder: string;
+  /** The hash of the request's Idempotency-Key, when it had one. */
+  requestKey: string | null;
 }
 
-/** Recorded transactions the reconciler leaves alone for this long after their last change. */
-const RESUME_AFTER_MS = 30_000;
+/** Makes a journal for one transaction of the running request (a sponsored fallback is another kind). */
+export type JournalFor = (kind: WalletTxKind, projectId: string | null) => TxJournal;
+
+export interface JournalDeps {
+  db: Db;
+  clock: Clock;
+  chain: { wallets: Pick<WalletActions, 'nonceOf'> };
+  activity: Pick<ActivityService, 'record'>;
+  /** PAYOUT_RECEIPT_TIMEOUT_SECONDS: the longest a request waits for its receipt before a 202. */
+  waitMs: number;
+  /** SPONSORED_WITHDRAWALS_PER_DAY, checked under the sponsor's nonce lock. */
+  sponsoredWithdrawalsPerDay: number;
+  /** Told when a signer's recorded nonces run ahead of the chain's: the engine looks at once. */
+  onGap?: () => void;
+  log?: FastifyBaseLogger;
+}
+
+/** The kind of a transaction that moves nothing: a cancel at a request's nonce, or a gap filler. */
+export const CANCEL_KIND = 'nonce_filler';
+const CANCELLED =
+  'The transaction was cancelled before it mined: it would have reverted (an expired signature, slippage or spent funds).';
+
+/** One action of a wallet at a time, across instances; a crashed holder's lease lapses after this. */
+const LEASE_SLACK_MS = 30_000;
+const LEASE_POLL_MS = 25;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The database side of wallet transactions (in-app wallets and the sponsor): nonces taken under a
- * row lock that every instance shares, each transaction recorded with its signed bytes before it
- * is sent, and `resume` for what a crash left between the record and the receipt.
+ * The request side of the transaction engine for every key the service signs ordinary
+ * transactions with (in-app wallets and the sponsor; `wallet-engine.ts` follows what it records):
+ * one intent per request, keyed by the request's Idempotency-Key; the nonce taken under the
+ * signer's row lock, shared by every instance; the signed bytes stored before they are sent; the
+ * outcome settled once, from the receipt, whoever reads it first.
  */
 export class WalletJournal {
-  constructor(
-    private readonly deps: {
-      db: Db;
-      clock: Clock;
-      chain: { wallets: Pick<WalletActions, 'nonceOf' | 'broadcast' | 'receipt'> };
-      log?: FastifyBaseLogger;
-    },
-  ) {}
+  constructor(private readonly deps: JournalDeps) {}
 
-  /** A journal for one action: who it is for and what it does. */
+  /** A journal for one request: who it is for, what it does. */
   for(ctx: WalletTxContext): TxJournal {
-    const { db, clock } = this.deps;
-    return {
-      record: async (signerAddress, chainNonce, sign) => {
+    const { db, clock, waitMs } = this.deps;
+    const handle: { -readonly [K in keyof TxJournal]: TxJournal[K] } = {
+      waitMs,
+      intentId: null,
+      record: async (signerAddress, chainNonce, sign, unsigned) => {
         const signer = signerAddress.toLowerCase();
-        return db.transaction(async (tx) => {
-          const next = await repo.lockNext(tx, signer);
-          // Read under the lock: a count read before it may miss what the holder just sent.
-          const pending = await chainNonce();
-          const nonce = await this.pick(tx, signer, next, pending);
-          const signed = await sign(nonce);
-          const at = clock.now();
-          await repo.insertTx(tx, {
-            hash: signed.hash,
-            signer,
-            nonce,
-            raw: signed.raw,
-            kind: ctx.kind,
-            agentId: ctx.agentId,
-            projectId: ctx.projectId,
-            createdAt: at,
-            updatedAt: at,
+        const id = newId('walletTx');
+        try {
+          const signed = await db.transaction(async (tx) => {
+            const next = await repo.lockNext(tx, signer);
+            // Under the lock: the quota holds across instances, and the count read is complete.
+            if (ctx.kind === 'sponsored_withdraw') await this.assertQuota(tx, ctx.agentId);
+            // Read under the lock: a count read before it may miss what the holder just sent.
+            const pending = await chainNonce();
+            if (next > pending) this.deps.onGap?.();
+            const nonce = await this.pick(tx, signer, next, pending);
+            const s = await sign(nonce);
+            await this.insert(tx, id, ctx, signer, nonce, unsigned, s);
+            await repo.setNext(tx, signer, nonce + 1);
+            return s;
           });
-          await repo.setNext(tx, signer, nonce + 1);
+          handle.intentId = id;
           return signed;
-        });
+        } catch (err) {
+          if (uniqueViolation(err) === 'wallet_intents_request_key') {
+            throw new AppError(
+              'idempotency_in_progress',
+              'A request with this Idempotency-Key is still running; retry once it has answered.',
+            );
+          }
+          throw err;
+        }
       },
       sent: async (hash) => {
-        await repo.setStatus(db, hash, 'sent', clock.now());
+        const now = clock.now();
+        await repo.setStatus(db, hash, 'sent', now, { broadcastAt: now });
       },
-      refused: async (hash) => {
+      refused: async (hash, reason) => {
         await db.transaction(async (tx) => {
           const row = await repo.setStatus(tx, hash, 'failed', clock.now());
-          if (row) await repo.giveBack(tx, row.signer, row.nonce);
+          if (!row) return;
+          await repo.giveBack(tx, row.signer, row.nonce);
+          if (row.intentId) await this.fail(tx, row.intentId, 'upstream_error', reason, false);
         });
       },
-      mined: async (hash, r) => {
-        await repo.setStatus(db, hash, r.status === 'success' ? 'mined' : 'reverted', clock.now(), {
-          gasPaidUnits: r.gasPaidUnits,
-          ...(r.gasRefundUnits === undefined ? {} : { gasRefundUnits: r.gasRefundUnits }),
-        });
+      mined: async (hash, r, refund) => {
+        await this.settle(hash, r, refund);
       },
     };
+    return handle;
+  }
+
+  private async insert(
+    tx: Executor,
+    id: string,
+    ctx: WalletTxContext,
+    signer: string,
+    nonce: number,
+    u: UnsignedTx,
+    s: SignedTx,
+  ) {
+    const at = this.deps.clock.now();
+    await repo.insertIntent(tx, {
+      id,
+      agentId: ctx.agentId,
+      requestKey: ctx.requestKey,
+      kind: ctx.kind,
+      projectId: ctx.projectId,
+      holder: ctx.holder.toLowerCase(),
+      signer,
+      nonce,
+      toAddress: u.to.toLowerCase(),
+      data: u.data,
+      valueUnits: u.valueUnits,
+      gas: u.gas,
+      txHash: s.hash,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await repo.insertTx(tx, {
+      hash: s.hash,
+      signer,
+      nonce,
+      raw: s.raw,
+      kind: ctx.kind,
+      agentId: ctx.agentId,
+      projectId: ctx.projectId,
+      intentId: id,
+      maxFeePerGas: u.maxFeePerGas,
+      maxPriorityFeePerGas: u.maxPriorityFeePerGas,
+      createdAt: at,
+      updatedAt: at,
+    });
   }
 
   /**
@@ -88,11 +169,113 @@ export class WalletJournal {
    * elsewhere), or a nonce below the counter holds no recorded transaction that may still mine (a
    * node that forgot one): that gap is filled first, so later transactions are never stuck.
    */
-  private async pick(tx: Parameters<typeof repo.lockNext>[0], signer: string, next: number, pending: number) {
+  private async pick(tx: Executor, signer: string, next: number, pending: number) {
     if (next <= pending) return pending;
     const held = new Set(await repo.heldNonces(tx, signer, pending, next));
     for (let n = pending; n < next; n++) if (!held.has(n)) return n;
     return next;
+  }
+
+  private async assertQuota(tx: Executor, agentId: string) {
+    const per = this.deps.sponsoredWithdrawalsPerDay;
+    const since = new Date(this.deps.clock.now().getTime() - 24 * 3600_000);
+    if ((await repo.sponsoredWithdrawsSince(tx, agentId, since)) >= per) {
+      throw new AppError(
+        'insufficient_eth',
+        `This wallet holds no ETH for gas, and the platform pays the gas of ${per} token withdraws per agent ` +
+          'per 24 hours, which are used; selling tokens to the curve needs no ETH.',
+      );
+    }
+  }
+
+  /**
+   * Settles the request of a mined attempt, once: the attempt and the intent take the receipt's
+   * outcome, every other attempt of the intent is replaced, and the agent is told by an event.
+   */
+  async settle(hash: string, r: TxReceipt, gasRefundUnits?: bigint): Promise<void> {
+    const { db, clock } = this.deps;
+    await db.transaction(async (tx) => {
+      const now = clock.now();
+      const row = await repo.setStatus(tx, hash, r.status === 'success' ? 'mined' : 'reverted', now, {
+        gasPaidUnits: r.gasPaidUnits,
+        blockNumber: r.blockNumber,
+        ...(gasRefundUnits === undefined ? {} : { gasRefundUnits }),
+      });
+      if (!row?.intentId) return;
+      const intent = await repo.lockIntent(tx, row.intentId);
+      if (!intent) return;
+      await repo.replaceOthers(tx, intent.id, hash, now);
+      if (row.kind === CANCEL_KIND) {
+        // The engine's cancel took the nonce: the request would have reverted, and moved nothing.
+        await repo.updateIntent(tx, intent.id, { txHash: null, blockNumber: null, updatedAt: now });
+        await this.fail(tx, intent.id, 'upstream_error', intent.errorMessage ?? CANCELLED, false);
+      } else if (r.status === 'success') {
+        await repo.updateIntent(tx, intent.id, {
+          status: 'confirmed',
+          txHash: hash,
+          blockNumber: r.blockNumber,
+          result: { tx_hash: hash, ...actionResult(intent.kind, r.logs) },
+          errorCode: null,
+          errorMessage: null,
+          updatedAt: now,
+        });
+        await this.tell(tx, { ...intent, status: 'confirmed', txHash: hash });
+      } else {
+        await repo.updateIntent(tx, intent.id, { txHash: hash, blockNumber: r.blockNumber, updatedAt: now });
+        await this.fail(
+          tx,
+          intent.id,
+          'upstream_error',
+          `The transaction reverted on chain (${hash}).`,
+          true,
+        );
+      }
+    });
+  }
+
+  /** Ends a request as failed (`counted`: whether a sponsored withdraw still counts against the quota). */
+  async fail(tx: Executor, intentId: string, code: ErrorCode, message: string, counted: boolean) {
+    const intent = await repo.lockIntent(tx, intentId);
+    if (!intent || intent.status === 'failed') return;
+    await repo.updateIntent(tx, intentId, {
+      status: 'failed',
+      errorCode: code,
+      errorMessage: message,
+      counted: intent.counted && counted,
+      updatedAt: this.deps.clock.now(),
+    });
+    await this.tell(tx, { ...intent, status: 'failed', errorCode: code, errorMessage: message });
+  }
+
+  /** `wallet.tx_confirmed` / `wallet.tx_failed` to the wallet's agent, once per outcome it reaches. */
+  async tell(tx: Executor, intent: repo.IntentRow): Promise<void> {
+    if (intent.status === 'pending' || intent.told === intent.status) return;
+    await repo.updateIntent(tx, intent.id, { told: intent.status });
+    await this.deps.activity.record(tx, {
+      type: intent.status === 'confirmed' ? 'wallet.tx_confirmed' : 'wallet.tx_failed',
+      agentId: intent.agentId,
+      projectId: intent.projectId,
+      recipients: [intent.agentId],
+      data: {
+        transaction_id: intent.id,
+        kind: intent.kind,
+        tx_hash: intent.txHash,
+        ...(intent.status === 'failed' ? { reason: intent.errorMessage } : {}),
+      },
+    });
+  }
+
+  /** The request an Idempotency-Key already started, if any. */
+  byRequest(agentId: string, requestKey: string): Promise<repo.IntentRow | undefined> {
+    return repo.intentByRequest(this.deps.db, agentId, requestKey);
+  }
+
+  find(id: string): Promise<repo.IntentRow | undefined> {
+    return repo.findIntent(this.deps.db, id);
+  }
+
+  list(agentId: string, limit: number): Promise<repo.IntentRow[]> {
+    return repo.intentsOf(this.deps.db, agentId, limit);
   }
 
   /** Sponsored token withdraws of the agent in the last 24 hours. */
@@ -102,28 +285,31 @@ export class WalletJournal {
   }
 
   /**
-   * After a crash or a lost answer: a recorded transaction without a receipt is sent again from
-   * its stored bytes (never signed again), or marked dropped once its nonce was used by another.
+   * Runs `fn` while holding the wallet's lease in the database: one action of a wallet at a time on
+   * every instance (a sale and a withdraw of the same tokens never both pass their dry runs). A
+   * holder that died frees it once its lease lapses.
    */
-  async resume(limit = 50): Promise<number> {
-    const { db, clock, chain } = this.deps;
-    const rows = await repo.stale(db, new Date(clock.now().getTime() - RESUME_AFTER_MS), limit);
-    for (const row of rows) {
-      const receipt = await chain.wallets.receipt(row.hash);
-      if (receipt) {
-        await repo.setStatus(db, row.hash, receipt.status === 'success' ? 'mined' : 'reverted', clock.now(), {
-          gasPaidUnits: receipt.gasPaidUnits,
-        });
-        continue;
+  async exclusive<T>(address: string, fn: () => Promise<T>): Promise<T> {
+    const { db, clock, waitMs } = this.deps;
+    const key = address.toLowerCase();
+    const token = randomUUID();
+    const holdMs = waitMs + LEASE_SLACK_MS;
+    const giveUpAt = Date.now() + holdMs;
+    for (;;) {
+      const now = clock.now();
+      if (await repo.takeLease(db, key, token, now, new Date(now.getTime() + holdMs))) break;
+      if (Date.now() > giveUpAt) {
+        throw new AppError(
+          'operation_in_progress',
+          'Another action of this wallet is still running; retry once it has answered.',
+        );
       }
-      if ((await chain.wallets.nonceOf(row.signer, 'latest')) > row.nonce) {
-        await repo.setStatus(db, row.hash, 'dropped', clock.now());
-        continue;
-      }
-      const result = await chain.wallets.broadcast(row.raw);
-      await repo.setStatus(db, row.hash, result === 'nonce_used' ? 'dropped' : 'sent', clock.now());
-      this.deps.log?.info({ hash: row.hash, result }, 'wallet transaction sent again');
+      await sleep(LEASE_POLL_MS);
     }
-    return rows.length;
+    try {
+      return await fn();
+    } finally {
+      await repo.releaseLease(db, key, token).catch(() => {});
+    }
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAgent } from '../../infra/http/auth.ts';
 import { IdParams } from '../../infra/http/schemas.ts';
 import type { ErrorCode } from '../../lib/errors.ts';
@@ -10,13 +11,24 @@ import {
   BuyResponse,
   FaucetBody,
   FaucetResponse,
+  PendingTransactionResponse,
   SellBody,
   SellResponse,
+  TransactionListQuery,
+  TransactionParams,
   WalletResponse,
+  WalletTransactionList,
+  WalletTransactionResponse,
   WithdrawBody,
   WithdrawResponse,
 } from './wallets.schemas.ts';
-import type { WalletsService } from './wallets.service.ts';
+import type { ActionAnswer, RequestRef, WalletsService } from './wallets.service.ts';
+
+/** The request as the transaction engine knows it: its Idempotency-Key (hashed), if any. */
+const refOf = (request: FastifyRequest): RequestRef => ({ requestKey: request.idempotency?.key ?? null });
+const PENDING =
+  '202: the transaction was sent and may still mine after PAYOUT_RECEIPT_TIMEOUT_SECONDS: follow it with GET /api/agents/me/wallet/transactions/{id} or the events wallet.tx_confirmed / wallet.tx_failed. A retry with the same Idempotency-Key answers with this same transaction.';
+const send = <T>(reply: FastifyReply, a: ActionAnswer<T>) => reply.code(a.status).send(a.body);
 
 /** What signing with an in-app wallet can answer, besides the route's own rules. */
 const WALLET_ACTION: ErrorCode[] = [
@@ -54,6 +66,43 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
     async (request) => ({ wallet: await wallets.show(requireAgent(request)) }),
   );
 
+  app.get(
+    '/api/agents/me/wallet/transactions',
+    {
+      onRequest,
+      schema: {
+        ...secured,
+        operationId: 'listWalletTransactions',
+        summary: 'Your wallet transactions, newest first',
+        description:
+          'Every buy, sale, allowance and withdraw the service signed for you (or sponsored), newest first, with its status',
+        querystring: TransactionListQuery,
+        response: { 200: WalletTransactionList },
+      },
+    },
+    async (request) => ({
+      transactions: await wallets.transactions(requireAgent(request), request.query.limit ?? 20),
+    }),
+  );
+
+  app.get(
+    '/api/agents/me/wallet/transactions/:id',
+    {
+      onRequest,
+      schema: {
+        ...secured,
+        operationId: 'getWalletTransaction',
+        summary: 'One of your wallet transactions: pending, confirmed or failed',
+        description:
+          "A wallet action's transaction (the id a 202 answer gave): `pending` while it may still mine, `confirmed` with the action's answer in `result`, or `failed` with `error`",
+        params: TransactionParams,
+        response: { 200: WalletTransactionResponse },
+        errorCodes: ['not_found'],
+      },
+    },
+    async (request) => ({ transaction: await wallets.transaction(requireAgent(request), request.params.id) }),
+  );
+
   app.post(
     '/api/agents/me/wallet/withdraw',
     {
@@ -62,13 +111,14 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         ...secured,
         operationId: 'withdraw',
         summary: "Send ETH, or a project's tokens, out of your in-app wallet",
-        description: "Send ETH (or a project's tokens, with project_id) from the in-app wallet",
+        description: `Send ETH (or a project's tokens, with project_id) from the in-app wallet. ${PENDING}`,
         body: WithdrawBody,
-        response: { 200: WithdrawResponse },
+        response: { 200: WithdrawResponse, 202: PendingTransactionResponse },
         errorCodes: [...WALLET_ACTION, 'not_found'],
       },
     },
-    async (request) => wallets.withdraw(requireAgent(request), request.body),
+    async (request, reply) =>
+      send(reply, await wallets.withdraw(requireAgent(request), request.body, refOf(request))),
   );
 
   app.post(
@@ -79,14 +129,15 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         ...secured,
         operationId: 'buyTokens',
         summary: "Buy a project's tokens on its bonding curve",
-        description: "Buy the project's tokens on its bonding curve with the in-app wallet",
+        description: `Buy the project's tokens on its bonding curve with the in-app wallet. ${PENDING}`,
         params: IdParams,
         body: BuyBody,
-        response: { 200: BuyResponse },
+        response: { 200: BuyResponse, 202: PendingTransactionResponse },
         errorCodes: [...WALLET_ACTION, 'slippage'],
       },
     },
-    async (request) => wallets.buy(requireAgent(request), request.params.id, request.body),
+    async (request, reply) =>
+      send(reply, await wallets.buy(requireAgent(request), request.params.id, request.body, refOf(request))),
   );
 
   app.post(
@@ -97,14 +148,15 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         ...secured,
         operationId: 'sellTokens',
         summary: "Sell a project's tokens back to its bonding curve",
-        description: "Sell the project's tokens back to its bonding curve from the in-app wallet",
+        description: `Sell the project's tokens back to its bonding curve from the in-app wallet. ${PENDING}`,
         params: IdParams,
         body: SellBody,
-        response: { 200: SellResponse },
+        response: { 200: SellResponse, 202: PendingTransactionResponse },
         errorCodes: [...WALLET_ACTION, 'slippage', 'amount_too_small'],
       },
     },
-    async (request) => wallets.sell(requireAgent(request), request.params.id, request.body),
+    async (request, reply) =>
+      send(reply, await wallets.sell(requireAgent(request), request.params.id, request.body, refOf(request))),
   );
 
   app.post(
@@ -115,14 +167,23 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         ...secured,
         operationId: 'setAllowance',
         summary: "Let the platform pay rewards from your project's tokens",
-        description: "Set the payout router's allowance on the project's token (whole tokens)",
+        description: `Set the payout router's allowance on the project's token (whole tokens). ${PENDING}`,
         params: IdParams,
         body: AllowanceBody,
-        response: { 200: AllowanceResponse },
+        response: { 200: AllowanceResponse, 202: PendingTransactionResponse },
         errorCodes: WALLET_ACTION,
       },
     },
-    async (request) => wallets.setAllowance(requireAgent(request), request.params.id, request.body.amount),
+    async (request, reply) =>
+      send(
+        reply,
+        await wallets.setAllowance(
+          requireAgent(request),
+          request.params.id,
+          request.body.amount,
+          refOf(request),
+        ),
+      ),
   );
 
   app.get(

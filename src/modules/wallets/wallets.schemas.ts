@@ -148,3 +148,40 @@ export const ApprovalStatus = Type.Object({
   }),
 });
 export type ApprovalStatusJson = Static<typeof ApprovalStatus>;
+
+/** A wallet action's transaction: one per request, followed until it is final. */
+export const WalletTransaction = Type.Object({
+  id: Type.String({ description: 'The transaction id (wtx_…): GET /api/agents/me/wallet/transactions/{id}' }),
+  kind: Type.String({
+    description: 'buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell or sponsored_withdraw',
+  }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('failed')], {
+    description: 'pending while it may still mine; confirmed once mined; failed with `error`',
+  }),
+  tx_hash: Nullable(Type.String({ description: 'The hash of its latest transaction on chain' })),
+  project_id: Nullable(Type.String()),
+  sponsored: Type.Boolean({ description: "True when the platform's sponsor key sends it" }),
+  result: Nullable(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description: "Once confirmed: the action's 200 answer (tx_hash, tokens_units, eth_units, …)",
+    }),
+  ),
+  error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+/** 202: the transaction was sent and may still mine; follow it by id or by its events. */
+export const PendingTransactionResponse = Type.Object({
+  transaction: WalletTransaction,
+  tx_hash: Type.String({ description: 'The same as transaction.tx_hash' }),
+});
+export const WalletTransactionResponse = Type.Object({ transaction: WalletTransaction });
+export const WalletTransactionList = Type.Object({ transactions: Type.Array(WalletTransaction) });
+export const TransactionParams = Type.Object({
+  id: Type.String({ pattern: '^wtx_[0-9a-f]{32}$', description: 'A transaction id (wtx_…)' }),
+});
+export const TransactionListQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) },
+  { additionalProperties: false },
+);

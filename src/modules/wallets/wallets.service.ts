@@ -1,10 +1,9 @@
 import { getAddress, type Hex } from 'viem';
-import type { Chain } from '../../infra/chain/chain.ts';
-import { tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
+import { type Chain, TxPending, tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
 import type { SealedKey, WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
+import { AppError, type ErrorCode, forbidden, invalidState } from '../../lib/errors.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
@@ -12,8 +11,8 @@ import type { PayabilityService } from '../payability/payability.service.ts';
 import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
 import { CashOut } from './cash-out.ts';
 import { insufficient, units } from './wallet-input.ts';
-import type { WalletJournal } from './wallet-journal.ts';
-import { KeyedQueue } from './wallets.queue.ts';
+import type { IntentRow } from './wallet-journal.repo.ts';
+import type { JournalFor, WalletJournal, WalletTxContext } from './wallet-journal.ts';
 import * as repo from './wallets.repo.ts';
 import type {
   ApprovalStatusJson,
@@ -51,6 +50,48 @@ export interface WalletOwner {
   walletAddress: string | null;
 }
 
+/** A wallet action's answer: 200 with its result, or 202 while its transaction may still mine. */
+export type ActionAnswer<T> =
+  | { status: 200; body: T }
+  | { status: 202; body: { transaction: TransactionJson; tx_hash: string } };
+
+/** A request's transaction, as `GET /api/agents/me/wallet/transactions/{id}` shows it. */
+export interface TransactionJson {
+  id: string;
+  kind: string;
+  status: 'pending' | 'confirmed' | 'failed';
+  tx_hash: string | null;
+  project_id: string | null;
+  sponsored: boolean;
+  result: Record<string, unknown> | null;
+  error: { code: string; message: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function transactionJson(i: IntentRow): TransactionJson {
+  return {
+    id: i.id,
+    kind: i.kind,
+    status: i.status,
+    tx_hash: i.txHash,
+    project_id: i.projectId,
+    sponsored: i.kind.startsWith('sponsored_'),
+    result: i.status === 'confirmed' ? (i.result ?? null) : null,
+    error:
+      i.status === 'failed'
+        ? { code: i.errorCode ?? 'upstream_error', message: i.errorMessage ?? 'The transaction failed.' }
+        : null,
+    created_at: i.createdAt.toISOString(),
+    updated_at: i.updatedAt.toISOString(),
+  };
+}
+
+/** How the caller's request is known to the engine: its agent and its Idempotency-Key's hash. */
+export interface RequestRef {
+  requestKey: string | null;
+}
+
 const ETH = 10n ** 18n;
 export const FAUCET_DEFAULT_UNITS = ETH;
 export const FAUCET_MAX_UNITS = 100n * ETH;
@@ -63,7 +104,6 @@ const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase(
  * handed only to the chain adapter; they are never stored unsealed, logged or returned.
  */
 export class WalletsService {
-  private readonly queue = new KeyedQueue();
   private readonly cashOut: CashOut;
 
   constructor(private readonly deps: WalletsDeps) {
@@ -127,13 +167,13 @@ export class WalletsService {
     return this.deps.holdings.valueEarnings(await this.deps.bounties.earningsOf(agentId));
   }
 
-  async buy(owner: WalletOwner, projectId: string, body: BuyBody) {
+  async buy(owner: WalletOwner, projectId: string, body: BuyBody, ref: RequestRef = NO_REF) {
     const ethUnits = units('eth_units', body.eth_units);
     const minTokens = units('min_tokens_units', body.min_tokens_units);
     const project = await this.tradable(projectId);
-    return this.withKey(owner, async (key, address) => {
+    return this.act(owner, ref, async (key, address, journalFor) => {
       // Short of ETH (the value and the gas) is `insufficient_eth`, found before anything is signed.
-      const journal = this.deps.journal.for({ kind: 'buy', agentId: owner.id, projectId });
+      const journal = journalFor('buy', projectId);
       try {
         const r = await this.deps.chain.wallets.buy(key, project.curveAddress, ethUnits, minTokens, journal);
         return { tx_hash: r.txHash, tokens_units: r.tokensUnits.toString() };
@@ -144,32 +184,32 @@ export class WalletsService {
   }
 
   /** A sale to the curve; a wallet without ETH for gas is sponsored (see cash-out.ts). */
-  async sell(owner: WalletOwner, projectId: string, body: SellBody) {
+  async sell(owner: WalletOwner, projectId: string, body: SellBody, ref: RequestRef = NO_REF) {
     const tokensUnits = units('tokens_units', body.tokens_units);
     const minEth = units('min_eth_units', body.min_eth_units);
     const project = await this.tradable(projectId);
-    return this.withKey(owner, async (key, address) => {
+    return this.act(owner, ref, async (key, address, journalFor) => {
       const have = await this.deps.chain.wallets.tokenBalance(project.tokenAddress, address);
       if (have < tokensUnits) throw insufficient('token units', have, tokensUnits);
-      return this.cashOut.sell({ agentId: owner.id, key, address }, project, tokensUnits, minEth);
+      return this.cashOut.sell({ agentId: owner.id, key, address, journalFor }, project, tokensUnits, minEth);
     }).finally(() => this.deps.payability.afterChange(projectId));
   }
 
   /** Replaces (does not add to) the payout router's allowance on the project's token. */
-  async setAllowance(owner: WalletOwner, projectId: string, amountTokens: number) {
+  async setAllowance(owner: WalletOwner, projectId: string, amountTokens: number, ref: RequestRef = NO_REF) {
     const project = await this.tradable(projectId);
-    return this.withKey(owner, async (key) => {
+    return this.act(owner, ref, async (key, _address, journalFor) => {
       const r = await this.deps.chain.wallets.approvePayouts(
         key,
         project.tokenAddress,
         tokensToUnits(amountTokens),
-        this.deps.journal.for({ kind: 'allowance', agentId: owner.id, projectId }),
+        journalFor('allowance', projectId),
       );
       return { tx_hash: r.txHash, allowance_units: r.allowanceUnits.toString() };
     }).finally(() => this.deps.payability.afterChange(projectId));
   }
 
-  async withdraw(owner: WalletOwner, body: WithdrawBody) {
+  async withdraw(owner: WalletOwner, body: WithdrawBody, ref: RequestRef = NO_REF) {
     const amount = units('amount_units', body.amount_units);
     const to = getAddress(body.to.toLowerCase());
     // Nobody can move what is sent to these: the zero address and the project contracts.
@@ -186,8 +226,8 @@ export class WalletsService {
     const projectId = body.project_id;
     const project = projectId === undefined ? null : await this.tradable(projectId);
     const { wallets } = this.deps.chain;
-    const sent = this.withKey(owner, async (key, address) => {
-      const signer = { agentId: owner.id, key, address };
+    const sent = this.act(owner, ref, async (key, address, journalFor) => {
+      const signer = { agentId: owner.id, key, address, journalFor };
       if (project) {
         const have = await wallets.tokenBalance(project.tokenAddress, address);
         if (have < amount) throw insufficient('token units', have, amount);
@@ -266,14 +306,91 @@ export class WalletsService {
     };
   }
 
-  /** Runs `fn` with the owner's unsealed key, one action per wallet at a time. */
-  private async withKey<T>(owner: WalletOwner, fn: (key: Hex, address: string) => Promise<T>): Promise<T> {
+  /** The caller's transaction by id (its own only: another agent's is 404). */
+  async transaction(owner: WalletOwner, id: string): Promise<TransactionJson> {
+    const intent = await this.deps.journal.find(id);
+    if (!intent || intent.agentId !== owner.id)
+      throw new AppError('not_found', 'No such transaction of yours.');
+    return transactionJson(intent);
+  }
+
+  /** The caller's transactions, newest first. */
+  async transactions(owner: WalletOwner, limit: number): Promise<TransactionJson[]> {
+    return (await this.deps.journal.list(owner.id, limit)).map(transactionJson);
+  }
+
+  /** The key the engine signs again with for a signer it follows: a wallet's, or the sponsor's (null). */
+  async signingKeyOf(signer: string): Promise<string | null | undefined> {
+    const sponsor = this.deps.chain.sponsor.address;
+    if (sponsor && sameAddress(sponsor, signer)) return null;
+    const stored = await repo.findByAddress(this.deps.db, signer);
+    const vault = this.deps.vault;
+    if (!stored || !vault) return undefined;
+    return vault.unseal({
+      address: stored.address,
+      encryptedKey: stored.encryptedKey,
+      wrappedDataKey: stored.wrappedDataKey,
+    });
+  }
+
+  /**
+   * Runs one wallet action as one request of the transaction engine: a retry with the request's
+   * Idempotency-Key answers with the first request's transaction (whatever happened to its answer);
+   * otherwise the owner's key is unsealed and the action runs holding the wallet's lease in the
+   * database (one action per wallet at a time on every instance). A transaction that may still mine
+   * when the wait ends is a 202 with the transaction.
+   */
+  private async act<T>(
+    owner: WalletOwner,
+    ref: RequestRef,
+    fn: (key: Hex, address: string, journalFor: JournalFor) => Promise<T>,
+  ): Promise<ActionAnswer<T>> {
+    const { journal } = this.deps;
     const sealed = await this.keyOf(owner);
     const vault = this.deps.vault;
     if (!vault) throw unavailable();
-    // Unsealed only when its turn comes, so a waiting action holds no plaintext key.
-    return this.queue.run(sealed.address.toLowerCase(), () => fn(vault.unseal(sealed), sealed.address));
+    const earlier = ref.requestKey ? await journal.byRequest(owner.id, ref.requestKey) : undefined;
+    if (earlier) return answerOf<T>(earlier);
+    const journalFor: JournalFor = (kind, projectId) => {
+      const ctx: WalletTxContext = {
+        kind,
+        agentId: owner.id,
+        projectId,
+        holder: sealed.address,
+        requestKey: ref.requestKey,
+      };
+      return journal.for(ctx);
+    };
+    try {
+      // Unsealed only when its turn comes, so a waiting action holds no plaintext key.
+      return await journal.exclusive(sealed.address, async (): Promise<ActionAnswer<T>> => {
+        // A retry that waited for the lease finds what the first request did.
+        const first = ref.requestKey ? await journal.byRequest(owner.id, ref.requestKey) : undefined;
+        if (first) return answerOf<T>(first);
+        return { status: 200, body: await fn(vault.unseal(sealed), sealed.address, journalFor) };
+      });
+    } catch (err) {
+      if (!(err instanceof TxPending)) throw err;
+      const intent = await journal.find(err.intentId);
+      if (!intent) throw err;
+      return answerOf<T>(intent) as ActionAnswer<T>;
+    }
   }
+}
+
+const NO_REF: RequestRef = { requestKey: null };
+
+/** What a request's transaction answers now: 200 with its result, 202 while pending, or its error. */
+function answerOf<T>(intent: IntentRow): ActionAnswer<T> {
+  if (intent.status === 'confirmed') return { status: 200, body: intent.result as T };
+  if (intent.status === 'failed') {
+    throw new AppError(
+      (intent.errorCode ?? 'upstream_error') as ErrorCode,
+      intent.errorMessage ?? 'The transaction failed.',
+    );
+  }
+  const transaction = transactionJson(intent);
+  return { status: 202, body: { transaction, tx_hash: intent.txHash ?? '' } };
 }
 
 function requireWallet(owner: WalletOwner): string {

@@ -5,7 +5,7 @@ import { SubmitBody } from '../../modules/reviews/reviews.schemas.ts';
 import { SellBody, WithdrawBody } from '../../modules/wallets/wallets.schemas.ts';
 import { submissionsOf } from './console.repo.ts';
 import { earningsView, saleErrorForPeople, sellForm, soldMessage } from './earnings.ts';
-import { ethAmount, ethField, tokensField } from './format.ts';
+import { ethAmount, ethField, pendingMessage, tokensField } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
 import { deadline, paidAmounts } from './review-view.ts';
 
@@ -153,7 +153,8 @@ export function registerContributorPages(app: FastifyInstance, deps: ConsoleDeps
       const project = await ctx.services.projects.get(id);
       try {
         const sale = await ctx.services.wallets.sell(ctx.owner, id, { tokens_units });
-        return { flash: soldMessage(project.token_symbol, tokens_units, sale) };
+        if (sale.status === 202) return { flash: pendingMessage('Sale', sale.body) };
+        return { flash: soldMessage(project.token_symbol, tokens_units, sale.body) };
       } catch (err) {
         throw err instanceof AppError ? saleErrorForPeople(err, project.token_symbol, tokens_units) : err;
       }
@@ -173,9 +174,10 @@ export function registerContributorPages(app: FastifyInstance, deps: ConsoleDeps
         project_id: projectId,
       });
       const r = await ctx.services.wallets.withdraw(ctx.owner, parsed);
+      if (r.status === 202) return { flash: pendingMessage('Withdraw', r.body) };
       const unit = projectId ? (await ctx.services.projects.get(projectId)).token_symbol : 'ETH';
       return {
-        flash: `Sent ${ethAmount(amountUnits).text} ${unit} to ${parsed.to}. Transaction ${r.tx_hash}.`,
+        flash: `Sent ${ethAmount(amountUnits).text} ${unit} to ${parsed.to}. Transaction ${r.body.tx_hash}.`,
       };
     },
   });

@@ -94,3 +94,8 @@ export function tokensField(field: string, value: unknown): string {
   if (units <= 0n) throw amountError(field, 'more than 0');
   return units.toString();
 }
+
+/** The notice for a wallet action whose transaction was sent but has not mined within the wait. */
+export function pendingMessage(what: string, p: { transaction: { id: string }; tx_hash: string }): string {
+  return `${what} sent: transaction ${p.tx_hash} is still pending (${p.transaction.id}). It settles on its own; your wallet page shows it once mined.`;
+}

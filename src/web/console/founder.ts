@@ -6,7 +6,7 @@ import { AllowanceBody } from '../../modules/wallets/wallets.schemas.ts';
 import { groupDigits } from '../public/format.ts';
 import { ActivationTracker, registerActivationPages } from './activation.ts';
 import { checklist, fundsView } from './checklist.ts';
-import { ethAmount, ethField, type FixLink, tokenAmount } from './format.ts';
+import { ethAmount, ethField, type FixLink, pendingMessage, tokenAmount } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
 
 const messageOf = (err: unknown) =>
@@ -129,9 +129,10 @@ export function registerFounderPages(app: FastifyInstance, deps: ConsoleDeps): v
         .catch(async (err: unknown) => {
           throw await shortOfEth(ctx, err, eth);
         });
+      if (r.status === 202) return { flash: pendingMessage('Purchase', r.body) };
       const { token_symbol } = await ctx.services.projects.get(id);
       return {
-        flash: `Bought ${tokenAmount(r.tokens_units).text} ${token_symbol} for ${ethAmount(eth).text} ETH. Transaction ${r.tx_hash}.`,
+        flash: `Bought ${tokenAmount(r.body.tokens_units).text} ${token_symbol} for ${ethAmount(eth).text} ETH. Transaction ${r.body.tx_hash}.`,
       };
     },
   });
@@ -146,9 +147,10 @@ export function registerFounderPages(app: FastifyInstance, deps: ConsoleDeps): v
       const r = await ctx.services.wallets.setAllowance(ctx.owner, id, amount).catch(async (err: unknown) => {
         throw await shortOfEth(ctx, err, null);
       });
+      if (r.status === 202) return { flash: pendingMessage('Allowance', r.body) };
       const { token_symbol } = await ctx.services.projects.get(id);
       return {
-        flash: `Allowance set to ${tokenAmount(r.allowance_units).text} ${token_symbol}. Transaction ${r.tx_hash}.`,
+        flash: `Allowance set to ${tokenAmount(r.body.allowance_units).text} ${token_symbol}. Transaction ${r.body.tx_hash}.`,
       };
     },
   });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ts, units } from './columns.ts';
 import { agents } from './marketplace.ts';
 
@@ -11,7 +11,63 @@ import { agents } from './marketplace.ts';
 export const accountNonces = pgTable('account_nonces', {
   address: text('address').primaryKey(),
   nextNonce: bigint('next_nonce', { mode: 'number' }).notNull(),
+  /**
+   * One action of this wallet at a time, across instances: a lease (who holds it, until when) that
+   * a crashed holder's lapse frees.
+   */
+  busyToken: text('busy_token'),
+  busyUntil: ts('busy_until'),
 });
+
+/**
+ * What an agent asked for (a buy, sale, allowance or withdraw, its own or sponsored), one row per
+ * request: the transaction engine's intent. It names its signer and nonce, keeps the unsigned
+ * transaction (so a stuck one is replaced at its nonce, a lost one signed again once its nonce is
+ * final elsewhere), and ends `confirmed` (with the answer's fields in `result`) or `failed` (with
+ * the error's code and message). `request_key` (the hash of the request's Idempotency-Key) makes a
+ * retry find the first request's transaction whatever happened to its answer.
+ */
+export const walletIntents = pgTable(
+  'wallet_intents',
+  {
+    id: text('id').primaryKey(),
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id),
+    requestKey: text('request_key'),
+    /** buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell, sponsored_withdraw */
+    kind: text('kind').notNull(),
+    projectId: text('project_id'),
+    /** The wallet whose action it is (the sponsor signs for it when `kind` is sponsored_*). */
+    holder: text('holder').notNull(),
+    signer: text('signer').notNull(),
+    nonce: bigint('nonce', { mode: 'number' }).notNull(),
+    toAddress: text('to_address').notNull(),
+    data: text('data').notNull(),
+    valueUnits: units('value_units').notNull(),
+    gas: units('gas').notNull(),
+    status: text('status', { enum: ['pending', 'confirmed', 'failed'] })
+      .notNull()
+      .default('pending'),
+    txHash: text('tx_hash'),
+    blockNumber: bigint('block_number', { mode: 'bigint' }),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    /** The last status the agent was told by an event (wallet.tx_confirmed / wallet.tx_failed). */
+    told: text('told'),
+    /** Sponsored withdraws count against the daily quota unless refused before sending. */
+    counted: boolean('counted').notNull().default(true),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('wallet_intents_request_key').on(t.agentId, t.requestKey),
+    index('wallet_intents_agent_idx').on(t.agentId, t.createdAt),
+    index('wallet_intents_open_idx').on(t.signer, t.nonce).where(sql`${t.status} = 'pending'`),
+    index('wallet_intents_unfinal_idx').on(t.blockNumber).where(sql`${t.status} = 'confirmed'`),
+  ],
+);
 
 /**
  * Every transaction signed for an in-app wallet or by the sponsor key, recorded (with its signed
@@ -30,7 +86,15 @@ export const walletTxs = pgTable(
     kind: text('kind').notNull(),
     agentId: text('agent_id').references(() => agents.id),
     projectId: text('project_id'),
-    status: text('status', { enum: ['signed', 'sent', 'mined', 'reverted', 'failed', 'dropped'] })
+    /** The request it carries out; null for nonce fillers and rows from before the engine. */
+    intentId: text('intent_id'),
+    maxFeePerGas: units('max_fee_per_gas'),
+    maxPriorityFeePerGas: units('max_priority_fee_per_gas'),
+    broadcastAt: ts('broadcast_at'),
+    blockNumber: bigint('block_number', { mode: 'bigint' }),
+    status: text('status', {
+      enum: ['signed', 'sent', 'mined', 'reverted', 'failed', 'dropped', 'replaced'],
+    })
       .notNull()
       .default('signed'),
     /** What the sponsor paid for gas (mined), and what the sale paid it back. */
@@ -44,6 +108,7 @@ export const walletTxs = pgTable(
     index('wallet_txs_sponsored_idx')
       .on(t.agentId, t.kind, t.createdAt)
       .where(sql`${t.kind} like 'sponsored_%'`),
+    index('wallet_txs_intent_idx').on(t.intentId),
     check('wallet_txs_nonce_check', sql`${t.nonce} >= 0`),
   ],
 );
