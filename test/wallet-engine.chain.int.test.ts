@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { activityEvents } from '../src/infra/db/schema.ts';
+import { expectError, randomAddress, type TestAgent, type TestApp } from './helpers/app.ts';
+import { startTestChain, type TestChain } from './helpers/chain.ts';
+import { engineScene } from './helpers/wallet-engine.ts';
+import { TOKEN } from './helpers/wallets.ts';
+
+type Scene = Awaited<ReturnType<typeof engineScene>>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The transaction engine against a real chain behind a proxy that loses answers: each request
+ * executes at most once (proven by the token's Transfer logs and the curve's Sold events), a retry
+ * with the same Idempotency-Key gets the first request's transaction, a lost mined transaction is
+ * put back without wedging its signer, and a stuck one is replaced at its nonce.
+ */
+describe('the wallet transaction engine', () => {
+  let tc: TestChain;
+  let s: Scene;
+
+  const send = (app: TestApp, agent: TestAgent, url: string, payload: object, key?: string) =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: { ...agent.headers, ...(key ? { 'idempotency-key': key } : {}) },
+      payload,
+    });
+  const sell = (agent: TestAgent, tokens: bigint, key?: string, app = s.ctx.app) =>
+    send(app, agent, `/api/projects/${s.project.id}/sell`, { tokens_units: (tokens * TOKEN).toString() }, key);
+  const withdraw = (agent: TestAgent, to: string, tokens: bigint, key?: string, app = s.ctx.app) =>
+    send(
+      app,
+      agent,
+      '/api/agents/me/wallet/withdraw',
+      { to, amount_units: (tokens * TOKEN).toString(), project_id: s.project.id },
+      key,
+    );
+  const transaction = async (agent: TestAgent, id: string) => {
+    const res = await s.ctx.app.inject({
+      method: 'GET',
+      url: `/api/agents/me/wallet/transactions/${id}`,
+      headers: agent.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().transaction as { id: string; status: string; tx_hash: string; result: Record<string, string> };
+  };
+  const engine = () => s.ctx.app.services.walletEngine.run();
+  /** Runs the engine (clock moved past its follow-up delay) until `done` holds, for at most `ms`. */
+  async function settle(done: () => Promise<boolean>, ms = 15_000) {
+    const until = Date.now() + ms;
+    for (;;) {
+      s.ctx.clock.advance(5_000);
+      await engine();
+      if (await done()) return;
+      if (Date.now() > until) throw new Error('the engine did not settle it in time');
+      await sleep(200);
+    }
+  }
+  const eventsOf = (agent: TestAgent, type: string) =>
+    s.ctx.database.db
+      .select()
+      .from(activityEvents)
+      .where(and(eq(activityEvents.type, type), eq(activityEvents.agentId, agent.id)));
+
+  beforeAll(async () => {
+    tc = await startTestChain();
+    s = await engineScene(tc, {
+      PAYOUT_RECEIPT_TIMEOUT_SECONDS: '2',
+      PAYOUT_STUCK_AFTER_SECONDS: '1',
+      SPONSORED_WITHDRAWALS_PER_DAY: '1',
+    });
+  });
+  afterEach(async () => {
+    s.proxy.set({});
+    await tc.test.setAutomine(true);
+  });
+  afterAll(async () => {
+    await s?.close();
+    await tc?.stop();
+  });
+
+  it('sells once when the answer to the broadcast and the receipts are lost, and a retry gets the same transaction', async () => {
+    const dev = await s.holder(100n);
+    const me = dev.walletAddress as string;
+    const key = randomUUID();
+    // The sale reaches the node; every answer about it is lost on the way back.
+    s.proxy.set({
+      fail: {
+        methods: ['eth_sendRawTransaction', 'eth_getTransactionReceipt'],
+        mode: 'reset',
+        afterForwarding: true,
+      },
+    });
+    const first = await sell(dev, 10n, key);
+    expect(first.statusCode, first.body).toBe(202);
+    const pending = first.json();
+    expect(pending.transaction).toMatchObject({ status: 'pending', kind: 'sponsored_sell' });
+    expect(pending.tx_hash).toBe(pending.transaction.tx_hash);
+    // Retried while answers are still lost: the same transaction, nothing sent again.
+    const again = await sell(dev, 10n, key);
+    expect(again.statusCode, again.body).toBe(202);
+    expect(again.json().transaction.id).toBe(pending.transaction.id);
+    s.proxy.set({});
+    await settle(async () => (await transaction(dev, pending.transaction.id)).status === 'confirmed');
+    // Once settled, the same key answers 200 with the first request's result.
+    const done = await sell(dev, 10n, key);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ tx_hash: pending.tx_hash, sponsored: true });
+    expect(await s.salesOf(me)).toEqual([{ tokensIn: 10n * TOKEN, txHash: pending.tx_hash }]);
+    expect((await s.movedFrom(me)).filter((m) => m.to === 'burn')).toHaveLength(1);
+    expect(await eventsOf(dev, 'wallet.tx_confirmed')).toHaveLength(1);
+  });
+
+  it('withdraws once when the broadcast answer is lost, and counts it once against the quota', async () => {
+    const dev = await s.holder(30n);
+    const to = randomAddress();
+    const key = randomUUID();
+    s.proxy.set({ fail: { methods: ['eth_sendRawTransaction'], mode: 'reset', afterForwarding: true } });
+    const first = await withdraw(dev, to, 10n, key);
+    expect([200, 202]).toContain(first.statusCode);
+    s.proxy.set({});
+    const retry = await withdraw(dev, to, 10n, key);
+    expect([200, 202]).toContain(retry.statusCode);
+    expect(retry.json().tx_hash).toBe(first.json().tx_hash);
+    await settle(async () => (await s.movedFrom(dev.walletAddress as string)).length === 1);
+    expect(await s.movedFrom(dev.walletAddress as string)).toEqual([
+      { to: expect.stringMatching(new RegExp(to.slice(2), 'i')), value: 10n * TOKEN, txHash: first.json().tx_hash },
+    ]);
+    // The quota of 1 is used by that one withdraw: another one is refused, nothing moves.
+    expectError(await withdraw(dev, to, 10n), 400, 'insufficient_eth');
+    expect(await s.movedFrom(dev.walletAddress as string)).toHaveLength(1);
+  });
+
+  it('answers 202 past the receipt timeout, then confirms the same transaction once it mines', async () => {
+    const dev = await s.holder(50n);
+    const key = randomUUID();
+    await tc.test.setAutomine(false);
+    const first = await sell(dev, 5n, key);
+    expect(first.statusCode, first.body).toBe(202);
+    const id = first.json().transaction.id as string;
+    expect((await transaction(dev, id)).status).toBe('pending');
+    await tc.test.mine({ blocks: 1 });
+    await tc.test.setAutomine(true);
+    await settle(async () => (await transaction(dev, id)).status === 'confirmed');
+    const t = await transaction(dev, id);
+    expect(t.result).toMatchObject({ tx_hash: first.json().tx_hash, sponsored: true });
+    const retry = await sell(dev, 5n, key);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().tx_hash).toBe(first.json().tx_hash);
+    expect(await s.salesOf(dev.walletAddress as string)).toHaveLength(1);
+  });
+
+  it('puts a mined sponsored sale that a reorg took back on the chain again, and the next agent is not wedged', async () => {
+    const a = await s.holder(40n);
+    const b = await s.holder(40n);
+    const snapshot = await tc.test.snapshot();
+    const sold = await sell(a, 10n);
+    expect(sold.statusCode, sold.body).toBe(200);
+    // The block with the sale is gone; the database still says it is done.
+    await tc.test.revert({ id: snapshot });
+    expect(await s.salesOf(a.walletAddress as string)).toHaveLength(0);
+    const started = Date.now();
+    const next = await sell(b, 10n);
+    expect([200, 202]).toContain(next.statusCode);
+    await settle(async () => (await s.salesOf(b.walletAddress as string)).length === 1, 10_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // The first sale is back on the chain from its own bytes: executed once, not twice.
+    await settle(async () => (await s.salesOf(a.walletAddress as string)).length === 1, 10_000);
+    expect(await s.salesOf(a.walletAddress as string)).toEqual([
+      { tokensIn: 10n * TOKEN, txHash: sold.json().tx_hash },
+    ]);
+  });
+
+  it('replaces a sponsored sale stuck behind a fee spike at its nonce, and it executes once', async () => {
+    const dev = await s.holder(50n);
+    await tc.test.setAutomine(false);
+    const first = await sell(dev, 5n);
+    expect(first.statusCode, first.body).toBe(202);
+    const id = first.json().transaction.id as string;
+    // The base fee jumps far above what the sale offered: it cannot be included.
+    const base = (await tc.pub.getBlock()).baseFeePerGas as bigint;
+    await tc.test.request({
+      method: 'anvil_setNextBlockBaseFeePerGas' as never,
+      params: [`0x${(base * 50n).toString(16)}`] as never,
+    });
+    await tc.test.mine({ blocks: 1 });
+    expect(await tc.pub.getTransactionReceipt({ hash: first.json().tx_hash as Hex }).catch(() => null)).toBeNull();
+    // Past PAYOUT_STUCK_AFTER_SECONDS the engine signs it again at the same nonce, paying more.
+    s.ctx.clock.advance(10_000);
+    await engine();
+    await tc.test.mine({ blocks: 1 });
+    await tc.test.setAutomine(true);
+    await settle(async () => (await transaction(dev, id)).status !== 'pending');
+    const t = await transaction(dev, id);
+    expect(t.status).toBe('confirmed');
+    expect(t.tx_hash).not.toBe(first.json().tx_hash);
+    expect(await s.salesOf(dev.walletAddress as string)).toEqual([{ tokensIn: 5n * TOKEN, txHash: t.tx_hash }]);
+  });
+
+  it('holds a quota of 1 across two instances: two concurrent sponsored withdraws move tokens once', async () => {
+    const dev = await s.holder(30n);
+    const other = await s.instance();
+    const to = randomAddress();
+    const answers = await Promise.all([withdraw(dev, to, 5n), withdraw(dev, to, 5n, undefined, other.app)]);
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes, answers.map((r) => r.body).join('\n')).toEqual([200, 400]);
+    expect(await s.movedFrom(dev.walletAddress as string)).toHaveLength(1);
+  });
+
+  it('never lets a sale and a withdraw of the same tokens on two instances both reach the sponsor', async () => {
+    const dev = await s.holder(20n);
+    const other = await s.instance();
+    const sponsor = tc.chain.sponsor.address as string;
+    const before = await tc.pub.getTransactionCount({ address: sponsor as Hex });
+    const answers = await Promise.all([sell(dev, 20n), withdraw(dev, randomAddress(), 20n, undefined, other.app)]);
+    expect(answers.filter((r) => r.statusCode === 200), answers.map((r) => r.body).join('\n')).toHaveLength(1);
+    const after = await tc.pub.getTransactionCount({ address: sponsor as Hex });
+    // One sponsor transaction, and it succeeded: the refused one was caught by its dry run.
+    expect(after - before).toBe(1);
+    expect(await s.movedFrom(dev.walletAddress as string)).toHaveLength(1);
+  });
+
+  it("shows an agent its own transactions only", async () => {
+    const dev = await s.holder(20n);
+    const sold = await sell(dev, 10n);
+    expect(sold.statusCode, sold.body).toBe(200);
+    const list = await s.ctx.app.inject({
+      method: 'GET',
+      url: '/api/agents/me/wallet/transactions',
+      headers: dev.headers,
+    });
+    const [latest] = list.json().transactions;
+    expect(latest).toMatchObject({ status: 'confirmed', tx_hash: sold.json().tx_hash });
+    const stranger = await s.holder(1n);
+    const peek = await s.ctx.app.inject({
+      method: 'GET',
+      url: `/api/agents/me/wallet/transactions/${latest.id}`,
+      headers: stranger.headers,
+    });
+    expectError(peek, 404, 'not_found');
+  });
+});
