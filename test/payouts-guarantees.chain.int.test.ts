@@ -254,6 +254,59 @@ describe('payments the contributor can count on', () => {
     expect(paid.fees.map((l) => l.value)).toEqual([5n * UNIT]);
   });
 
+  it('pays an owed reward within seconds of the founder restoring the allowance its payout reverted for', async () => {
+    const project = await fundedProject();
+    const { bountyId, prUrl, contributor } = await inReview(project, 100);
+    host.setPullRequest(prUrl, {
+      state: 'closed',
+      merged: true,
+      mergedByLogin: FOUNDER_LOGIN,
+      authorLogin: 'x',
+    });
+    const founderWallet = createWalletClient({
+      account: anvilAccount(FOUNDER_ACCOUNT),
+      chain: foundry,
+      transport: http(tc.rpcUrl),
+    });
+    await withBlockTime(2, async () => {
+      // The merge nudges the owed-payouts job, which signs and sends the payout.
+      const merged = await deliverMerge(base.app, host.webhookSecret, prUrl);
+      expect(merged.json()).toMatchObject({ status: 'owed', bounty_id: bountyId });
+      await waitFor(async () => (await legRows(bountyId)).some((l) => l.status === 'sent'));
+      // Before it mines, the founder drops the allowance to nothing, with a far higher tip: the
+      // block orders the founder's transaction first and the payout reverts.
+      await founderWallet.writeContract({
+        address: getAddress(project.tokenAddress),
+        abi: projectTokenAbi,
+        functionName: 'approve',
+        args: [getAddress(tc.chain.info.payoutSpenderAddress as string), 0n],
+        maxPriorityFeePerGas: 50n * 10n ** 9n,
+        maxFeePerGas: 100n * 10n ** 9n,
+      });
+      await waitFor(async () => (await legRows(bountyId)).some((l) => l.status === 'reverted'));
+      await base.app.services.owedPayouts.idle();
+    });
+    expect((await legRows(bountyId)).map((l) => l.status)).toEqual(['reverted']);
+    expect(await bounty(bountyId)).toMatchObject({ status: 'in_review', payment_owed: true });
+    // The chain watcher follows the token from here (its first poll starts at the head).
+    await base.app.services.chainWatcher.poll();
+
+    // The founder restores the allowance. The watcher sees the Approval and wakes the job, which
+    // pays at once: the revert was the allowance's (0 at its block), not a token that refuses
+    // the transfer, so nothing waits the 30 s back-off of an unexplained revert. No pass of the
+    // job is run by hand, and the test's clock stands still.
+    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 10n ** 30n);
+    const restored = Date.now();
+    await base.app.services.chainWatcher.poll();
+    await waitFor(async () => (await bounty(bountyId)).status === 'done', 5_000);
+    expect(Date.now() - restored).toBeLessThan(5_000);
+    expect(await bounty(bountyId)).toMatchObject({ status: 'done', payment_owed: false });
+    expect((await legRows(bountyId)).map((l) => l.status)).toEqual(['reverted', 'success']);
+    const paid = await paidFrom(project.tokenAddress);
+    expect(paid.contributor(contributor).map((l) => l.value)).toEqual([95n * UNIT]);
+    expect(paid.fees.map((l) => l.value)).toEqual([5n * UNIT]);
+  });
+
   it('puts a payout a reorg dropped back on chain with the same bytes, and pays once', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 100);

@@ -49,6 +49,20 @@ export class FundsService {
   }
 
   /**
+   * Whether the founder could pay `units` at the end of a block (balance and allowance read from
+   * the chain there): a payout transaction that reverted in a block where it could not was
+   * refused for the founder's funds, not for a reason that would make it revert again.
+   */
+  async coveredAt(
+    tokenAddress: string,
+    founderAddress: string,
+    units: bigint,
+    blockNumber: bigint,
+  ): Promise<boolean> {
+    return spendableOf(await this.deps.chain.readFunds(tokenAddress, founderAddress, blockNumber)) >= units;
+  }
+
+  /**
    * A payout: what is about to be sent must fit in what the founder can pay, beside `inFlightUnits`
    * the same wallet is already sending on the token (the payout reservation), before anything is
    * signed.

@@ -50,8 +50,17 @@ export class ChainWatcher {
   private running: Promise<PollResult> | null = null;
   private closed = false;
   private held = false;
+  private readonly fundsListeners: ((projectIds: string[]) => void)[] = [];
 
   constructor(private readonly deps: ChainWatcherDeps) {}
+
+  /**
+   * Told, after their payability was refreshed, of the projects whose founder's balance or
+   * allowance a range of blocks changed (owed rewards are tried again at once).
+   */
+  onFundsChange(listener: (projectIds: string[]) => void): void {
+    this.fundsListeners.push(listener);
+  }
 
   private get leaseMs(): number {
     // Several missed polls, and never so short that a slow chunk loses the lease mid-pass.
@@ -114,6 +123,7 @@ export class ChainWatcher {
         await payability.refresh(projectId);
         touched.add(projectId);
       }
+      if (projects.length > 0) for (const listener of this.fundsListeners) listener(projects);
       await this.deps.holdings?.fromLogs(logs);
       const at = clock.now();
       if (

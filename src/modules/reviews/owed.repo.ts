@@ -15,28 +15,52 @@ export interface OwedSubmission {
   prUrl: string;
 }
 
+/** A payout transaction of an owed submission that reverted on chain. */
+export interface RevertedLeg {
+  legId: string;
+  /** The founder's wallet and token it took from, and how much (a router call: the whole reward). */
+  tokenAddress: string;
+  fromAddress: string;
+  units: bigint;
+  /** The block it reverted in; null while a reorg took its receipt away. */
+  blockNumber: bigint | null;
+  /** When the revert was recorded. */
+  revertedAt: Date;
+}
+
 /** An owed submission with how its payout last went: a payout that keeps reverting waits longer. */
 export interface OwedPayoutState extends OwedSubmission {
-  /** Payout transactions of it that reverted on chain. */
-  reverts: number;
-  /** When its payout last changed, if it has one. */
-  payoutUpdatedAt: Date | null;
+  /** Its payout's status, if it has one. */
   payoutStatus: string | null;
+  /** Its payout's transactions that reverted on chain, in nonce order (the last is the latest). */
+  reverted: RevertedLeg[];
+}
+
+interface RevertedRaw {
+  legId: string;
+  tokenAddress: string;
+  fromAddress: string;
+  units: string;
+  blockNumber: string | null;
+  revertedAt: string;
 }
 
 /** Owed submissions (their bounty flagged `payment_owed`), the longest waiting first. */
 export async function owed(ex: Executor, limit: number): Promise<OwedPayoutState[]> {
-  const rows = rowsOf<
-    Omit<OwedPayoutState, 'payoutUpdatedAt' | 'reverts'> & {
-      payoutUpdatedAt: string | Date | null;
-      reverts: string | number;
-    }
-  >(
+  const rows = rowsOf<Omit<OwedPayoutState, 'reverted'> & { reverted: unknown }>(
     await ex.execute(sql`
       select s.id as "submissionId", b.id as "bountyId", b.project_id as "projectId",
              p.founder_id as "founderId", s.agent_id as "contributorId", s.pr_url as "prUrl",
-             po.status as "payoutStatus", po.updated_at as "payoutUpdatedAt",
-             (select count(*) from payout_legs l where l.payout_id = po.id and l.status = 'reverted') as reverts
+             po.status as "payoutStatus",
+             (select coalesce(json_agg(json_build_object(
+                       'legId', l.id,
+                       'tokenAddress', po.token_address,
+                       'fromAddress', po.from_address,
+                       'units', (case when l.kind = 'payout' then l.amount_units + po.fee_units
+                                      else l.amount_units end)::text,
+                       'blockNumber', l.block_number::text,
+                       'revertedAt', l.updated_at) order by l.nonce), '[]'::json)
+                from payout_legs l where l.payout_id = po.id and l.status = 'reverted') as reverted
         from bounties b
         join submissions s on s.bounty_id = b.id and s.status = 'pending' and s.founder_merged
         join projects p on p.id = b.project_id
@@ -45,12 +69,18 @@ export async function owed(ex: Executor, limit: number): Promise<OwedPayoutState
        order by b.updated_at
        limit ${limit}`),
   );
-  return rows.map((r) => ({
-    ...r,
-    reverts: Number(r.reverts),
-    payoutUpdatedAt: r.payoutUpdatedAt === null ? null : new Date(r.payoutUpdatedAt),
-  }));
+  return rows.map((r) => ({ ...r, reverted: parseReverted(r.reverted) }));
 }
+
+const parseReverted = (raw: unknown): RevertedLeg[] =>
+  (((typeof raw === 'string' ? JSON.parse(raw) : raw) as RevertedRaw[] | null) ?? []).map((l) => ({
+    legId: l.legId,
+    tokenAddress: l.tokenAddress,
+    fromAddress: l.fromAddress,
+    units: BigInt(l.units),
+    blockNumber: l.blockNumber === null ? null : BigInt(l.blockNumber),
+    revertedAt: new Date(l.revertedAt),
+  }));
 
 /** Records why an owed payout failed; false when that reason was already recorded (told once). */
 export async function setPayoutFailure(
