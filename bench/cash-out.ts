@@ -5,7 +5,10 @@
  *    (`transferWithAuthorization`), from their receipts; and what the sale paid the sponsor back
  *    against what its gas cost;
  *  - throughput: `GET /api/agents/me/wallet` (ETH balance, tokens with their value, earnings) next
- *    to `GET /api/agents/me` for the same agent and key.
+ *    to `GET /api/agents/me` for the same agent and key;
+ *  - sales per second at C=10 (ten wallets selling at once, each request with its Idempotency-Key,
+ *    through the transaction engine): wallets paying their own gas (ten signers) against wallets
+ *    without ETH (every sale through the one sponsor key and its nonce lock).
  *
  *   npx tsx bench/cash-out.ts [--duration 10] [--connections 20] [--db bm_bench_cash_out] [--keep]
  */
@@ -45,6 +48,9 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 const url = databaseUrl(adminUrl, opts.db);
 const ETH = 10n ** 18n;
 const log = (m: string) => console.log(m);
+/** Sellers at once, and what each sale sells: enough to pay a sponsored sale's gas at dev prices. */
+const SELLERS = 10;
+const SALE = 100n * 10n ** 18n;
 
 /** The fields of the answers this bench reads. */
 interface Answer {
@@ -196,6 +202,47 @@ async function main() {
     );
     log(`GET /api/agents/me        ${me.rps.toFixed(0)} req/s (p99 ${me.p99} ms, ${me.failed} failed)`);
     log(`wallet/me ratio: ${(wallet.rps / me.rps).toFixed(2)}`);
+
+    // Sales per second at C=10: ten sellers at once for `duration` seconds, each sale small.
+    const sellers = async (prefix: string, withEth: boolean) => {
+      const out = [];
+      for (let i = 0; i < SELLERS; i++) {
+        const a = await register(`${prefix}-${i}`);
+        await give(a.wallet_address, 200n * SALE);
+        if (withEth) await call('POST', '/api/dev/faucet', a.api_key, { eth_units: ETH.toString() });
+        out.push(a);
+      }
+      return out;
+    };
+    const salesPerSecond = async (group: { api_key: string }[]) => {
+      const until = Date.now() + duration * 1000;
+      let done = 0;
+      let pending = 0;
+      await Promise.all(
+        group.map(async (a) => {
+          while (Date.now() < until) {
+            const res = await fetch(`${base}/api/projects/${p.id}/sell`, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${a.api_key}`,
+                'content-type': 'application/json',
+                'idempotency-key': crypto.randomUUID(),
+              },
+              body: JSON.stringify({ tokens_units: SALE.toString() }),
+            });
+            if (res.status === 200) done++;
+            else if (res.status === 202) pending++;
+            else throw new Error(`sell: ${res.status} ${await res.text()}`);
+          }
+        }),
+      );
+      return { rate: done / duration, pending };
+    };
+    const own = await salesPerSecond(await sellers('bench-own-gas', true));
+    const spons = await salesPerSecond(await sellers('bench-sponsored', false));
+    log(`sales at C=${SELLERS}, own gas:  ${own.rate.toFixed(1)} sales/s (${own.pending} answered 202)`);
+    log(`sales at C=${SELLERS}, sponsored: ${spons.rate.toFixed(1)} sales/s (${spons.pending} answered 202)`);
+    log(`sponsored/own ratio: ${(spons.rate / own.rate).toFixed(2)}`);
   } finally {
     await app.close();
     await database.close();
@@ -205,7 +252,11 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Exits once done: pools and timers of the app's clients would otherwise keep the process alive.
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
