@@ -165,7 +165,7 @@ export class WalletEngine {
     if ((await chain.wallets.nonceOf(intent.signer, 'latest')) > intent.nonce) {
       // Another transaction took the nonce (none of ours mined there): signed again only once final.
       if ((await chain.wallets.nonceOf(intent.signer, finalAt)) <= intent.nonce) return 0;
-      await this.resign(intent, attempts);
+      await this.resign(intent);
       return 1;
     }
     if (!newest) return 0;
@@ -220,7 +220,7 @@ export class WalletEngine {
       return false;
     }
     const signed = await chain.wallets.signTx(key, unsignedOf(intent, fees), intent.nonce);
-    await this.record(intent, intent.kind, signed, intent.nonce, fees);
+    if (!(await this.recordReplacement(intent, old, intent.kind, signed, fees))) return false;
     log.info(
       { transaction: intent.id, replaces: old.hash, txHash: signed.hash },
       'replacing a stuck wallet transaction',
@@ -234,7 +234,7 @@ export class WalletEngine {
     const fees = outbid(feesOf(old), await chain.wallets.quoteFees(), maxFeePerGas);
     const noop = { to: intent.signer, data: '0x', valueUnits: 0n, gas: FILLER_GAS, ...fees };
     const signed = await chain.wallets.signTx(key, noop, intent.nonce);
-    await this.record(intent, CANCEL_KIND, signed, intent.nonce, fees);
+    if (!(await this.recordReplacement(intent, old, CANCEL_KIND, signed, fees))) return;
     await repo.updateIntent(db, intent.id, {
       errorMessage: `Cancelled before it mined: ${why}`,
       updatedAt: clock.now(),
@@ -242,31 +242,30 @@ export class WalletEngine {
     await this.send({ ...old, hash: signed.hash, raw: signed.raw, broadcastAt: null }, null);
   }
 
-  /** The request's nonce went to another transaction, for good: signed again at a fresh nonce. */
-  private async resign(intent: repo.IntentRow, attempts: repo.WalletTxRow[]) {
-    const { db, clock, chain, journal, maxFeePerGas } = this.deps;
-    for (const a of attempts)
-      if (OPEN.has(a.status)) await repo.setStatus(db, a.hash, 'dropped', clock.now());
+  /**
+   * The request's nonce went to another transaction, for good: signed again at a fresh nonce. Under
+   * the request's row lock, and only while its nonce is still the lost one: two instances' engines
+   * never both sign it again.
+   */
+  private async resign(intent: repo.IntentRow) {
+    const { db, clock, chain, journal, maxFeePerGas, log } = this.deps;
     const key = await this.deps.keyOf(intent.signer);
+    const quote = await chain.wallets.quoteFees();
     const reverts =
       key === undefined
         ? 'no key signs for it here'
-        : await chain.wallets.dryRun(intent.signer, unsignedOf(intent, await chain.wallets.quoteFees()));
-    if (reverts) {
-      await db.transaction((tx) =>
-        journal.fail(
-          tx,
-          intent.id,
-          'upstream_error',
-          `Its nonce was used by another transaction, and it cannot be sent again: ${reverts}`,
-          false,
-        ),
-      );
-      return;
-    }
-    const fees = outbid(null, await chain.wallets.quoteFees(), maxFeePerGas);
+        : await chain.wallets.dryRun(intent.signer, unsignedOf(intent, quote));
+    const fees = outbid(null, quote, maxFeePerGas);
     const signed = await db.transaction(async (tx) => {
       const next = await repo.lockNext(tx, intent.signer);
+      const locked = await repo.lockIntent(tx, intent.id);
+      if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return null;
+      await repo.dropOpen(tx, intent.id, clock.now());
+      if (reverts) {
+        const why = `Its nonce was used by another transaction, and it cannot be sent again: ${reverts}`;
+        await journal.fail(tx, intent.id, 'upstream_error', why, false);
+        return null;
+      }
       const nonce = Math.max(next, await chain.wallets.nonceOf(intent.signer, 'pending'));
       const s = await chain.wallets.signTx(key as string | null, unsignedOf(intent, fees), nonce);
       await this.record(intent, intent.kind, s, nonce, fees, tx);
@@ -274,11 +273,33 @@ export class WalletEngine {
       await repo.setNext(tx, intent.signer, nonce + 1);
       return s;
     });
-    this.deps.log.warn(
+    if (!signed) return;
+    log.warn(
       { transaction: intent.id, txHash: signed.hash },
       'a wallet transaction lost its nonce; signed again',
     );
     await chain.wallets.broadcast(signed.raw).catch(() => 'unknown');
+  }
+
+  /**
+   * Records a replacement of `old` at its nonce, under the request's row lock and only while `old`
+   * is still its newest attempt (another instance's engine may have replaced it already).
+   */
+  private recordReplacement(
+    intent: repo.IntentRow,
+    old: repo.WalletTxRow,
+    kind: string,
+    signed: { hash: string; raw: string },
+    fees: Fees,
+  ): Promise<boolean> {
+    return this.deps.db.transaction(async (tx) => {
+      const locked = await repo.lockIntent(tx, intent.id);
+      if (locked?.status !== 'pending' || locked.nonce !== old.nonce) return false;
+      const [newest] = (await repo.attemptsOf(tx, [intent.id])).slice(-1);
+      if (newest?.hash !== old.hash) return false;
+      await this.record(intent, kind, signed, old.nonce, fees, tx);
+      return true;
+    });
   }
 
   private async record(

@@ -154,6 +154,14 @@ export async function replaceOthers(ex: Executor, intentId: string, keep: string
     );
 }
 
+/** An intent's attempts that may still mine are dropped: another transaction took their nonce for good. */
+export async function dropOpen(ex: Executor, intentId: string, at: Date): Promise<void> {
+  await ex
+    .update(walletTxs)
+    .set({ status: 'dropped', updatedAt: at })
+    .where(and(eq(walletTxs.intentId, intentId), inArray(walletTxs.status, [...OPEN])));
+}
+
 export function attemptsOf(ex: Executor, intentIds: string[]) {
   if (intentIds.length === 0) return Promise.resolve([] as WalletTxRow[]);
   return ex

@@ -194,16 +194,17 @@ export class WalletJournal {
    */
   async settle(hash: string, r: TxReceipt, gasRefundUnits?: bigint): Promise<void> {
     const { db, clock } = this.deps;
+    const attempt = await repo.findTx(db, hash);
     await db.transaction(async (tx) => {
       const now = clock.now();
+      // The request's row first, then its attempts: the order the engine takes them in too.
+      const intent = attempt?.intentId ? await repo.lockIntent(tx, attempt.intentId) : undefined;
       const row = await repo.setStatus(tx, hash, r.status === 'success' ? 'mined' : 'reverted', now, {
         gasPaidUnits: r.gasPaidUnits,
         blockNumber: r.blockNumber,
         ...(gasRefundUnits === undefined ? {} : { gasRefundUnits }),
       });
-      if (!row?.intentId) return;
-      const intent = await repo.lockIntent(tx, row.intentId);
-      if (!intent) return;
+      if (!row || !intent) return;
       await repo.replaceOthers(tx, intent.id, hash, now);
       if (row.kind === CANCEL_KIND) {
         // The engine's cancel took the nonce: the request would have reverted, and moved nothing.
