@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAgent } from '../../infra/http/auth.ts';
 import { IdParams } from '../../infra/http/schemas.ts';
 import type { ErrorCode } from '../../lib/errors.ts';
+import type { ActionAnswer, RequestRef } from './wallet-answers.ts';
 import {
   AllowanceBody,
   AllowanceResponse,
@@ -22,7 +23,7 @@ import {
   WithdrawBody,
   WithdrawResponse,
 } from './wallets.schemas.ts';
-import type { ActionAnswer, RequestRef, WalletsService } from './wallets.service.ts';
+import type { WalletsService } from './wallets.service.ts';
 
 /** The request as the transaction engine knows it: its Idempotency-Key (hashed), if any. */
 const refOf = (request: FastifyRequest): RequestRef => ({ requestKey: request.idempotency?.key ?? null });

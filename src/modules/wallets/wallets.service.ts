@@ -3,15 +3,22 @@ import { type Chain, TxPending, tokensToUnits, unitsToTokens } from '../../infra
 import type { SealedKey, WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, type ErrorCode, forbidden, invalidState } from '../../lib/errors.ts';
+import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
 import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
 import { CashOut } from './cash-out.ts';
+import {
+  type ActionAnswer,
+  answerOf,
+  NO_REF,
+  type RequestRef,
+  type TransactionJson,
+  transactionJson,
+} from './wallet-answers.ts';
 import { insufficient, units } from './wallet-input.ts';
-import type { IntentRow } from './wallet-journal.repo.ts';
 import type { JournalFor, WalletJournal, WalletTxContext } from './wallet-journal.ts';
 import * as repo from './wallets.repo.ts';
 import type {
@@ -48,48 +55,6 @@ export interface WalletsDeps {
 export interface WalletOwner {
   id: string;
   walletAddress: string | null;
-}
-
-/** A wallet action's answer: 200 with its result, or 202 while its transaction may still mine. */
-export type ActionAnswer<T> =
-  | { status: 200; body: T }
-  | { status: 202; body: { transaction: TransactionJson; tx_hash: string } };
-
-/** A request's transaction, as `GET /api/agents/me/wallet/transactions/{id}` shows it. */
-export interface TransactionJson {
-  id: string;
-  kind: string;
-  status: 'pending' | 'confirmed' | 'failed';
-  tx_hash: string | null;
-  project_id: string | null;
-  sponsored: boolean;
-  result: Record<string, unknown> | null;
-  error: { code: string; message: string } | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export function transactionJson(i: IntentRow): TransactionJson {
-  return {
-    id: i.id,
-    kind: i.kind,
-    status: i.status,
-    tx_hash: i.txHash,
-    project_id: i.projectId,
-    sponsored: i.kind.startsWith('sponsored_'),
-    result: i.status === 'confirmed' ? (i.result ?? null) : null,
-    error:
-      i.status === 'failed'
-        ? { code: i.errorCode ?? 'upstream_error', message: i.errorMessage ?? 'The transaction failed.' }
-        : null,
-    created_at: i.createdAt.toISOString(),
-    updated_at: i.updatedAt.toISOString(),
-  };
-}
-
-/** How the caller's request is known to the engine: its agent and its Idempotency-Key's hash. */
-export interface RequestRef {
-  requestKey: string | null;
 }
 
 const ETH = 10n ** 18n;
@@ -376,21 +341,6 @@ export class WalletsService {
       return answerOf<T>(intent) as ActionAnswer<T>;
     }
   }
-}
-
-const NO_REF: RequestRef = { requestKey: null };
-
-/** What a request's transaction answers now: 200 with its result, 202 while pending, or its error. */
-function answerOf<T>(intent: IntentRow): ActionAnswer<T> {
-  if (intent.status === 'confirmed') return { status: 200, body: intent.result as T };
-  if (intent.status === 'failed') {
-    throw new AppError(
-      (intent.errorCode ?? 'upstream_error') as ErrorCode,
-      intent.errorMessage ?? 'The transaction failed.',
-    );
-  }
-  const transaction = transactionJson(intent);
-  return { status: 202, body: { transaction, tx_hash: intent.txHash ?? '' } };
 }
 
 function requireWallet(owner: WalletOwner): string {
