@@ -5,10 +5,15 @@ import {
   type ApiErrorCode,
   BountyApiError,
   createBountyClient,
+  isPending,
   ok,
   parseEventStream,
+  type WalletTransaction,
 } from '../clients/typescript/index.ts';
-import { buildTestApp, type TestContext } from './helpers/app.ts';
+import { buildTestApp, randomAddress, registerAgent, type TestContext } from './helpers/app.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+import { journaledWallet } from './helpers/journaled-wallet.ts';
+import { newVault } from './helpers/wallets.ts';
 
 /**
  * The typed client: generated from the current OpenAPI document, and its retry, error and event
@@ -132,6 +137,90 @@ describe('retries', () => {
     await expect(keyless.GET('/api/bounties')).rejects.toMatchObject({ code: 'payouts_disabled' });
     expect(s.seen).toHaveLength(2);
     expect(s.seen[0]?.headers['idempotency-key']).toBeUndefined();
+  });
+});
+
+describe('wallet transactions', () => {
+  const tx = (
+    status: WalletTransaction['status'],
+    extra: Partial<WalletTransaction> = {},
+  ): WalletTransaction => ({
+    id: 'wtx_1',
+    kind: 'sell',
+    status,
+    tx_hash: `0x${'a'.repeat(64)}`,
+    project_id: 'proj_1',
+    sponsored: false,
+    result: null,
+    error: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  });
+
+  it('takes a 202 as an answer (never retried) and tells it from the 200 with isPending', async () => {
+    const pending = { transaction: tx('pending'), tx_hash: `0x${'a'.repeat(64)}` };
+    const s = await stub((req, res) =>
+      req.url?.endsWith('/sell')
+        ? json(res, 202, pending)
+        : json(res, 200, { tx_hash: pending.tx_hash, eth_units: '5', gas_eth_units: '0', sponsored: false }),
+    );
+    const client = createBountyClient({ baseUrl: s.baseUrl, apiKey: 'bmk_test', retryPolicy: fast });
+    const { data, response } = await client.POST('/api/projects/{id}/sell', {
+      params: { path: { id: 'proj_1' } },
+      body: { tokens_units: '1' },
+    });
+    expect(response.status).toBe(202);
+    expect(s.seen).toHaveLength(1);
+    if (!data || !isPending(data)) throw new Error('expected the pending answer');
+    expect(data.transaction.id).toBe('wtx_1');
+    const bought = await ok(
+      client.POST('/api/projects/{id}/buy', { params: { path: { id: 'proj_1' } }, body: { eth_units: '1' } }),
+    );
+    expect(isPending(bought)).toBe(false);
+  });
+
+  it('waitForTransaction reads until the transaction settles, backing off; a timeout gives the pending one', async () => {
+    let reads = 0;
+    const s = await stub((_req, res) => {
+      reads++;
+      json(res, 200, {
+        transaction:
+          reads < 3 ? tx('pending') : tx('confirmed', { result: { tx_hash: '0x1', eth_units: '5' } }),
+      });
+    });
+    const client = createBountyClient({ baseUrl: s.baseUrl, apiKey: 'bmk_test', retryPolicy: fast });
+    const seen: string[] = [];
+    const done = await client.waitForTransaction('wtx_1', {
+      intervalMs: 20,
+      onPoll: (t) => seen.push(t.status),
+    });
+    expect(done).toMatchObject({ status: 'confirmed', result: { eth_units: '5' } });
+    expect(seen).toEqual(['pending', 'pending', 'confirmed']);
+    expect(s.seen.map((r) => r.url)).toEqual(Array(3).fill('/api/agents/me/wallet/transactions/wtx_1'));
+    // The pauses double: 20 ms, then 40 ms.
+    reads = -100;
+    const started = Date.now();
+    const late = await client.waitForTransaction('wtx_1', { intervalMs: 20, timeoutMs: 100 });
+    expect(late.status).toBe('pending');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('throws what the read throws (a 404), and stops on abort', async () => {
+    const s = await stub((req, res) =>
+      req.url?.endsWith('wtx_gone')
+        ? json(res, 404, envelope('not_found'))
+        : json(res, 200, { transaction: tx('pending') }),
+    );
+    const client = createBountyClient({ baseUrl: s.baseUrl, apiKey: 'bmk_test', retryPolicy: fast });
+    await expect(client.waitForTransaction('wtx_gone')).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
+    const stop = new AbortController();
+    const waiting = client.waitForTransaction('wtx_1', { intervalMs: 5_000, signal: stop.signal });
+    setTimeout(() => stop.abort(new Error('stopped')), 50);
+    await expect(waiting).rejects.toThrow('stopped');
   });
 });
 
@@ -301,5 +390,65 @@ describe('against the real app', () => {
     const taken = await client.POST('/api/agents/register', { body: { name } }).catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(BountyApiError);
     expect(taken).toMatchObject({ status: 409, code: 'name_taken' });
+  });
+});
+
+describe('a wallet action against the real app, its first answer lost', () => {
+  let ctx: TestContext;
+  let baseUrl: string;
+  let wallet: ReturnType<typeof journaledWallet>;
+  beforeAll(async () => {
+    const chain = new FakeChain();
+    ctx = await buildTestApp({ chain, vault: newVault() });
+    wallet = journaledWallet(ctx, chain);
+    baseUrl = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('retries the 502 with the same key and gets the first request’s pending transaction, then follows it', async () => {
+    const agent = await registerAgent(ctx.app, { wallet_address: null });
+    wallet.state.outcome = 'pending';
+    // The request reaches the service; its answer is lost on the way back (a proxy's 502).
+    let lost = 0;
+    const client = createBountyClient({
+      baseUrl,
+      apiKey: agent.apiKey,
+      retryPolicy: fast,
+      fetch: async (request) => {
+        const response = await globalThis.fetch(request);
+        if (request.method !== 'POST' || lost++ > 0) return response;
+        await response.body?.cancel();
+        return new Response(JSON.stringify(envelope('upstream_error')), {
+          status: 502,
+          headers: { 'content-type': 'application/json' },
+        });
+      },
+    });
+    const to = randomAddress();
+    const key = { 'Idempotency-Key': `withdraw-${process.pid}` };
+    const body = { to, amount_units: '1000' };
+    const { data, response } = await client.POST('/api/agents/me/wallet/withdraw', { body, headers: key });
+    expect(response.status).toBe(202);
+    // Sent once: the retry found the first request's transaction by its key.
+    expect(wallet.sent).toHaveLength(1);
+    if (!data || !isPending(data)) throw new Error('expected the pending answer');
+    const [first] = wallet.sent;
+    expect(data.transaction).toMatchObject({ id: first?.intentId, status: 'pending', kind: 'withdraw_eth' });
+    expect(data.tx_hash).toBe(first?.hash);
+
+    const following = client.waitForTransaction(data.transaction.id, { intervalMs: 50 });
+    await wallet.confirm(data.transaction.id);
+    expect(await following).toMatchObject({
+      id: data.transaction.id,
+      status: 'confirmed',
+      result: { tx_hash: first?.hash, sponsored: false },
+    });
+    // Once settled, the same key answers 200 with the result, still without sending anything.
+    const again = await client.POST('/api/agents/me/wallet/withdraw', { body, headers: key });
+    expect(again.response.status).toBe(200);
+    expect(again.data).toEqual({ tx_hash: first?.hash, sponsored: false });
+    expect(wallet.sent).toHaveLength(1);
   });
 });

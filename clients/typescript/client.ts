@@ -3,6 +3,7 @@ import { BountyApiError } from './errors.ts';
 import { type ActivityEvent, type FollowEventsOptions, followEvents } from './events.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryingFetch } from './retry.ts';
 import type { paths } from './schema.ts';
+import { type WaitForTransactionOptions, type WalletTransaction, waitFor } from './transactions.ts';
 
 export interface BountyClientOptions {
   /** The service's address, e.g. `http://127.0.0.1:3000`. */
@@ -23,6 +24,12 @@ export type BountyClient = Client<paths> & {
   readonly baseUrl: string;
   /** Live events from `GET /api/events`, resuming after drops; see `FollowEventsOptions`. */
   followEvents(opts?: FollowEventsOptions): AsyncGenerator<ActivityEvent, void, undefined>;
+  /**
+   * Follows a wallet transaction (the id of a buy, sell, allowance or withdraw's 202 answer) until
+   * it is `confirmed` (its `result` is the action's 200 answer) or `failed` (`error`); after
+   * `timeoutMs` it resolves with the transaction still `pending`. See `WaitForTransactionOptions`.
+   */
+  waitForTransaction(id: string, opts?: WaitForTransactionOptions): Promise<WalletTransaction>;
 };
 
 /**
@@ -61,6 +68,20 @@ export function createBountyClient(options: BountyClientOptions): BountyClient {
           baseDelayMs: policy.baseDelayMs,
           maxDelayMs: policy.maxDelayMs,
         },
+        opts,
+      ),
+    waitForTransaction: (id: string, opts?: WaitForTransactionOptions) =>
+      waitFor(
+        async (txId, signal) =>
+          (
+            await ok(
+              api.GET('/api/agents/me/wallet/transactions/{id}', {
+                params: { path: { id: txId } },
+                ...(signal ? { signal } : {}),
+              }),
+            )
+          ).transaction,
+        id,
         opts,
       ),
   });

@@ -8,3 +8,9 @@ export {
 } from './events.ts';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 export type { components, operations, paths } from './schema.ts';
+export {
+  isPending,
+  type PendingAnswer,
+  type WaitForTransactionOptions,
+  type WalletTransaction,
+} from './transactions.ts';

@@ -414,6 +414,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/me/wallet/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your wallet transactions, newest first
+         * @description Every buy, sale, allowance and withdraw the service signed for you (or sponsored), newest first, with its status
+         */
+        get: operations["listWalletTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/me/wallet/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your wallet transactions: pending, confirmed or failed
+         * @description A wallet action's transaction (the id a 202 answer gave): `pending` while it may still mine, `confirmed` with the action's answer in `result`, or `failed` with `error`
+         */
+        get: operations["getWalletTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/me/wallet/withdraw": {
         parameters: {
             query?: never;
@@ -425,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Send ETH, or a project's tokens, out of your in-app wallet
-         * @description Send ETH (or a project's tokens, with project_id) from the in-app wallet
+         * @description Send ETH (or a project's tokens, with project_id) from the in-app wallet. 202: the transaction was sent and may still mine after PAYOUT_RECEIPT_TIMEOUT_SECONDS: follow it with GET /api/agents/me/wallet/transactions/{id} or the events wallet.tx_confirmed / wallet.tx_failed. A retry with the same Idempotency-Key answers with this same transaction.
          */
         post: operations["withdraw"];
         delete?: never;
@@ -445,7 +485,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a project's tokens on its bonding curve
-         * @description Buy the project's tokens on its bonding curve with the in-app wallet
+         * @description Buy the project's tokens on its bonding curve with the in-app wallet. 202: the transaction was sent and may still mine after PAYOUT_RECEIPT_TIMEOUT_SECONDS: follow it with GET /api/agents/me/wallet/transactions/{id} or the events wallet.tx_confirmed / wallet.tx_failed. A retry with the same Idempotency-Key answers with this same transaction.
          */
         post: operations["buyTokens"];
         delete?: never;
@@ -465,7 +505,7 @@ export interface paths {
         put?: never;
         /**
          * Sell a project's tokens back to its bonding curve
-         * @description Sell the project's tokens back to its bonding curve from the in-app wallet
+         * @description Sell the project's tokens back to its bonding curve from the in-app wallet. 202: the transaction was sent and may still mine after PAYOUT_RECEIPT_TIMEOUT_SECONDS: follow it with GET /api/agents/me/wallet/transactions/{id} or the events wallet.tx_confirmed / wallet.tx_failed. A retry with the same Idempotency-Key answers with this same transaction.
          */
         post: operations["sellTokens"];
         delete?: never;
@@ -485,7 +525,7 @@ export interface paths {
         put?: never;
         /**
          * Let the platform pay rewards from your project's tokens
-         * @description Set the payout router's allowance on the project's token (whole tokens)
+         * @description Set the payout router's allowance on the project's token (whole tokens). 202: the transaction was sent and may still mine after PAYOUT_RECEIPT_TIMEOUT_SECONDS: follow it with GET /api/agents/me/wallet/transactions/{id} or the events wallet.tx_confirmed / wallet.tx_failed. A retry with the same Idempotency-Key answers with this same transaction.
          */
         post: operations["setAllowance"];
         delete?: never;
@@ -7052,7 +7092,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (any of: agent.registered, project.created, project.activated, bounty.created, bounty.claimed, bounty.unclaimed, bounty.claim_expired, submission.created, submission.rejected, submission.changes_requested, submission.approved, submission.merged, claim.expiring, payout.failed, bounty.unpayable, bounty.payable, webhook.disabled); all when absent. */
+                /** @description Comma-separated event types (any of: agent.registered, project.created, project.activated, bounty.created, bounty.claimed, bounty.unclaimed, bounty.claim_expired, submission.created, submission.rejected, submission.changes_requested, submission.approved, submission.merged, claim.expiring, payout.failed, bounty.unpayable, bounty.payable, webhook.disabled, wallet.tx_confirmed, wallet.tx_failed); all when absent. */
                 types?: string;
                 project_id?: string;
                 /** @description Resume after this event (for clients that cannot send the Last-Event-ID header). */
@@ -7217,6 +7257,404 @@ export interface operations {
             };
         };
     };
+    listWalletTransactions: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transactions: {
+                            /** @description The transaction id (wtx_…): GET /api/agents/me/wallet/transactions/{id} */
+                            id: string;
+                            /** @description buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell or sponsored_withdraw */
+                            kind: string;
+                            /** @description pending while it may still mine; confirmed once mined; failed with `error` */
+                            status: "pending" | "confirmed" | "failed";
+                            tx_hash: string | null;
+                            project_id: string | null;
+                            /** @description True when the platform's sponsor key sends it */
+                            sponsored: boolean;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getWalletTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A transaction id (wtx_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transaction: {
+                            /** @description The transaction id (wtx_…): GET /api/agents/me/wallet/transactions/{id} */
+                            id: string;
+                            /** @description buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell or sponsored_withdraw */
+                            kind: string;
+                            /** @description pending while it may still mine; confirmed once mined; failed with `error` */
+                            status: "pending" | "confirmed" | "failed";
+                            tx_hash: string | null;
+                            project_id: string | null;
+                            /** @description True when the platform's sponsor key sends it */
+                            sponsored: boolean;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     withdraw: {
         parameters: {
             query?: never;
@@ -7250,6 +7688,41 @@ export interface operations {
                         tx_hash: string;
                         /** @description True when the platform paid the gas of this token withdraw (the wallet held no ETH) */
                         sponsored: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transaction: {
+                            /** @description The transaction id (wtx_…): GET /api/agents/me/wallet/transactions/{id} */
+                            id: string;
+                            /** @description buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell or sponsored_withdraw */
+                            kind: string;
+                            /** @description pending while it may still mine; confirmed once mined; failed with `error` */
+                            status: "pending" | "confirmed" | "failed";
+                            tx_hash: string | null;
+                            project_id: string | null;
+                            /** @description True when the platform's sponsor key sends it */
+                            sponsored: boolean;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description The same as transaction.tx_hash */
+                        tx_hash: string;
                     };
                 };
             };
@@ -7591,6 +8064,41 @@ export interface operations {
                     "application/json": {
                         tx_hash: string;
                         tokens_units: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transaction: {
+                            /** @description The transaction id (wtx_…): GET /api/agents/me/wallet/transactions/{id} */
+                            id: string;
+                            /** @description buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell or sponsored_withdraw */
+                            kind: string;
+                            /** @description pending while it may still mine; confirmed once mined; failed with `error` */
+                            status: "pending" | "confirmed" | "failed";
+                            tx_hash: string | null;
+                            project_id: string | null;
+                            /** @description True when the platform's sponsor key sends it */
+                            sponsored: boolean;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description The same as transaction.tx_hash */
+                        tx_hash: string;
                     };
                 };
             };
@@ -7940,6 +8448,41 @@ export interface operations {
                     };
                 };
             };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transaction: {
+                            /** @description The transaction id (wtx_…): GET /api/agents/me/wallet/transactions/{id} */
+                            id: string;
+                            /** @description buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell or sponsored_withdraw */
+                            kind: string;
+                            /** @description pending while it may still mine; confirmed once mined; failed with `error` */
+                            status: "pending" | "confirmed" | "failed";
+                            tx_hash: string | null;
+                            project_id: string | null;
+                            /** @description True when the platform's sponsor key sends it */
+                            sponsored: boolean;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description The same as transaction.tx_hash */
+                        tx_hash: string;
+                    };
+                };
+            };
             /** @description Error: `validation_error`, `insufficient_funds`, `no_wallet`, `external_wallet`, `slippage`, `insufficient_eth`, `amount_too_small`. */
             400: {
                 headers: {
@@ -8270,6 +8813,41 @@ export interface operations {
                     "application/json": {
                         tx_hash: string;
                         allowance_units: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transaction: {
+                            /** @description The transaction id (wtx_…): GET /api/agents/me/wallet/transactions/{id} */
+                            id: string;
+                            /** @description buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell or sponsored_withdraw */
+                            kind: string;
+                            /** @description pending while it may still mine; confirmed once mined; failed with `error` */
+                            status: "pending" | "confirmed" | "failed";
+                            tx_hash: string | null;
+                            project_id: string | null;
+                            /** @description True when the platform's sponsor key sends it */
+                            sponsored: boolean;
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        /** @description The same as transaction.tx_hash */
+                        tx_hash: string;
                     };
                 };
             };

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Limit, Nullable, Timestamp } from '../../infra/http/schemas.ts';
-import { EVENT_TYPES } from '../activity/activity.schemas.ts';
+import { EVENT_TYPES, PERSONAL_EVENT_TYPES } from '../activity/activity.schemas.ts';
 import { MAX_URL_LENGTH } from './url-guard.ts';
 
 export const MAX_WEBHOOKS_PER_AGENT = 10;
@@ -10,7 +10,7 @@ const Types = Type.Array(Type.Enum(EVENT_TYPES), {
   maxItems: EVENT_TYPES.length,
   description:
     'Public event types to receive; absent or null means all. The owner’s personal events ' +
-    '(claim.expiring, payout.failed, bounty.unpayable, bounty.payable, webhook.disabled) always come.',
+    `(${PERSONAL_EVENT_TYPES.join(', ')}) always come.`,
 });
 
 export const CreateWebhookBody = Type.Object(
