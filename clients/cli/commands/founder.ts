@@ -6,6 +6,7 @@ import { fields, formatUnits, line, printJson, table, withSpinner } from '../out
 import { CliError } from '../settings.ts';
 import { ethOption } from './amounts.ts';
 import { checksText, deadlineText, ethText, pendingReviews } from './review-report.ts';
+import { settle, waitOption } from './transactions.ts';
 
 /** A founder's commands: a project and its token, funds for payouts, bounties, reviews. */
 export function registerFounderCommands(cli: Cli): void {
@@ -78,15 +79,19 @@ export function registerFounderCommands(cli: Cli): void {
         'ETH to pay: a decimal (0.5) or base units with "wei"',
       ).makeOptionMandatory(),
     )
-    .action(async (projectId: string, opts: { eth: string }) => {
-      const data = await withSpinner('Buying…', () =>
+    .addOption(waitOption())
+    .action(async (projectId: string, opts: { eth: string; wait?: boolean }) => {
+      const c = client();
+      const answer = await withSpinner('Buying…', () =>
         ok(
-          client().POST('/api/projects/{id}/buy', {
+          c.POST('/api/projects/{id}/buy', {
             params: { path: { id: projectId } },
             body: { eth_units: opts.eth },
           }),
         ),
       );
+      const data = await settle(cli, c, answer, opts.wait);
+      if (!data) return;
       if (cli.json()) return printJson(data);
       line(
         `Bought ${formatUnits(data.tokens_units)} tokens for ${formatUnits(opts.eth)} ETH (tx ${data.tx_hash}).`,
@@ -98,15 +103,19 @@ export function registerFounderCommands(cli: Cli): void {
     .description('Let the platform pay rewards from up to <amount> whole tokens of yours')
     .argument('<project>', 'project id')
     .argument('<amount>', 'whole tokens (replaces the current allowance)', intArg(0, 1_000_000_000))
-    .action(async (projectId: string, amount: number) => {
-      const data = await withSpinner('Setting the allowance…', () =>
+    .addOption(waitOption())
+    .action(async (projectId: string, amount: number, opts: { wait?: boolean }) => {
+      const c = client();
+      const answer = await withSpinner('Setting the allowance…', () =>
         ok(
-          client().POST('/api/projects/{id}/allowance', {
+          c.POST('/api/projects/{id}/allowance', {
             params: { path: { id: projectId } },
             body: { amount },
           }),
         ),
       );
+      const data = await settle(cli, c, answer, opts.wait);
+      if (!data) return;
       if (cli.json()) return printJson(data);
       line(`Allowance set to ${formatUnits(data.allowance_units)} tokens (tx ${data.tx_hash}).`);
     });

@@ -13,6 +13,7 @@ import {
 } from '../output.ts';
 import { CliError } from '../settings.ts';
 import { ethOption, parseTokenAmount, tokensOrAllArg } from './amounts.ts';
+import { registerTransactionCommand, settle, waitOption } from './transactions.ts';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -75,11 +76,12 @@ export function registerWalletCommands(cli: Cli): void {
     .argument('<project>', 'project id')
     .argument('<amount>', 'whole tokens (95, 2.5), or all: your whole balance of them', tokensOrAllArg)
     .addOption(ethOption('--min-eth <amount>', 'the least ETH to accept (slippage bound)'))
-    .action(async (projectId: string, amount: string, opts: { minEth?: string }) => {
+    .addOption(waitOption())
+    .action(async (projectId: string, amount: string, opts: { minEth?: string; wait?: boolean }) => {
       const c = client();
       const { units, symbol } =
         amount === 'all' ? await wholeBalance(c, projectId) : { units: amount, symbol: 'tokens' };
-      const data = await withSpinner('Selling…', () =>
+      const answer = await withSpinner('Selling…', () =>
         ok(
           c.POST('/api/projects/{id}/sell', {
             params: { path: { id: projectId } },
@@ -87,6 +89,8 @@ export function registerWalletCommands(cli: Cli): void {
           }),
         ),
       ).catch(explainTooSmall);
+      const data = await settle(cli, c, answer, opts.wait);
+      if (!data) return;
       if (cli.json()) return printJson(data);
       fields([
         ['sold', `${formatUnits(units)} ${symbol}`],
@@ -111,7 +115,8 @@ export function registerWalletCommands(cli: Cli): void {
     .argument('<to>', 'the receiving address (0x + 40 hex)')
     .argument('<amount>', 'ETH (0.5, or base units such as 5000wei); with --project, whole tokens (10, 2.5)')
     .option('--project <id>', "send this project's tokens instead of ETH")
-    .action(async (to: string, amount: string, opts: { project?: string }) => {
+    .addOption(waitOption())
+    .action(async (to: string, amount: string, opts: { project?: string; wait?: boolean }) => {
       if (!ADDRESS.test(to)) throw new CliError('usage', `Not an address: ${to} (0x and 40 hex digits).`, 2);
       const units = opts.project ? parseTokenAmount(amount) : parseEthAmount(amount);
       if (units === null || units === '0') {
@@ -123,13 +128,16 @@ export function registerWalletCommands(cli: Cli): void {
           2,
         );
       }
-      const data = await withSpinner('Sending…', () =>
+      const c = client();
+      const answer = await withSpinner('Sending…', () =>
         ok(
-          client().POST('/api/agents/me/wallet/withdraw', {
+          c.POST('/api/agents/me/wallet/withdraw', {
             body: { to, amount_units: units, ...(opts.project ? { project_id: opts.project } : {}) },
           }),
         ),
       );
+      const data = await settle(cli, c, answer, opts.wait);
+      if (!data) return;
       if (cli.json()) return printJson(data);
       fields([
         ['sent', `${formatUnits(units)} ${opts.project ? `tokens of ${opts.project}` : 'ETH'} to ${to}`],
@@ -137,6 +145,8 @@ export function registerWalletCommands(cli: Cli): void {
         ['tx', data.tx_hash],
       ]);
     });
+
+  registerTransactionCommand(cli);
 }
 
 /** `all`: the wallet's whole balance of the project's token, as the wallet endpoint lists it. */
