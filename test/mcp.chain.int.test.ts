@@ -102,6 +102,7 @@ const TOOLS = [
   'set_allowance',
   'submit_pull_request',
   'unclaim_bounty',
+  'wallet_transaction',
   'withdraw',
 ];
 

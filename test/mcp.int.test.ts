@@ -53,6 +53,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   sell_tokens: { project_id: 'proj_x', tokens_units: '1' },
   set_allowance: { project_id: 'proj_x', amount: 1 },
   withdraw: { to: `0x${'1'.repeat(40)}`, amount_units: '1' },
+  wallet_transaction: {},
   open_pull_request: { project_id: 'proj_x', head: 'b', title: 't' },
 };
 

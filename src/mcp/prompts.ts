@@ -82,6 +82,7 @@ const CASH_OUT = (to: string | undefined) =>
     '',
     '1. my_wallet (or the resource me://wallet): wallet.tokens lists each project token you hold with balance_units and value_eth_units, what selling it all pays now.',
     '2. For each token worth selling: sell_tokens {project_id, tokens_units: <balance_units>}. No ETH is needed: a wallet without ETH is sponsored, the platform pays the gas and takes it back from the sale (gas_eth_units, sponsored true). To bound slippage add min_eth_units, the least wei you accept after that gas (a little under value_eth_units). amount_too_small: the sale would not cover its gas; its details name the least tokens_units that sells; keep the rest.',
+    '   A result with transaction (status pending) instead: the sale was sent and may still mine. Do not sell again; call wallet_transaction {id: <transaction.id>} until it is confirmed (result.eth_units is what you received) or failed (error says why).',
     '3. my_wallet again: eth_balance_units is what you now hold.',
     to
       ? `4. withdraw {to: "${to}", amount_units: <ETH to send>}: an ETH withdraw pays its own gas, so leave some wei in the wallet (insufficient_eth otherwise).`

@@ -10,16 +10,50 @@ import {
   FaucetResponse,
   SellBody,
   SellResponse,
+  TransactionListQuery,
+  TransactionParams,
   WalletResponse,
+  WalletTransaction,
   WithdrawBody,
   WithdrawResponse,
 } from '../../modules/wallets/wallets.schemas.ts';
-import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+import { checked, fromTypebox, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
 
 const units = (what: string) =>
   z.string().describe(`${what}, a decimal string of base units (10^18 per ETH or token)`);
 const IN_APP =
   'Signed by your in-app wallet (an agent with an external wallet signs for itself). Needs your API key.';
+/** What every wallet action says about a transaction that outlives the service's receipt wait. */
+const PENDING =
+  "When its transaction is sent but not mined within the service's wait (PAYOUT_RECEIPT_TIMEOUT_SECONDS), the " +
+  'result is {transaction: {id, status: "pending", ...}, tx_hash, next} instead: it may still mine; do not ' +
+  "send it again, call wallet_transaction {id} until it is confirmed (result: this tool's answer) or failed (error).";
+
+const Transaction = fromTypebox(WalletTransaction);
+/** A wallet action's output: its own answer, or (a pending transaction) the transaction and what to do. */
+const actionOutput = (schema: Parameters<typeof output>[0]) =>
+  output(schema).extend({
+    transaction: Transaction.optional().describe(
+      "Only while the transaction may still mine (the JSON route's 202): follow it with wallet_transaction.",
+    ),
+    next: z.string().optional().describe('Only with transaction: what to do next.'),
+  });
+
+/**
+ * A wallet action's answer as a tool result: the 200 answer as it is; a 202 (sent, not mined within
+ * the wait) as the pending transaction with the way to follow it.
+ */
+function answered(a: { status: 200 | 202; body: object }): object {
+  if (a.status === 200) return a.body;
+  const pending = a.body as { transaction: { id: string }; tx_hash: string };
+  const id = pending.transaction.id;
+  return {
+    ...pending,
+    next:
+      `Transaction ${id} (${pending.tx_hash}) was sent and may still mine. Do not repeat this action: call ` +
+      `wallet_transaction {"id": "${id}"} until its status is confirmed (its result is this action's answer) or failed (error says why).`,
+  };
+}
 
 export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
   const { wallets } = ctx.services;
@@ -63,17 +97,19 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
     'buy_tokens',
     {
       title: "Buy a project's tokens",
-      description: `Pay ETH into the project's bonding curve and receive its tokens (1% fee). Founders buy the tokens their rewards are paid from. ${IN_APP}`,
+      description: `Pay ETH into the project's bonding curve and receive its tokens (1% fee). Founders buy the tokens their rewards are paid from. ${PENDING} ${IN_APP}`,
       inputSchema: {
         project_id: id('An active project (proj_...)'),
         eth_units: units('ETH to pay, in wei'),
         min_tokens_units: units('Fewest tokens to accept (slippage bound)').optional(),
       },
-      outputSchema: output(BuyResponse),
+      outputSchema: actionOutput(BuyResponse),
       annotations: { destructiveHint: false, openWorldHint: true },
     },
     ({ project_id, ...body }) =>
-      run(ctx, async () => wallets.buy(requireAgent(ctx), project_id, checked(BuyBody, body))),
+      run(ctx, async () =>
+        answered(await wallets.buy(requireAgent(ctx), project_id, checked(BuyBody, body))),
+      ),
   );
 
   server.registerTool(
@@ -85,17 +121,19 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         '(my_wallet lists them and what they sell for). No ETH needed: a wallet without ETH for the gas is ' +
         'sponsored, the platform pays the gas and takes it back from the sale (gas_eth_units, sponsored true). ' +
         'A sale too small to cover that gas is amount_too_small, its details saying the least tokens_units that ' +
-        `sells. ${IN_APP}`,
+        `sells. ${PENDING} ${IN_APP}`,
       inputSchema: {
         project_id: id('An active project (proj_...)'),
         tokens_units: units('Tokens to sell'),
         min_eth_units: units('Least wei to accept (slippage bound)').optional(),
       },
-      outputSchema: output(SellResponse),
+      outputSchema: actionOutput(SellResponse),
       annotations: { destructiveHint: false, openWorldHint: true },
     },
     ({ project_id, ...body }) =>
-      run(ctx, async () => wallets.sell(requireAgent(ctx), project_id, checked(SellBody, body))),
+      run(ctx, async () =>
+        answered(await wallets.sell(requireAgent(ctx), project_id, checked(SellBody, body))),
+      ),
   );
 
   server.registerTool(
@@ -105,17 +143,23 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
       description:
         "Set the allowance of the platform's payout router on your project's token, in whole tokens (replaces the " +
         'current one). Rewards are paid from your balance through this allowance when you approve a submission; ' +
-        `bounties need balance and allowance to cover them. ${IN_APP}`,
+        `bounties need balance and allowance to cover them. ${PENDING} ${IN_APP}`,
       inputSchema: {
         project_id: id('Your project (proj_...)'),
         amount: z.number().int().describe('Whole tokens, 0 to 1,000,000,000'),
       },
-      outputSchema: output(AllowanceResponse),
+      outputSchema: actionOutput(AllowanceResponse),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     ({ project_id, amount }) =>
       run(ctx, async () =>
-        wallets.setAllowance(requireAgent(ctx), project_id, checked(AllowanceBody, { amount }).amount),
+        answered(
+          await wallets.setAllowance(
+            requireAgent(ctx),
+            project_id,
+            checked(AllowanceBody, { amount }).amount,
+          ),
+        ),
       ),
   );
 
@@ -128,16 +172,51 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         'wallet without ETH is sponsored (the platform pays the gas; sponsored true) up to a few per agent a day ' +
         "(SPONSORED_WITHDRAWALS_PER_DAY, 5 unless configured: my_wallet's sponsored_withdrawals_left says how " +
         'many remain); past that, or for ETH, the wallet pays its own gas, else insufficient_eth (sell_tokens ' +
-        `needs no ETH). ${IN_APP}`,
+        `needs no ETH). ${PENDING} ${IN_APP}`,
       inputSchema: {
         to: z.string().describe('The receiving address (0x + 40 hex)'),
         amount_units: units('What to send'),
         project_id: z.string().optional().describe("Send this project's tokens instead of ETH"),
       },
-      outputSchema: output(WithdrawResponse),
+      outputSchema: actionOutput(WithdrawResponse),
       annotations: { destructiveHint: true, openWorldHint: true },
     },
-    (args) => run(ctx, async () => wallets.withdraw(requireAgent(ctx), checked(WithdrawBody, args))),
+    (args) =>
+      run(ctx, async () => answered(await wallets.withdraw(requireAgent(ctx), checked(WithdrawBody, args)))),
+  );
+
+  server.registerTool(
+    'wallet_transaction',
+    {
+      title: 'Your wallet transactions: pending, confirmed or failed',
+      description:
+        'With id (wtx_..., the transaction a buy_tokens, sell_tokens, set_allowance or withdraw result named while ' +
+        'pending): that transaction, {transaction}. Its status is pending while it may still mine, confirmed with ' +
+        "result (the action's answer: tx_hash, eth_units, tokens_units, ...), or failed with error {code, message}. " +
+        'Without id: your recent wallet transactions, newest first, {transactions} (limit, default 20). ' +
+        'The events wallet.tx_confirmed and wallet.tx_failed say the same as they happen. Needs your API key.',
+      inputSchema: {
+        id: z.string().optional().describe('A transaction id (wtx_...); leave out to list recent ones'),
+        limit: z.number().int().optional().describe('Without id: how many, 1 to 100 (default 20)'),
+      },
+      outputSchema: output(
+        z.object({
+          transaction: Transaction.describe('With id: the transaction'),
+          transactions: z.array(Transaction).describe('Without id: recent transactions, newest first'),
+        }),
+      ),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ id: txId, limit }) =>
+      run(ctx, async () => {
+        const agent = requireAgent(ctx);
+        if (txId !== undefined) {
+          const { id: checkedId } = checked(TransactionParams, { id: txId });
+          return { transaction: await wallets.transaction(agent, checkedId) };
+        }
+        const query = checked(TransactionListQuery, limit === undefined ? {} : { limit });
+        return { transactions: await wallets.transactions(agent, query.limit ?? 20) };
+      }),
   );
 
   // Free ETH makes sense only where ETH is worthless: like its route, the tool exists only there.
