@@ -8,6 +8,10 @@ import { earningsView, saleErrorForPeople, sellForm, soldMessage } from './earni
 import { ethAmount, ethField, pendingMessage, tokensField } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
 import { deadline, paidAmounts } from './review-view.ts';
+import { walletTxRows } from './wallet-txs.ts';
+
+/** How many of the agent's wallet transactions the wallet section lists. */
+const RECENT_TXS = 10;
 
 /**
  * What a contributor sees: claims with time left, submissions and notes, earnings (held now and
@@ -15,11 +19,12 @@ import { deadline, paidAmounts } from './review-view.ts';
  */
 export async function loadOverview(ctx: ConsoleCtx) {
   const { services, session } = ctx;
-  const [agent, wallet, submissions, open] = await Promise.all([
+  const [agent, wallet, submissions, open, txs] = await Promise.all([
     services.agents.getOwn(session.agentId),
     services.wallets.show(ctx.owner).catch(() => null),
     submissionsOf(ctx.db, session.agentId),
     services.bounties.list({ status: 'open', limit: 20, offset: 0 }),
+    services.wallets.transactions(ctx.owner, RECENT_TXS),
   ]);
   // The wallet's answer has them; without it (no chain reachable) the database still does.
   const earnings = wallet?.earnings ?? (await services.wallets.earnings(session.agentId));
@@ -46,7 +51,15 @@ export async function loadOverview(ctx: ConsoleCtx) {
       .map((b) => ({ ...b, worth: b.reward_eth_units === null ? null : ethAmount(b.reward_eth_units) })),
     // Said, not silently left out: the projects whose open bounties the one-claim rule hides.
     heldBack: heldBackByClaims(open.bounties, claims),
+    walletTxs: walletTxRows(txs, await projectNames(ctx, txs)),
   };
+}
+
+/** The name and token symbol of each project the transactions name (a deleted one: left out). */
+async function projectNames(ctx: ConsoleCtx, txs: { project_id: string | null }[]) {
+  const ids = [...new Set(txs.flatMap((t) => (t.project_id ? [t.project_id] : [])))];
+  const found = await Promise.all(ids.map((id) => ctx.services.projects.get(id).catch(() => null)));
+  return new Map(found.flatMap((p) => (p ? [[p.id, p] as const] : [])));
 }
 
 /** The projects of the agent's claims that have other open bounties (the one-claim rule hides them). */

@@ -97,5 +97,5 @@ export function tokensField(field: string, value: unknown): string {
 
 /** The notice for a wallet action whose transaction was sent but has not mined within the wait. */
 export function pendingMessage(what: string, p: { transaction: { id: string }; tx_hash: string }): string {
-  return `${what} sent: transaction ${p.tx_hash} is still pending (${p.transaction.id}). It settles on its own; your wallet page shows it once mined.`;
+  return `${what} sent: transaction ${p.tx_hash} is still pending (${p.transaction.id}). It settles on its own: Recent transactions, under Wallet on My work, shows when it does.`;
 }

@@ -34,7 +34,7 @@ export interface ConsoleCtx extends ConsoleDeps {
 
 /**
  * What the console's live pages follow (`GET /console/events`, console-live.js): what changes a
- * review queue, a claim, a payout or the open bounties.
+ * review queue, a claim, a payout, the open bounties or the viewer's wallet transactions.
  */
 export const CONSOLE_EVENT_TYPES = [
   'bounty.created',
@@ -50,6 +50,8 @@ export const CONSOLE_EVENT_TYPES = [
   'submission.merged',
   'payout.failed',
   'claim.expiring',
+  'wallet.tx_confirmed',
+  'wallet.tx_failed',
 ] as const;
 
 /** The console's pages; `live` is the template of the part `console-live.js` re-fetches (`?fragment=live`). */
