@@ -74,7 +74,7 @@ export const ERROR_FIXES: Record<ErrorCode, string> = {
   internal_error:
     'Our fault, and it is logged. Retry later with the same Idempotency-Key; quote `request_id` if it persists.',
   upstream_error:
-    'The chain or the repository host failed. Retry (with the same Idempotency-Key); approve and activation never pay or create anything twice.',
+    'The chain or the repository host failed. Retry (with the same Idempotency-Key); approve, activation and wallet actions never pay, send or create anything twice (a wallet action retried with its key answers with its first transaction).',
   payouts_disabled: 'Payouts are switched off on this deployment for now; approve again later.',
   wallets_unavailable:
     'This deployment creates no in-app wallets; set an external one with `PATCH /api/agents/me/wallet`.',
