@@ -1,0 +1,201 @@
+import type { Fees, UnsignedTx } from '../../infra/chain/chain.ts';
+import { outbid, replacementFees } from '../../infra/chain/tx-node.ts';
+import type { EngineDeps } from './wallet-engine.deps.ts';
+import * as repo from './wallet-journal.repo.ts';
+import { CANCEL_KIND } from './wallet-journal.ts';
+
+const FILLER_GAS = 21_000n;
+
+const feesOf = (a: repo.WalletTxRow): Fees | null =>
+  a.maxFeePerGas === null || a.maxPriorityFeePerGas === null
+    ? null
+    : { maxFeePerGas: a.maxFeePerGas, maxPriorityFeePerGas: a.maxPriorityFeePerGas };
+
+const unsignedOf = (i: repo.IntentRow, fees: Fees): UnsignedTx => ({
+  to: i.toAddress,
+  data: i.data,
+  valueUnits: i.valueUnits,
+  gas: i.gas,
+  ...fees,
+});
+
+/**
+ * What the engine signs anew, never beside bytes that may still mine: a replacement at a stuck
+ * request's nonce (higher fees under the cap, or a cancel when a dry run says it would revert), the
+ * request again at a fresh nonce once its own was taken for good, and transfers of nothing into
+ * nonce gaps. Each is recorded before it is sent, under the request's row lock.
+ */
+export class WalletSigning {
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly send: (a: repo.WalletTxRow, intent: repo.IntentRow | null) => Promise<number>,
+  ) {}
+
+  /**
+   * Replaces a stuck attempt at its nonce with fees raised by at least 12.5% under the cap. A
+   * request that would now revert (an expired signature, spent funds) is cancelled instead: a
+   * transfer of nothing outbids it, so nobody pays for a revert the dry run could see.
+   */
+  async replace(intent: repo.IntentRow, old: repo.WalletTxRow): Promise<boolean> {
+    const { chain, maxFeePerGas, log } = this.deps;
+    const key = await this.deps.keyOf(intent.signer);
+    if (key === undefined) return false;
+    const quote = await chain.wallets.quoteFees();
+    const reverts = await chain.wallets.dryRun(intent.signer, unsignedOf(intent, quote), 'latest');
+    if (reverts) {
+      await this.cancel(intent, old, key, reverts);
+      return true;
+    }
+    const oldFees = feesOf(old);
+    const fees = oldFees ? replacementFees(oldFees, quote, maxFeePerGas) : outbid(null, quote, maxFeePerGas);
+    if (!fees) {
+      log.warn(
+        { transaction: intent.id, nonce: intent.nonce },
+        'a wallet transaction replacement would pass the fee cap; waiting',
+      );
+      return false;
+    }
+    const signed = await chain.wallets.signTx(key, unsignedOf(intent, fees), intent.nonce);
+    if (!(await this.recordReplacement(intent, old, intent.kind, signed, fees))) return false;
+    log.info(
+      { transaction: intent.id, replaces: old.hash, txHash: signed.hash },
+      'replacing a stuck wallet transaction',
+    );
+    await this.send({ ...old, hash: signed.hash, raw: signed.raw, broadcastAt: null }, null);
+    return true;
+  }
+
+  private async cancel(intent: repo.IntentRow, old: repo.WalletTxRow, key: string | null, why: string) {
+    const { db, clock, chain, maxFeePerGas } = this.deps;
+    const fees = outbid(feesOf(old), await chain.wallets.quoteFees(), maxFeePerGas);
+    const noop = { to: intent.signer, data: '0x', valueUnits: 0n, gas: FILLER_GAS, ...fees };
+    const signed = await chain.wallets.signTx(key, noop, intent.nonce);
+    if (!(await this.recordReplacement(intent, old, CANCEL_KIND, signed, fees))) return;
+    await repo.updateIntent(db, intent.id, {
+      errorMessage: `Cancelled before it mined: ${why}`,
+      updatedAt: clock.now(),
+    });
+    await this.send({ ...old, hash: signed.hash, raw: signed.raw, broadcastAt: null }, null);
+  }
+
+  /**
+   * The request's nonce went to another transaction, for good: signed again at a fresh nonce. Under
+   * the request's row lock, and only while its nonce is still the lost one: two instances' engines
+   * never both sign it again.
+   */
+  async resign(intent: repo.IntentRow) {
+    const { db, clock, chain, journal, maxFeePerGas, log } = this.deps;
+    const key = await this.deps.keyOf(intent.signer);
+    const quote = await chain.wallets.quoteFees();
+    const reverts =
+      key === undefined
+        ? 'no key signs for it here'
+        : await chain.wallets.dryRun(intent.signer, unsignedOf(intent, quote));
+    const fees = outbid(null, quote, maxFeePerGas);
+    const signed = await db.transaction(async (tx) => {
+      const next = await repo.lockNext(tx, intent.signer);
+      const locked = await repo.lockIntent(tx, intent.id);
+      if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return null;
+      await repo.dropOpen(tx, intent.id, clock.now());
+      if (reverts) {
+        const why = `Its nonce was used by another transaction, and it cannot be sent again: ${reverts}`;
+        await journal.fail(tx, intent.id, 'upstream_error', why, false);
+        return null;
+      }
+      const nonce = Math.max(next, await chain.wallets.nonceOf(intent.signer, 'pending'));
+      const s = await chain.wallets.signTx(key as string | null, unsignedOf(intent, fees), nonce);
+      await this.record(intent, intent.kind, s, nonce, fees, tx);
+      await repo.updateIntent(tx, intent.id, { nonce, txHash: s.hash, updatedAt: clock.now() });
+      await repo.setNext(tx, intent.signer, nonce + 1);
+      return s;
+    });
+    if (!signed) return;
+    log.warn(
+      { transaction: intent.id, txHash: signed.hash },
+      'a wallet transaction lost its nonce; signed again',
+    );
+    await chain.wallets.broadcast(signed.raw).catch(() => 'unknown');
+  }
+
+  /**
+   * Records a replacement of `old` at its nonce, under the request's row lock and only while `old`
+   * is still its newest attempt (another instance's engine may have replaced it already).
+   */
+  private recordReplacement(
+    intent: repo.IntentRow,
+    old: repo.WalletTxRow,
+    kind: string,
+    signed: { hash: string; raw: string },
+    fees: Fees,
+  ): Promise<boolean> {
+    return this.deps.db.transaction(async (tx) => {
+      const locked = await repo.lockIntent(tx, intent.id);
+      if (locked?.status !== 'pending' || locked.nonce !== old.nonce) return false;
+      const [newest] = (await repo.attemptsOf(tx, [intent.id])).slice(-1);
+      if (newest?.hash !== old.hash) return false;
+      await this.record(intent, kind, signed, old.nonce, fees, tx);
+      return true;
+    });
+  }
+
+  private async record(
+    intent: repo.IntentRow,
+    kind: string,
+    signed: { hash: string; raw: string },
+    nonce: number,
+    fees: Fees,
+    ex: Parameters<typeof repo.insertTx>[0] = this.deps.db,
+  ) {
+    const at = this.deps.clock.now();
+    await repo.insertTx(ex, {
+      hash: signed.hash,
+      signer: intent.signer,
+      nonce,
+      raw: signed.raw,
+      kind,
+      agentId: intent.agentId,
+      projectId: intent.projectId,
+      intentId: intent.id,
+      ...fees,
+      createdAt: at,
+      updatedAt: at,
+    });
+  }
+
+  /** Nonces below the signer's counter that nothing will ever fill get a transfer of nothing. */
+  async fillGaps(signer: string): Promise<number> {
+    const { db, chain, maxFeePerGas, log } = this.deps;
+    const next = await repo.nextOf(db, signer);
+    if (next === undefined) return 0;
+    const pending = await chain.wallets.nonceOf(signer, 'pending');
+    if (pending >= next) return 0;
+    const held = new Set(await repo.heldNonces(db, signer, pending, next));
+    const gaps = [];
+    for (let n = pending; n < next; n++) if (!held.has(n)) gaps.push(n);
+    if (gaps.length === 0) return 0;
+    const key = await this.deps.keyOf(signer);
+    if (key === undefined) return 0;
+    const fees = outbid(null, await chain.wallets.quoteFees(), maxFeePerGas);
+    for (const nonce of gaps) {
+      const s = await chain.wallets.signTx(
+        key,
+        { to: signer, data: '0x', valueUnits: 0n, gas: FILLER_GAS, ...fees },
+        nonce,
+      );
+      const at = this.deps.clock.now();
+      await repo.insertTx(db, {
+        hash: s.hash,
+        signer,
+        nonce,
+        raw: s.raw,
+        kind: CANCEL_KIND,
+        ...fees,
+        createdAt: at,
+        updatedAt: at,
+      });
+      await chain.wallets.broadcast(s.raw).catch(() => 'unknown');
+      log.warn({ signer, nonce, txHash: s.hash }, 'filled a wallet nonce nothing else would fill');
+    }
+    return gaps.length;
+  }
+}
