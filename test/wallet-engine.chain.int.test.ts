@@ -30,7 +30,13 @@ describe('the wallet transaction engine', () => {
       payload,
     });
   const sell = (agent: TestAgent, tokens: bigint, key?: string, app = s.ctx.app) =>
-    send(app, agent, `/api/projects/${s.project.id}/sell`, { tokens_units: (tokens * TOKEN).toString() }, key);
+    send(
+      app,
+      agent,
+      `/api/projects/${s.project.id}/sell`,
+      { tokens_units: (tokens * TOKEN).toString() },
+      key,
+    );
   const withdraw = (agent: TestAgent, to: string, tokens: bigint, key?: string, app = s.ctx.app) =>
     send(
       app,
@@ -46,7 +52,12 @@ describe('the wallet transaction engine', () => {
       headers: agent.headers,
     });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().transaction as { id: string; status: string; tx_hash: string; result: Record<string, string> };
+    return res.json().transaction as {
+      id: string;
+      status: string;
+      tx_hash: string;
+      result: Record<string, string>;
+    };
   };
   const engine = () => s.ctx.app.services.walletEngine.run();
   /** Runs the engine (clock moved past its follow-up delay) until `done` holds, for at most `ms`. */
@@ -128,7 +139,11 @@ describe('the wallet transaction engine', () => {
     expect(retry.json().tx_hash).toBe(first.json().tx_hash);
     await settle(async () => (await s.movedFrom(dev.walletAddress as string)).length === 1);
     expect(await s.movedFrom(dev.walletAddress as string)).toEqual([
-      { to: expect.stringMatching(new RegExp(to.slice(2), 'i')), value: 10n * TOKEN, txHash: first.json().tx_hash },
+      {
+        to: expect.stringMatching(new RegExp(to.slice(2), 'i')),
+        value: 10n * TOKEN,
+        txHash: first.json().tx_hash,
+      },
     ]);
     // The quota of 1 is used by that one withdraw: another one is refused, nothing moves.
     expectError(await withdraw(dev, to, 10n), 400, 'insufficient_eth');
@@ -143,6 +158,10 @@ describe('the wallet transaction engine', () => {
     expect(first.statusCode, first.body).toBe(202);
     const id = first.json().transaction.id as string;
     expect((await transaction(dev, id)).status).toBe('pending');
+    // The key still names that request: another body under it is refused, nothing is sent.
+    const other = await sell(dev, 6n, key);
+    expect(other.statusCode, other.body).toBe(422);
+    expect(other.json().error.code).toBe('idempotency_key_reused');
     await tc.test.mine({ blocks: 1 });
     await tc.test.setAutomine(true);
     await settle(async () => (await transaction(dev, id)).status === 'confirmed');
@@ -188,7 +207,9 @@ describe('the wallet transaction engine', () => {
       params: [`0x${(base * 50n).toString(16)}`] as never,
     });
     await tc.test.mine({ blocks: 1 });
-    expect(await tc.pub.getTransactionReceipt({ hash: first.json().tx_hash as Hex }).catch(() => null)).toBeNull();
+    expect(
+      await tc.pub.getTransactionReceipt({ hash: first.json().tx_hash as Hex }).catch(() => null),
+    ).toBeNull();
     // Past PAYOUT_STUCK_AFTER_SECONDS the engine signs it again at the same nonce, paying more.
     s.ctx.clock.advance(10_000);
     await engine();
@@ -198,7 +219,9 @@ describe('the wallet transaction engine', () => {
     const t = await transaction(dev, id);
     expect(t.status).toBe('confirmed');
     expect(t.tx_hash).not.toBe(first.json().tx_hash);
-    expect(await s.salesOf(dev.walletAddress as string)).toEqual([{ tokensIn: 5n * TOKEN, txHash: t.tx_hash }]);
+    expect(await s.salesOf(dev.walletAddress as string)).toEqual([
+      { tokensIn: 5n * TOKEN, txHash: t.tx_hash },
+    ]);
   });
 
   it('holds a quota of 1 across two instances: two concurrent sponsored withdraws move tokens once', async () => {
@@ -216,15 +239,21 @@ describe('the wallet transaction engine', () => {
     const other = await s.instance();
     const sponsor = tc.chain.sponsor.address as string;
     const before = await tc.pub.getTransactionCount({ address: sponsor as Hex });
-    const answers = await Promise.all([sell(dev, 20n), withdraw(dev, randomAddress(), 20n, undefined, other.app)]);
-    expect(answers.filter((r) => r.statusCode === 200), answers.map((r) => r.body).join('\n')).toHaveLength(1);
+    const answers = await Promise.all([
+      sell(dev, 20n),
+      withdraw(dev, randomAddress(), 20n, undefined, other.app),
+    ]);
+    expect(
+      answers.filter((r) => r.statusCode === 200),
+      answers.map((r) => r.body).join('\n'),
+    ).toHaveLength(1);
     const after = await tc.pub.getTransactionCount({ address: sponsor as Hex });
     // One sponsor transaction, and it succeeded: the refused one was caught by its dry run.
     expect(after - before).toBe(1);
     expect(await s.movedFrom(dev.walletAddress as string)).toHaveLength(1);
   });
 
-  it("shows an agent its own transactions only", async () => {
+  it('shows an agent its own transactions only', async () => {
     const dev = await s.holder(20n);
     const sold = await sell(dev, 10n);
     expect(sold.statusCode, sold.body).toBe(200);

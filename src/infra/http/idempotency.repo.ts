@@ -109,6 +109,24 @@ export async function complete(
   return rows.length === 1;
 }
 
+/**
+ * Keeps the record as a request that ended without a final answer (its lock lapsed at `now`): a
+ * retry of the same request takes it over and runs again (the handler finds what it did), while a
+ * different request under this key is still refused. Same fencing as `complete`.
+ */
+export async function lapse(
+  ex: Executor,
+  r: { scope: string; key: string; lockedUntil: Date },
+  now: Date,
+): Promise<void> {
+  await ex
+    .update(idempotencyKeys)
+    .set({ lockedUntil: now })
+    .where(
+      and(byId(r), eq(idempotencyKeys.status, 'in_progress'), eq(idempotencyKeys.lockedUntil, r.lockedUntil)),
+    );
+}
+
 /** Forgets an `in_progress` record (an answer that is not kept), with the same fencing as `complete`. */
 export async function release(
   ex: Executor,

@@ -32,8 +32,9 @@ export const EXCLUDED_ROUTES = new Set(['/api/webhooks/github']);
  */
 const MOMENTARY_STATUSES = new Set([401, 429]);
 /**
- * A 202 names a transaction still on its way: a retry asks the handler again, which finds the
- * request's transaction by this key and answers with where it is now.
+ * A 202 names a transaction still on its way: its record stays, lapsed, so a retry of the same
+ * request runs the handler again (which finds the request's transaction by this key and answers
+ * with where it is now) and another request under the key is still refused.
  */
 const IN_FLIGHT_STATUS = 202;
 const MOMENTARY_CODES = new Set(['idempotency_in_progress', 'operation_in_progress', 'rate_limited']);
@@ -124,7 +125,7 @@ function errorCode(payload: string): string | undefined {
 }
 
 function keeps(status: number, payload: unknown, contentType: unknown): payload is string {
-  if (status >= 500 || status === IN_FLIGHT_STATUS || MOMENTARY_STATUSES.has(status)) return false;
+  if (status >= 500 || MOMENTARY_STATUSES.has(status)) return false;
   // The table keeps no headers; every API answer is JSON, so that is what a replay says it is.
   if (typeof payload !== 'string' || !String(contentType ?? '').startsWith('application/json')) return false;
   const code = status === 409 ? errorCode(payload) : undefined;
@@ -208,7 +209,9 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     request.idempotency = null;
     try {
       // Awaited, so that once the client has the answer a retry is replayed, not refused as in progress.
-      if (keeps(reply.statusCode, payload, reply.getHeader('content-type'))) {
+      if (reply.statusCode === IN_FLIGHT_STATUS) {
+        await repo.lapse(db, held, clock.now());
+      } else if (keeps(reply.statusCode, payload, reply.getHeader('content-type'))) {
         await repo.complete(db, held, { status: reply.statusCode, body: seal(held.secret, payload) });
       } else {
         await repo.release(db, held);
