@@ -47,7 +47,11 @@ export async function engineScene(
   const p = await createProject(ctx.app, founder);
   const deployed = await activateOnChain(ctx, tc, p.id, p.token_symbol);
   await buyTokens(tc, FOUNDER, deployed.curveAddress, 20n * ETH);
-  const giver = createWalletClient({ account: anvilAccount(FOUNDER), chain: foundry, transport: http(tc.rpcUrl) });
+  const giver = createWalletClient({
+    account: anvilAccount(FOUNDER),
+    chain: foundry,
+    transport: http(tc.rpcUrl),
+  });
   const others: TestContext[] = [];
   return {
     ctx,
