@@ -20,7 +20,7 @@ export interface EngineDeps {
   keyOf: (signer: string) => Promise<string | null | undefined>;
   /** PAYOUT_CONFIRMATIONS: how deep a mined transaction is watched, and how deep a foreign one must be. */
   confirmations: number;
-  /** PAYOUT_STUCK_SECONDS: a sent transaction not mined after this is replaced with higher fees. */
+  /** PAYOUT_STUCK_AFTER_SECONDS: a sent transaction not mined after this is replaced with higher fees. */
   stuckAfterMs: number;
   /** PAYOUT_MAX_FEE_PER_GAS_GWEI, in wei: no replacement is signed above it. */
   maxFeePerGas: bigint;

@@ -12,7 +12,7 @@ const OPEN = new Set(['signed', 'sent']);
  * The follow-up half of the transaction engine (the journal records; this settles): every pass
  * it reads the receipts of pending requests (settling each once), watches confirmed ones until
  * PAYOUT_CONFIRMATIONS deep (a reorg puts the same bytes back on the chain), sends again bytes the
- * node lost, replaces a transaction stuck past PAYOUT_STUCK_SECONDS at its nonce with higher fees
+ * node lost, replaces a transaction stuck past PAYOUT_STUCK_AFTER_SECONDS at its nonce with higher fees
  * under the cap (or cancels it when a dry run says it would now revert), signs a request again at
  * a fresh nonce only once another transaction's use of its nonce is final, and fills any gap in a
  * signer's nonces so nothing waits behind it. No signer stays wedged.
