@@ -3,6 +3,10 @@
  * transferFroms sent by the same payout wallet to the same chain. See bench/README.md.
  *
  *   npx tsx bench/approve.ts [--approvals 50] [--concurrency 10] [--pool 10] [--pglite] [--block-time 1]
+ *                            [--founders 1]
+ *
+ * With --founders K the concurrent approvals are spread over K founders (each its own wallet,
+ * project and funds lock), taken round-robin.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -25,8 +29,9 @@ const TARGET_LATENCY_RATIO = 2; // approve median / bare transferFrom median, at
 const TARGET_LATENCY_RATIO_BLOCK_TIME = 1.1; // the same with --block-time: the payout rides one block
 const TARGET_THROUGHPUT_RATIO = 0.5; // approvals/s / raw transfers/s, at least (one transaction each)
 // SQL statements per approval (sequential phase), at most: 12 while the approval wrote other modules'
-// tables itself; 16 since each table has one writing module (docs/architecture.md, Boundaries).
-const TARGET_STATEMENTS = 16;
+// tables itself; 16 since each table has one writing module (docs/architecture.md, Boundaries); 17
+// since an approval stores the holdings it changed (issue 18; test/approve-statements.int.test.ts).
+const TARGET_STATEMENTS = 17;
 const WARMUP = 3; // unmeasured approvals and transfers first (JIT, connections, nonce seeding)
 
 const { values: opts } = parseArgs({
@@ -36,6 +41,7 @@ const { values: opts } = parseArgs({
     pool: { type: 'string', default: '10' },
     pglite: { type: 'boolean', default: false },
     'block-time': { type: 'string' },
+    founders: { type: 'string', default: '1' },
   },
 });
 const whole = (name: string, raw: string): number => {
@@ -46,6 +52,7 @@ const whole = (name: string, raw: string): number => {
 const N = whole('approvals', opts.approvals);
 const C = whole('concurrency', opts.concurrency);
 const pool = whole('pool', opts.pool);
+const FOUNDERS = whole('founders', opts.founders);
 /** Seconds between blocks once set-up is done (anvil interval mining); undefined: automine. */
 const blockTime = opts['block-time'] === undefined ? undefined : whole('block-time', opts['block-time']);
 const targetLatency = blockTime === undefined ? TARGET_LATENCY_RATIO : TARGET_LATENCY_RATIO_BLOCK_TIME;
@@ -144,7 +151,7 @@ async function sameBlock(tc: TestChain, paid: Paid[]): Promise<{ same: number; a
 
 async function main(): Promise<void> {
   const load = loadavg().map((l) => f(l, 2));
-  log(`approve bench: ${N} approvals sequential, then ${N} at concurrency ${C}`);
+  log(`approve bench: ${N} approvals sequential, then ${N} at concurrency ${C} over ${FOUNDERS} founder(s)`);
   log(
     `mining: ${blockTime === undefined ? 'automine (a block per transaction)' : `a block every ${blockTime} s`}`,
   );
@@ -185,8 +192,16 @@ async function main(): Promise<void> {
 
     const setupStart = Date.now();
     const founder = await seedFounder(app, database.db, tc, repoHost);
+    const others = [];
+    for (let k = 1; k < FOUNDERS; k++) others.push(await seedFounder(app, database.db, tc, repoHost, k));
+    const founders = [founder, ...others];
     const seqIds = await founder.inReview(WARMUP + N);
-    const concIds = await founder.inReview(N);
+    // The concurrent approvals, round-robin over the founders: [bounty id, that founder's key].
+    const perFounder = await Promise.all(founders.map((fo, k) => fo.inReview(Math.ceil((N - k) / FOUNDERS))));
+    const concIds = Array.from({ length: N }, (_, i) => {
+      const k = i % FOUNDERS;
+      return { id: perFounder[k]?.[Math.floor(i / FOUNDERS)], key: founders[k]?.founderKey };
+    });
     log(`set-up (untimed): ${2 * N + WARMUP} bounties in review in ${f((Date.now() - setupStart) / 1000)} s`);
 
     if (blockTime !== undefined) {
@@ -195,10 +210,10 @@ async function main(): Promise<void> {
       await tc.test.setIntervalMining({ interval: blockTime });
     }
     const paid: Paid[] = [];
-    const approve = async (id: string | undefined) => {
+    const approve = async (id: string | undefined, key = founder.founderKey) => {
       const res = await fetch(`${base}/api/bounties/${id}/approve`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${founder.founderKey}` },
+        headers: { authorization: `Bearer ${key}` },
       });
       const body = await res.text();
       if (res.status !== 200) throw new Error(`approve ${id} answered ${res.status}: ${body}`);
@@ -224,7 +239,7 @@ async function main(): Promise<void> {
 
     await phase(stats, WARMUP, 1, (i) => approve(seqIds[i]));
     const seq = await phase(stats, N, 1, (i) => approve(seqIds[WARMUP + i]));
-    const conc = await phase(stats, N, C, (i) => approve(concIds[i]));
+    const conc = await phase(stats, N, C, (i) => approve(concIds[i]?.id, concIds[i]?.key));
 
     const blocks = await sameBlock(tc, paid);
     const statementsPerApproval = (p: Phase) => (p.stats.get('sql statement')?.calls ?? 0) / N;

@@ -208,22 +208,34 @@ const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
  * allowance for the payout wallet; `inReview(n)` adds n bounties, each claimed by its own
  * contributor (one active claim per agent and project) and submitted.
  */
-export async function seedFounder(app: App, db: Db, tc: TestChain, host: FakeRepoHost) {
-  const founderAddress = tc.account(FOUNDER_ACCOUNT).address;
+/**
+ * A founder with an active project whose tokens it bought and allowed the router to spend. `nth`
+ * picks the anvil account (founders 0, 1, … are accounts 3, 4, …), so several founders approve side
+ * by side, each from its own wallet and funds lock.
+ */
+export async function seedFounder(app: App, db: Db, tc: TestChain, host: FakeRepoHost, nth = 0) {
+  // Further founders use accounts no platform key uses (the sponsor is 10), funded here.
+  const account = nth === 0 ? FOUNDER_ACCOUNT : 20 + nth;
+  const founderAddress = tc.account(account).address;
+  if (nth > 0) await tc.test.setBalance({ address: founderAddress, value: 100n * 10n ** 18n });
   const founderKey = (await registerAgent(app, founderAddress)).key;
   const project = (
-    await call(app, 'POST', '/api/projects', founderKey, { name: 'Bench project', token_symbol: 'BENCH' })
+    await call(app, 'POST', '/api/projects', founderKey, {
+      name: `Bench project ${nth}`,
+      token_symbol: nth === 0 ? 'BENCH' : `BENCH${nth}`,
+    })
   ).project as { id: string };
-  const { tokenAddress, curveAddress } = await tc.chain.deployProject(project.id, 'Bench', 'BENCH');
+  const symbol = nth === 0 ? 'BENCH' : `BENCH${nth}`;
+  const { tokenAddress, curveAddress } = await tc.chain.deployProject(project.id, 'Bench', symbol);
   const repoUrl = `http://127.0.0.1:9/bench/${project.id}`;
   await db
     .update(schema.projects)
     .set({ status: 'active', repoUrl, tokenAddress, curveAddress, activatedAt: new Date() })
     .where(eq(schema.projects.id, project.id));
-  await buyTokens(tc, FOUNDER_ACCOUNT, curveAddress, 10n ** 18n); // 1 ETH: ~10^6 tokens
-  await approvePayouts(tc, FOUNDER_ACCOUNT, tokenAddress, 2n ** 255n);
+  await buyTokens(tc, account, curveAddress, 10n ** 18n); // 1 ETH: ~10^6 tokens
+  await approvePayouts(tc, account, tokenAddress, 2n ** 255n);
   // The baseline's bare transferFroms are sent by the payout key itself, not through the router.
-  await approveSpender(tc, tokenAddress, privateKeyToAccount(tc.options.payoutKey).address);
+  await approveSpender(tc, tokenAddress, privateKeyToAccount(tc.options.payoutKey).address, account);
   let pr = 0;
   return {
     founderKey,
@@ -250,9 +262,9 @@ export async function seedFounder(app: App, db: Db, tc: TestChain, host: FakeRep
   };
 }
 
-async function approveSpender(tc: TestChain, token: string, spender: string): Promise<void> {
+async function approveSpender(tc: TestChain, token: string, spender: string, account: number): Promise<void> {
   const wallet = createWalletClient({
-    account: anvilAccount(FOUNDER_ACCOUNT),
+    account: anvilAccount(account),
     chain: foundry,
     transport: http(tc.rpcUrl),
   });
