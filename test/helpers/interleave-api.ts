@@ -21,13 +21,14 @@ export async function call(
   base: string,
   method: 'GET' | 'POST',
   path: string,
-  opts: { key?: string; body?: unknown; timeoutMs?: number } = {},
+  opts: { key?: string; body?: unknown; timeoutMs?: number; idempotencyKey?: string } = {},
 ): Promise<Answer> {
   try {
     const res = await fetch(`${base}${path}`, {
       method,
       headers: {
         ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}),
+        ...(opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {}),
         ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),

@@ -322,7 +322,9 @@ export function checkInterleave(input: CheckInput): Violation[] {
 }
 
 /** One line per violation, rule first, for a failure message a person can act on. */
-export function formatViolations(violations: Violation[]): string {
+export function formatViolations(
+  violations: readonly (Omit<Violation, 'rule'> & { rule: string })[],
+): string {
   return violations
     .map(
       (v) =>

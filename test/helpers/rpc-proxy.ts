@@ -28,6 +28,11 @@ export interface Faults {
   dropSends?: boolean;
   /** Every request waits this long before it is handled. */
   delayMs?: number;
+  /**
+   * Requests holding one of `methods` reach the node at once, but their answer comes back only
+   * after `ms` (a node slow to answer, past a caller's timeout).
+   */
+  slow?: { methods: string[]; ms: number };
   /** Runs before each eth_sendRawTransaction is forwarded; the node sees it only after this. */
   beforeSend?: (raw: Hex) => Promise<void>;
 }
@@ -119,6 +124,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       toForward.push(c);
     }
     const results = await forward(toForward);
+    if (f.slow && calls.some((c) => f.slow?.methods.includes(c.method))) await sleep(f.slow.ms);
     const byId = new Map(results.map((r) => [r.id, r]));
     const out = calls.map(
       (c) =>

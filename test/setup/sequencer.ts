@@ -15,6 +15,8 @@ const MEASURED: Record<string, number> = {
   'payouts-crash.chain.int.test.ts': 37,
   'payouts-liveness.int.test.ts': 30,
   'payouts-interleave.chain.int.test.ts': 32,
+  // Not yet measured on CI: 35-56 s locally where the payouts model takes 50 s.
+  'wallets-interleave.chain.int.test.ts': 30,
   'operations.int.test.ts': 28,
   'reviews.int.test.ts': 26,
   'bounties.int.test.ts': 25,
