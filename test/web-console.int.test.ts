@@ -71,6 +71,35 @@ describe('sign-in and sessions', () => {
     expect(ok.headers.location).toBe('/bounties?status=open#list');
   });
 
+  it('resolves next as a browser would: dot segments and percent-encoding never lead off the site (issue 26)', async () => {
+    const session = await web.signIn(founder.apiKey);
+    const probes = ['/.//evil.example', '/..//x', '/%2e%2e//x', '/a/..//evil.example', '/.\\/evil.example'];
+    for (const next of probes) {
+      for (const page of ['/sign-in', '/sign-up']) {
+        const url = `${page}?next=${encodeURIComponent(next)}`;
+        // Signed in: straight back, on this site.
+        const res = await web.get(session, url);
+        expect(res.statusCode, url).toBe(303);
+        expect(res.headers.location, url).toBe('/console');
+        // Not signed in: the form and its links carry no way off the site.
+        const anonymous = await ctx.app.inject({ method: 'GET', url });
+        expect(anonymous.statusCode, url).toBe(200);
+        expect(anonymous.body, url).toContain('name="next" value="/console"');
+        expect(anonymous.body, url).not.toMatch(/evil\.example|\?next=%2F%2F|\?next=\/\//i);
+      }
+      const posted = await web.signInRaw(founder.apiKey, next);
+      expect(posted.headers.location, next).toBe('/console');
+    }
+    // The probe's URL as sent, unencoded.
+    const raw = await web.get(session, '/sign-in?next=/.//evil.example');
+    expect(raw.headers.location).toBe('/console');
+    const onSite = await web.get(
+      session,
+      `/sign-in?next=${encodeURIComponent('/bounties/../console/reviews')}`,
+    );
+    expect(onSite.headers.location).toBe('/console/reviews');
+  });
+
   it('sets an HttpOnly, SameSite cookie holding no key, and the key appears nowhere afterwards', async () => {
     const res = await web.signInRaw(founder.apiKey, '/console/projects');
     expect(res.statusCode).toBe(303);

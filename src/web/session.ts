@@ -9,6 +9,7 @@ import { isWellFormedApiKey } from '../lib/api-key.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { AgentsService } from '../modules/agents/agents.service.ts';
 import { csrfRefused, sameOrigin, verifyCsrf } from './csrf.ts';
+import { safeNext } from './safe-next.ts';
 import type { WebSession } from './web-core.ts';
 
 export const SESSION_COOKIE = 'bm_session';
@@ -78,27 +79,7 @@ declare module 'fastify' {
   }
 }
 
-const SITE = 'http://this-site.invalid';
-
-/**
- * Where a signed-in browser may be sent back to: a path on this site or the console, never
- * another origin. Browsers drop tabs and newlines from a URL and read `\` as `/`, so `/\t/evil`
- * would be `//evil`: a `next` with a control character, whitespace or a backslash is ignored, and
- * what is left must resolve to this site.
- */
-export function safeNext(next: unknown): string {
-  const fallback = '/console';
-  if (typeof next !== 'string' || next.length > 2048 || !next.startsWith('/')) return fallback;
-  if ([...next].some((c) => c <= ' ' || c === '\u007f' || c === '\\')) return fallback;
-  let url: URL;
-  try {
-    url = new URL(next, SITE);
-  } catch {
-    return fallback;
-  }
-  if (url.origin !== SITE) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
+export { safeNext } from './safe-next.ts';
 
 // JSON, MCP, assets and docs never read the session: no query for them even with the cookie sent.
 const NO_SESSION = /^\/(api|mcp|assets|docs|openapi\.json|healthz|livez|readyz|metrics)(\/|$|\?)/;
