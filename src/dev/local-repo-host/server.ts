@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import helmet from 'helmet';
+import { MAX_JSON_DEPTH, nestedTooDeep } from '../../infra/http/request-guards.ts';
 import { SECURITY_HEADERS } from '../../infra/http/security-headers.ts';
+import { redactUrl } from '../../infra/logger.ts';
 import { type Authenticator, Gatekeeper } from './auth.ts';
 import { serveGit } from './git-http.ts';
 import {
@@ -22,6 +24,7 @@ import {
   type ApiResponse,
   type Body,
   badCredentials,
+  forbidden,
   problemsParsingJson,
   refused,
   requiresAuthentication,
@@ -76,22 +79,69 @@ const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|gi
 const PULL_PAGE = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/pull\/(\d+)\/?$/;
 const REPO_PAGE = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/;
 
-async function readJson(req: IncomingMessage): Promise<Body | null> {
+/** `application/json` or a `+json` type (GitHub's `application/vnd.github+json`), parameters aside. */
+const JSON_TYPE = /^application\/(?:json|[a-z0-9.+-]+\+json)\s*(?:;|$)/i;
+
+/**
+ * A write's JSON body, or the answer refusing it: a body must say it is JSON (415 otherwise, so a
+ * cross-site form's `text/plain` is never read as JSON), parse, be an object and nest no deeper
+ * than the app's own limit (400: deeper would exhaust the stack further on).
+ */
+async function readJson(req: IncomingMessage): Promise<{ body: Body } | { refusal: ApiResponse }> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_JSON_BYTES) return null;
+    if (size > MAX_JSON_BYTES) return { refusal: problemsParsingJson() };
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (text === '') return {};
+  if (text === '') return { body: {} };
+  if (!JSON_TYPE.test(req.headers['content-type'] ?? ''))
+    return { refusal: refused(415, 'Unsupported Media Type: send the body as application/json.') };
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Body) : null;
+    value = JSON.parse(text);
   } catch {
-    return null;
+    return { refusal: problemsParsingJson() };
   }
+  if (nestedTooDeep(value))
+    return { refusal: refused(400, `Problems parsing JSON: nested deeper than ${MAX_JSON_DEPTH} levels.`) };
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? { body: value as Body }
+    : { refusal: problemsParsingJson() };
+}
+
+/** True when a decoded segment of the path holds a C0 control character or DEL (NUL included). */
+function controlInPath(path: string): boolean {
+  for (const segment of path.split('/')) {
+    let decoded = segment;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      // Not valid percent-encoding: the routes answer 404 for it.
+    }
+    for (let i = 0; i < decoded.length; i++) {
+      const c = decoded.charCodeAt(i);
+      if (c < 0x20 || c === 0x7f) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A request carrying HTTP Basic credentials (which a browser caches and sends on its own) from a
+ * page of another origin: a cross-site form or script must not write with them.
+ */
+function crossSiteWithBasic(req: IncomingMessage, ownOrigin: string): boolean {
+  if (!/^Basic\s/i.test(req.headers.authorization ?? '')) return false;
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    const own = new Set([ownOrigin, `http://${req.headers.host ?? ''}`]);
+    return !own.has(origin);
+  }
+  const site = req.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
 }
 
 function sendJson(res: ServerResponse, r: ApiResponse): void {
@@ -144,14 +194,25 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // A control character (NUL above all) names nothing and must never reach git's arguments.
+    if (controlInPath(path))
+      return sendJson(res, refused(400, 'Bad Request: the path holds a control character.'));
     if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+      if (crossSiteWithBasic(req, urls.baseUrl))
+        return sendJson(res, forbidden('Cross-origin requests with Basic credentials are refused.'));
       const actor = await gate.actor(req.headers.authorization);
       if (actor === null) return sendJson(res, badCredentials());
       const reading = method === 'GET' || method === 'HEAD';
       if (!reading && !actor) return sendJson(res, requiresAuthentication());
-      const body = reading ? {} : await readJson(req);
-      if (body === null) return sendJson(res, problemsParsingJson());
-      const answer = await api.handle(method, path.slice(API_PREFIX.length), url.searchParams, body, actor);
+      const read = reading ? { body: {} } : await readJson(req);
+      if ('refusal' in read) return sendJson(res, read.refusal);
+      const answer = await api.handle(
+        method,
+        path.slice(API_PREFIX.length),
+        url.searchParams,
+        read.body,
+        actor,
+      );
       return sendJson(res, answer);
     }
     const git = GIT_PATH.exec(path);
@@ -221,7 +282,7 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
   const server = createServer((req, res) => {
     secure(req, res, () => {});
     route(req, res).catch((err: unknown) => {
-      opts.log?.error({ err, url: req.url }, 'local repository host failed a request');
+      opts.log?.error({ err, url: redactUrl(req.url ?? '') }, 'local repository host failed a request');
       if (!res.headersSent) sendJson(res, refused(500, 'Server Error'));
       else res.destroy();
     });

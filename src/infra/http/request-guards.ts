@@ -35,6 +35,18 @@ function nulAt(value: unknown, path: string, part: string, depth = 0): string | 
   return null;
 }
 
+/**
+ * True when a parsed JSON value nests deeper than MAX_JSON_DEPTH levels: the same limit the app's
+ * guard applies (see `guard`), for a server that is not this Fastify app (the built-in repository
+ * host). The walk stops at the limit, so no depth can exhaust the stack.
+ */
+export function nestedTooDeep(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
+  if (depth >= MAX_JSON_DEPTH) return true;
+  for (const child of Object.values(value)) if (nestedTooDeep(child, depth + 1)) return true;
+  return false;
+}
+
 /** True for a body that says nothing: absent, or an empty JSON object (some clients always send one). */
 const saysNothing = (body: unknown) =>
   body === undefined ||
