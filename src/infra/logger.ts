@@ -11,12 +11,29 @@ import type { Config } from './config.ts';
  */
 const SECRET_PARAM = /key|token|secret|passw(or)?d|auth|signature|^sig$|credential|session/i;
 
-/** An API key anywhere in a text, found by its prefix (`bmk_`, then base62). */
-const API_KEY_ANYWHERE = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]+`, 'g');
+/** A character as it may appear in a log: itself, or percent-encoded once or more (`%62`, `%2562`). */
+const encodedChar = (c: string) => {
+  const hex = c.charCodeAt(0).toString(16);
+  return `(?:${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|%(?:25)*(?:${hex}|${hex.toUpperCase()}))`;
+};
+/** A base62 character, itself or percent-encoded: `0-9` is 30-39, `A-Z` 41-5A, `a-z` 61-7A. */
+const KEY_CHAR = '(?:[0-9A-Za-z]|%(?:25)*(?:3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]))';
 
-/** The text with every API key in it (found by its prefix) replaced by `bmk_[redacted]`. */
+/**
+ * An API key anywhere in a text, found by its prefix (`bmk_`, then base62), also when any of its
+ * characters is percent-encoded (`%62mk_...`, `bmk%5F...`, `%2562mk_...`): what a server decodes
+ * is a key, so what it logs before decoding is one too.
+ */
+const API_KEY_ANYWHERE = new RegExp(`${[...API_KEY_PREFIX].map(encodedChar).join('')}${KEY_CHAR}+`, 'g');
+
+/**
+ * The text with every API key in it (found by its prefix, plain or percent-encoded) replaced by
+ * `bmk_[redacted]`.
+ */
 export const redactKeys = (text: string): string =>
-  text.includes(API_KEY_PREFIX) ? text.replace(API_KEY_ANYWHERE, `${API_KEY_PREFIX}[redacted]`) : text;
+  text.includes(API_KEY_PREFIX) || text.includes('%')
+    ? text.replace(API_KEY_ANYWHERE, `${API_KEY_PREFIX}[redacted]`)
+    : text;
 
 /**
  * The URL with the value of every credential-like query parameter replaced by `[redacted]`, and
@@ -92,6 +109,9 @@ export function createLogger(
       serializers: { req: serializeRequest, err: serializeError },
       // A key pasted into a message (an error that quotes a request, say) is redacted by its prefix.
       hooks: {
+        // And the last word, on the whole line as written: a key in any field (a URL logged under
+        // its own name, a body, an error's properties), plain or percent-encoded, never leaves.
+        streamWrite: redactKeys,
         logMethod(args, method) {
           method.apply(
             this,
