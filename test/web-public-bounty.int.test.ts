@@ -279,3 +279,20 @@ describe('the live part', () => {
     expect(full.body).toContain('You claimed “Fourth one”.');
   });
 });
+
+describe('a notice about a long title', () => {
+  it('claims a bounty titled with 200 emoji: 303 and the notice, never a split character (issue 26)', async () => {
+    const title = '😀'.repeat(200);
+    const emoji = await createBounty(ctx.app, founder, project.id, { title, reward_amount: 5 });
+    await ctx.app.services.payability.refresh(project.id);
+    const { res, page: after } = await act(otherSession, `/bounties/${emoji.id}/claim`, {});
+    expect(res.headers.location).toBe(`/bounties/${emoji.id}#next-step`);
+    const notice = res.cookies.find((c) => c.name === 'bm_notice')?.value ?? '';
+    expect(() => encodeURIComponent(notice)).not.toThrow();
+    expect(notice).toMatch(/^You claimed “(😀)+/u);
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toContain('You claimed “😀😀😀');
+    // Given back, so the other tests' bounties are unaffected.
+    await act(otherSession, `/bounties/${emoji.id}/unclaim`, {});
+  });
+});

@@ -7,6 +7,7 @@ import { toDetails, validatorCompiler } from '../../infra/http/validation.ts';
 import type { RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import { clipForCookie } from '../cookie-text.ts';
 import { csrfRefused, verifyCsrf } from '../csrf.ts';
 import { formRoute, SESSION_COOKIE, type SessionStore } from '../session.ts';
 import type { WebSession } from '../web-core.ts';
@@ -90,7 +91,7 @@ const flashOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, maxA
 
 /** Post/Redirect/Get: the message travels in a cookie that lives one page view (at most a minute). */
 export function setFlash(reply: FastifyReply, message: string): void {
-  reply.setCookie(FLASH_COOKIE, message.slice(0, 400), {
+  reply.setCookie(FLASH_COOKIE, clipForCookie(message), {
     ...flashOptions,
     secure: reply.request.protocol === 'https',
   });

@@ -3,6 +3,7 @@ import type { Services } from '../../compose.ts';
 import { validatorCompiler } from '../../infra/http/validation.ts';
 import { AppError } from '../../lib/errors.ts';
 import { SubmitBody } from '../../modules/reviews/reviews.schemas.ts';
+import { clipForCookie } from '../cookie-text.ts';
 import { csrfRefused, verifyCsrf } from '../csrf.ts';
 import { formRoute } from '../session.ts';
 import type { WebSession } from '../web-core.ts';
@@ -95,7 +96,7 @@ export function registerBountyActions(app: FastifyInstance, services: Services, 
             'The form could not be read; reload the page and try again.',
           );
         const notice = await RUNS[form](services, session, id, body);
-        reply.setCookie(NOTICE_COOKIE, notice.slice(0, 400), noticeCookie(request));
+        reply.setCookie(NOTICE_COOKIE, clipForCookie(notice), noticeCookie(request));
         return reply.redirect(`${page}#next-step`, 303);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
