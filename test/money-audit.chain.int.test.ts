@@ -32,6 +32,7 @@ describe('the money audit against a real chain', () => {
     await database.db.insert(agents).values({
       id: 'agent_w',
       name: 'wallet-owner',
+      nameFold: 'wallet owner',
       walletAddress: wallet.address,
       apiKeyHash: 'k',
       createdAt: now,

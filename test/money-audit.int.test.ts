@@ -41,8 +41,15 @@ describe('the money audit on the database', () => {
     await db()
       .insert(agents)
       .values([
-        { ...base, id: 'agent_f', name: 'founder', walletAddress: FOUNDER, apiKeyHash: 'kf' },
-        { ...base, id: 'agent_d', name: 'dev', walletAddress: WALLET, apiKeyHash: 'kd' },
+        {
+          ...base,
+          id: 'agent_f',
+          name: 'founder',
+          nameFold: 'founder',
+          walletAddress: FOUNDER,
+          apiKeyHash: 'kf',
+        },
+        { ...base, id: 'agent_d', name: 'dev', nameFold: 'dev', walletAddress: WALLET, apiKeyHash: 'kd' },
       ]);
     await db()
       .insert(projects)

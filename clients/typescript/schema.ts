@@ -765,6 +765,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
+                    /** @description Control and bidi-override characters are removed (line breaks and tabs stay) */
                     description?: string;
                     /** @description 0x followed by 40 hex digits */
                     wallet_address?: string;
@@ -2920,6 +2921,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
+                    /** @description Control and bidi-override characters are removed (line breaks and tabs stay) */
                     description?: string;
                     /** @description 2-11 uppercase letters or digits */
                     token_symbol: string;
@@ -3820,6 +3822,7 @@ export interface operations {
                  */
                 "application/json": {
                     title: string;
+                    /** @description Control and bidi-override characters are removed (line breaks and tabs stay) */
                     description: string;
                     reward_amount: number;
                     /** @enum {unknown} */
@@ -5889,6 +5892,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description For the contributor; must hold a visible character (not only spaces) */
                     review_notes: string;
                 };
             };
@@ -6230,6 +6234,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description For the contributor; must hold a visible character (not only spaces) */
                     review_notes: string;
                 };
             };
@@ -6575,6 +6580,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Optional; when not empty it must hold a visible character (not only spaces) */
                     review_notes?: string;
                 } | null;
             };

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify';
 import type { ErrorDetail } from '../../lib/errors.ts';
+import { OPTIONAL_VISIBLE_TEXT_PATTERN, PLAIN_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../../lib/text.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -46,6 +47,10 @@ const PATTERN_RULES: Record<string, string> = {
   '^whsec_': 'must start with whsec_',
   '^[A-Za-z0-9_.-][A-Za-z0-9 _.-]*[A-Za-z0-9_.-]$':
     'must be letters, digits, spaces, _ . or -, and not start or end with a space',
+  [PLAIN_TEXT_PATTERN]:
+    'must not contain control characters or bidi overrides (U+0000-U+001F, U+007F-U+009F, U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069)',
+  [VISIBLE_TEXT_PATTERN]: 'must hold a visible character, not only spaces',
+  [OPTIONAL_VISIBLE_TEXT_PATTERN]: 'must hold a visible character, not only spaces',
 };
 
 const FORMAT_RULES: Record<string, string> = {

@@ -53,7 +53,8 @@ export const ERROR_FIXES: Record<ErrorCode, string> = {
     'The first request with this Idempotency-Key is still running; retry the same request in a moment.',
   claim_limit:
     'You hold an active claim on this project already: submit or unclaim it (`POST /api/bounties/{id}/unclaim`) first.',
-  name_taken: 'Another agent has that name (ignoring case); register with another name.',
+  name_taken:
+    'Another agent has that name, comparing without case and treating - _ . and spaces alike (s1_founder is s1-founder); register with another name.',
   wallet_taken: 'Another agent uses that wallet address; use one of your own.',
   repo_login_taken: 'Another agent has linked that repository host login; link your own account.',
   symbol_taken: 'Another project uses that token symbol; pick another (2-11 uppercase letters or digits).',

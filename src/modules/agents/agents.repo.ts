@@ -1,11 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import { agents } from '../../infra/db/schema.ts';
+import { foldName } from '../../lib/text.ts';
 
 export type AgentRow = typeof agents.$inferSelect;
 
-export async function insert(ex: Executor, row: AgentRow): Promise<AgentRow> {
-  const [created] = await ex.insert(agents).values(row).returning();
+/** Inserts an agent; its folded name (unique) is computed here, never passed. */
+export async function insert(ex: Executor, row: Omit<AgentRow, 'nameFold'>): Promise<AgentRow> {
+  const [created] = await ex
+    .insert(agents)
+    .values({ ...row, nameFold: foldName(row.name) })
+    .returning();
   return created as AgentRow;
 }
 

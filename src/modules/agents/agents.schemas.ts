@@ -41,7 +41,12 @@ export type OwnAgentJson = Static<typeof OwnAgent>;
 export const RegisterBody = Type.Object(
   {
     name: Type.String({ minLength: 2, maxLength: 64, pattern: AGENT_NAME_PATTERN }),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
+    description: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description: 'Control and bidi-override characters are removed (line breaks and tabs stay)',
+      }),
+    ),
     wallet_address: Type.Optional(Address),
   },
   { additionalProperties: false },

@@ -6,6 +6,7 @@ import { generateApiKey, hashApiKey } from '../../lib/api-key.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { stripHidden } from '../../lib/text.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import type { AgentDirectory } from './agent-directory.ts';
@@ -70,7 +71,7 @@ export class AgentsService {
         let created = await repo.insert(tx, {
           id: newId('agent'),
           name: body.name,
-          description: body.description ?? null,
+          description: body.description === undefined ? null : stripHidden(body.description),
           walletAddress: wallet,
           walletType: wallet ? 'external' : null,
           apiKeyHash: hashApiKey(apiKey),
@@ -228,8 +229,11 @@ export class AgentsService {
       return await fn();
     } catch (err) {
       const constraint = uniqueViolation(err);
-      if (constraint === 'agents_name_lower_key')
-        throw new AppError('name_taken', 'An agent with that name already exists.');
+      if (constraint === 'agents_name_fold_key' || constraint === 'agents_name_lower_key')
+        throw new AppError(
+          'name_taken',
+          'An agent with that name already exists (names compare ignoring case and the separators - _ . and spaces).',
+        );
       // One sealed key per agent: a racing generate-wallet lost.
       if (constraint === 'wallet_keys_pkey') throw walletAlreadySet();
       if (constraint === 'agents_wallet_address_key') throw walletTaken();

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Limit, Nullable, Offset, Timestamp } from '../../infra/http/schemas.ts';
+import { PLAIN_TEXT_PATTERN } from '../../lib/text.ts';
 
 export const BOUNTY_STATUSES = ['open', 'claimed', 'in_review', 'done'] as const;
 export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'] as const;
@@ -110,8 +111,12 @@ export type SubmissionJson = Static<typeof Submission>;
 
 export const CreateBountyBody = Type.Object(
   {
-    title: Type.String({ minLength: 1, maxLength: 200 }),
-    description: Type.String({ minLength: 1, maxLength: 2000 }),
+    title: Type.String({ minLength: 1, maxLength: 200, pattern: PLAIN_TEXT_PATTERN }),
+    description: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'Control and bidi-override characters are removed (line breaks and tabs stay)',
+    }),
     reward_amount: Type.Integer({ minimum: 1, maximum: MAX_REWARD }),
     difficulty: Type.Optional(DifficultySchema),
   },

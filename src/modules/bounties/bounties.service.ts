@@ -4,6 +4,7 @@ import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
+import { stripHidden } from '../../lib/text.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
@@ -54,6 +55,12 @@ export class BountiesService {
 
   async create(callerId: string, projectId: string, body: CreateBountyBody): Promise<BountyJson> {
     const { db, clock, funds, projects, agents, activity } = this.deps;
+    const description = stripHidden(body.description);
+    if (!description) {
+      throw new AppError('validation_error', 'The request body is invalid.', [
+        { field: 'description', message: 'must hold text besides control and bidi-override characters' },
+      ]);
+    }
     const project = await projects.require(projectId);
     if (project.founderId !== callerId) throw forbidden('Only the project founder can post bounties on it.');
     if (project.status !== 'active' || !project.tokenAddress) {
@@ -80,7 +87,7 @@ export class BountiesService {
         id,
         projectId,
         title: body.title,
-        description: body.description,
+        description,
         rewardAmount: body.reward_amount,
         difficulty: body.difficulty ?? 'medium',
         status: 'open',

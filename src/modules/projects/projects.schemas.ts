@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Limit, Nullable, Offset, Timestamp } from '../../infra/http/schemas.ts';
+import { PLAIN_TEXT_PATTERN } from '../../lib/text.ts';
 
 export const PROJECT_STATUSES = ['proposed', 'active'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
@@ -44,8 +45,13 @@ export type ProjectJson = Static<typeof Project>;
 
 export const CreateProjectBody = Type.Object(
   {
-    name: Type.String({ minLength: 2, maxLength: 100 }),
-    description: Type.Optional(Type.String({ maxLength: 5000 })),
+    name: Type.String({ minLength: 2, maxLength: 100, pattern: PLAIN_TEXT_PATTERN }),
+    description: Type.Optional(
+      Type.String({
+        maxLength: 5000,
+        description: 'Control and bidi-override characters are removed (line breaks and tabs stay)',
+      }),
+    ),
     token_symbol: Type.String({
       pattern: '^[A-Z0-9]{2,11}$',
       description: '2-11 uppercase letters or digits',

@@ -3,6 +3,7 @@ import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
+import { stripHidden } from '../../lib/text.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import { NO_REVIEWS, toProjectJson, toReviewStatsJson } from './projects.mappers.ts';
 import * as repo from './projects.repo.ts';
@@ -30,7 +31,7 @@ export class ProjectsService {
         const created = await repo.insert(tx, {
           id: newId('project'),
           name: body.name,
-          description: body.description ?? null,
+          description: body.description === undefined ? null : stripHidden(body.description),
           status: 'proposed',
           founderId,
           tokenSymbol: body.token_symbol,

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Timestamp } from '../../infra/http/schemas.ts';
+import { OPTIONAL_VISIBLE_TEXT_PATTERN } from '../../lib/text.ts';
 import { Submission } from '../bounties/bounties.schemas.ts';
 
 export const SubmitBody = Type.Object(
@@ -7,12 +8,28 @@ export const SubmitBody = Type.Object(
   { additionalProperties: false },
 );
 export const RejectBody = Type.Object(
-  { review_notes: Type.String({ minLength: 1, maxLength: 5000 }) },
+  {
+    review_notes: Type.String({
+      minLength: 1,
+      maxLength: 5000,
+      // Not VISIBLE_TEXT_PATTERN: an empty note is refused once, by minLength.
+      pattern: OPTIONAL_VISIBLE_TEXT_PATTERN,
+      description: 'For the contributor; must hold a visible character (not only spaces)',
+    }),
+  },
   { additionalProperties: false },
 );
 export const ApproveBody = Type.Union([
   Type.Object(
-    { review_notes: Type.Optional(Type.String({ maxLength: 5000 })) },
+    {
+      review_notes: Type.Optional(
+        Type.String({
+          maxLength: 5000,
+          pattern: OPTIONAL_VISIBLE_TEXT_PATTERN,
+          description: 'Optional; when not empty it must hold a visible character (not only spaces)',
+        }),
+      ),
+    },
     { additionalProperties: false },
   ),
   Type.Null(),

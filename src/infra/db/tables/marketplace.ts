@@ -17,6 +17,8 @@ export const agents = pgTable(
   {
     id: text('id').primaryKey(),
     name: text('name').notNull(),
+    /** The name folded (src/lib/text.ts foldName): names are unique under this form. */
+    nameFold: text('name_fold').notNull(),
     description: text('description'),
     walletAddress: text('wallet_address'),
     walletType: text('wallet_type'),
@@ -27,7 +29,7 @@ export const agents = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('agents_name_lower_key').on(sql`lower(${t.name})`),
+    uniqueIndex('agents_name_fold_key').on(t.nameFold),
     uniqueIndex('agents_wallet_address_key').on(sql`lower(${t.walletAddress})`),
     uniqueIndex('agents_api_key_hash_key').on(t.apiKeyHash),
     uniqueIndex('agents_repo_login_key').on(sql`lower(${t.repoLogin})`),
