@@ -108,7 +108,7 @@ export function buildServices(
     log,
     waitMs: config.payouts.receiptTimeoutSeconds * 1000,
     sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
-    onGap: () => setImmediate(() => void walletEngine.run().catch(() => {})),
+    onGap: (signer) => walletEngine.nudge(signer),
   });
   const chainWatcher = new ChainWatcher({
     db,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { Hex } from 'viem';
+import { type Hex, parseEventLogs } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
 import { activityEvents } from '../src/infra/db/schema.ts';
 import { expectError, randomAddress, type TestAgent, type TestApp } from './helpers/app.ts';
 import { startTestChain, type TestChain } from './helpers/chain.ts';
@@ -194,6 +195,27 @@ describe('the wallet transaction engine', () => {
     ]);
   });
 
+  it('puts back a sale the engine had already seen final when a deeper reorg takes it, so the sponsor is not wedged', async () => {
+    const a = await s.holder(40n);
+    const b = await s.holder(40n);
+    const snapshot = await tc.test.snapshot();
+    const sold = await sell(a, 10n);
+    expect(sold.statusCode, sold.body).toBe(200);
+    // The engine sees it mined and final (PAYOUT_CONFIRMATIONS is 0 here) before the reorg.
+    s.ctx.clock.advance(5_000);
+    await engine();
+    await tc.test.revert({ id: snapshot });
+    await tc.test.mine({ blocks: 5 });
+    expect(await s.salesOf(a.walletAddress as string)).toHaveLength(0);
+    const next = await sell(b, 10n);
+    expect([200, 202]).toContain(next.statusCode);
+    await settle(async () => (await s.salesOf(b.walletAddress as string)).length === 1, 10_000);
+    await settle(async () => (await s.salesOf(a.walletAddress as string)).length === 1, 10_000);
+    expect(await s.salesOf(a.walletAddress as string)).toEqual([
+      { tokensIn: 10n * TOKEN, txHash: sold.json().tx_hash },
+    ]);
+  });
+
   it('replaces a sponsored sale stuck behind a fee spike at its nonce, and it executes once', async () => {
     const dev = await s.holder(50n);
     await tc.test.setAutomine(false);
@@ -222,6 +244,12 @@ describe('the wallet transaction engine', () => {
     expect(await s.salesOf(dev.walletAddress as string)).toEqual([
       { tokensIn: 5n * TOKEN, txHash: t.tx_hash },
     ]);
+    // The holder authorized the sale again for the higher fees: the sponsor got its gas back.
+    const receipt = await tc.pub.getTransactionReceipt({ hash: t.tx_hash as Hex });
+    const [refund] = parseEventLogs({ abi: bondingCurveAbi, logs: receipt.logs, eventName: 'GasRefunded' });
+    const paid = receipt.gasUsed * receipt.effectiveGasPrice;
+    const back = (refund?.args as { gasFee: bigint }).gasFee;
+    expect(back * 100n).toBeGreaterThanOrEqual(paid * 99n);
   });
 
   it('holds a quota of 1 across two instances: two concurrent sponsored withdraws move tokens once', async () => {

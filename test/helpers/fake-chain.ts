@@ -220,6 +220,7 @@ export class FakeChain implements Chain {
     address: null,
     balance: async () => 0n,
     quoteSale: async () => refuse(),
+    reauthorizeSale: async () => refuse(),
     sell: async () => refuse(),
     sendToken: async () => refuse(),
   };

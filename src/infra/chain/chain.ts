@@ -292,6 +292,7 @@ export const unavailableChain: Chain = {
     address: null,
     balance: async () => refuse(),
     quoteSale: async () => refuse(),
+    reauthorizeSale: async () => refuse(),
     sell: async () => refuse(),
     sendToken: async () => refuse(),
   },

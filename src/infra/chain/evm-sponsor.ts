@@ -1,5 +1,6 @@
 import {
   type Account,
+  decodeFunctionData,
   encodeFunctionData,
   getAddress,
   type Hex,
@@ -29,7 +30,7 @@ const SELL_FOR_EXPECTED_GAS = 130_000n;
  * The sponsor's tip: Base's sequencer includes transactions with a tip of a few million wei, and a
  * node's suggestion (anvil says 1 gwei) would cost a small sale more than its tokens are worth.
  */
-const SPONSOR_MAX_PRIORITY_FEE = 10_000_000n;
+export const SPONSOR_MAX_PRIORITY_FEE = 10_000_000n;
 /** How long a holder's signature stays valid: long enough for a slow block, short for a leak. */
 const AUTHORIZATION_SECONDS = 900n;
 
@@ -107,6 +108,61 @@ export function evmSponsor(o: {
 
   return {
     address: account?.address ?? null,
+    reauthorizeSale: async (key, curveAddress, data, maxFeePerGas) => {
+      const sponsor = need();
+      const seller = privateKeyToAccount(key as Hex);
+      const curve = getAddress(curveAddress);
+      const { functionName, args } = decodeFunctionData({ abi: bondingCurveAbi, data: data as Hex });
+      if (functionName !== 'sellFor') throw new Error('Not a sponsored sale.');
+      const [from, tokensIn, minEthOut, oldMax, nonce, until] = args as unknown as [
+        Hex,
+        bigint,
+        bigint,
+        bigint,
+        Hex,
+        bigint,
+      ];
+      if (getAddress(from) !== seller.address) throw new Error("The sale is another seller's.");
+      try {
+        const [domain, [proceeds]] = await Promise.all([
+          domainOf(curve),
+          client.readContract({
+            address: curve,
+            abi: bondingCurveAbi,
+            functionName: 'quoteSell',
+            args: [tokensIn],
+          }),
+        ]);
+        if (!domain) throw new Error("This project's curve predates sponsored sales.");
+        // The same authorization (its nonce: at most one of the two can ever execute), with a gas
+        // cap that covers the new fees, as far as the proceeds above the holder's bound allow.
+        const cap = SELL_FOR_GAS * maxFeePerGas;
+        const room = proceeds > minEthOut ? proceeds - minEthOut : 0n;
+        const wanted = cap < room ? cap : room;
+        const maxGasFee = wanted > oldMax ? wanted : oldMax;
+        const signature = await seller.signTypedData({
+          domain,
+          types: SELL_TYPES,
+          primaryType: 'Sell',
+          message: {
+            seller: seller.address,
+            tokensIn,
+            minEthOut,
+            maxGasFee,
+            relayer: sponsor.address,
+            nonce,
+            deadline: until,
+          },
+        });
+        return encodeFunctionData({
+          abi: bondingCurveAbi,
+          functionName: 'sellFor',
+          args: [seller.address, tokensIn, minEthOut, maxGasFee, nonce, until, signature],
+        });
+      } catch (err) {
+        throw upstream('sign a sponsored sale again', err);
+      }
+    },
     balance: async () => {
       if (!account) return 0n;
       try {

@@ -94,6 +94,12 @@ export interface SponsoredSaleQuote {
 export interface SponsorActions {
   readonly address: string | null;
   balance(): Promise<bigint>;
+  /**
+   * A sponsored sale's call data signed again by its holder for higher fees: the same authorization
+   * (same nonce and deadline, so at most one of the two executes) with a gas cap (`maxGasFee`) that
+   * covers `maxFeePerGas`, within the proceeds above the holder's minimum.
+   */
+  reauthorizeSale(key: string, curveAddress: string, data: string, maxFeePerGas: bigint): Promise<string>;
   /** Null when the project's contracts predate signed sales (no sponsoring possible). */
   quoteSale(key: string, curveAddress: string, tokensUnits: bigint): Promise<SponsoredSaleQuote | null>;
   sell(

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { WalletActions } from '../../infra/chain/chain.ts';
+import type { SponsorActions, WalletActions } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { WalletJournal } from './wallet-journal.ts';
@@ -15,6 +15,7 @@ export interface EngineDeps {
       WalletActions,
       'nonceOf' | 'broadcast' | 'receipt' | 'known' | 'headBlock' | 'quoteFees' | 'dryRun' | 'signTx'
     >;
+    sponsor: Pick<SponsorActions, 'reauthorizeSale'>;
   };
   /** The key that signs for `signer`: a wallet's private key, null for the sponsor, undefined: none. */
   keyOf: (signer: string) => Promise<string | null | undefined>;

@@ -19,6 +19,8 @@ const OPEN = new Set(['signed', 'sent']);
  */
 export class WalletEngine {
   private running: Promise<number> | null = null;
+  /** Signers whose nonces ran ahead of the chain's (told by the journal), repaired on the next pass. */
+  private readonly suspects = new Set<string>();
   private readonly signing: WalletSigning;
 
   constructor(private readonly deps: EngineDeps) {
@@ -37,14 +39,15 @@ export class WalletEngine {
     const { db, clock, chain, confirmations } = this.deps;
     const head = await chain.wallets.headBlock();
     const finalAt = head - BigInt(confirmations);
-    let put = await this.watchUnfinal(finalAt);
+    let put = await this.watchUnfinal(head);
     const before = new Date(clock.now().getTime() - FOLLOW_AFTER_MS);
     const pending = await repo.pendingIntents(db, before, limit);
     const attempts = await repo.attemptsOf(
       db,
       pending.map((i) => i.id),
     );
-    const signers = new Set<string>();
+    const signers = new Set<string>(this.suspects);
+    this.suspects.clear();
     for (const intent of pending) {
       signers.add(intent.signer);
       try {
@@ -64,51 +67,95 @@ export class WalletEngine {
       signers.add(o.signer);
       await this.followOrphan(o);
     }
-    for (const signer of signers) put += await this.signing.fillGaps(signer);
+    for (const signer of signers) put += await this.repairSigner(signer);
     return put;
   }
 
-  /** Confirmed requests not yet final: a receipt the chain lost puts the same bytes back. */
-  private async watchUnfinal(finalAt: bigint): Promise<number> {
-    const { db, clock, chain, log } = this.deps;
+  /**
+   * Confirmed requests not yet seen final (their receipt PAYOUT_CONFIRMATIONS deep): each is looked
+   * up by hash on every pass, however long ago it mined, so a pass that could not read the chain
+   * while a reorg regrew past it never makes it final unseen. A moved receipt moves the block; a
+   * missing one puts the same bytes back.
+   */
+  private async watchUnfinal(head: bigint): Promise<number> {
+    const { db, clock, chain, confirmations } = this.deps;
     let put = 0;
-    for (const intent of await repo.unfinalIntents(db, finalAt, 50)) {
+    for (const intent of await repo.unfinalIntents(db, 50)) {
       if (!intent.txHash) continue;
       const r = await chain.wallets.receipt(intent.txHash);
-      if (r) {
-        if (r.blockNumber !== intent.blockNumber) {
-          await repo.updateIntent(db, intent.id, { blockNumber: r.blockNumber, updatedAt: clock.now() });
-          await repo.setStatus(
-            db,
-            intent.txHash,
-            r.status === 'success' ? 'mined' : 'reverted',
-            clock.now(),
-            {
-              blockNumber: r.blockNumber,
-            },
-          );
-        }
+      if (!r) {
+        put += await this.reopen(intent.txHash);
         continue;
       }
-      const attempt = await repo.findTx(db, intent.txHash);
-      await db.transaction(async (tx) => {
-        await repo.updateIntent(tx, intent.id, {
-          status: 'pending',
-          blockNumber: null,
-          updatedAt: clock.now(),
+      const final = head - r.blockNumber >= BigInt(confirmations);
+      if (r.blockNumber !== intent.blockNumber || final) {
+        await repo.updateIntent(db, intent.id, { blockNumber: r.blockNumber, final, updatedAt: clock.now() });
+        await repo.setStatus(db, intent.txHash, r.status === 'success' ? 'mined' : 'reverted', clock.now(), {
+          blockNumber: r.blockNumber,
         });
-        await repo.setStatus(tx, intent.txHash as string, 'sent', clock.now(), { blockNumber: null });
-      });
-      if (attempt) {
-        await chain.wallets.broadcast(attempt.raw).catch(() => 'unknown');
-        put++;
       }
-      log.warn(
-        { transaction: intent.id, txHash: intent.txHash },
-        'a mined wallet transaction left the chain; sent again',
-      );
     }
     return put;
+  }
+
+  /**
+   * A mined attempt the chain no longer has: in flight again from its stored bytes (its request
+   * back to pending, however final it looked); a reverted one is never sent again (it could succeed
+   * now, after its request was told it failed): a transfer of nothing takes its nonce instead.
+   */
+  private async reopen(hash: string): Promise<number> {
+    const { db, clock, chain, log } = this.deps;
+    const attempt = await repo.findTx(db, hash);
+    if (!attempt) return 0;
+    if (attempt.status === 'reverted') {
+      await repo.setStatus(db, hash, 'dropped', clock.now(), { blockNumber: null });
+      log.warn({ txHash: hash }, 'a reverted wallet transaction left the chain; its nonce is filled');
+      return this.signing.fillGaps(attempt.signer);
+    }
+    await db.transaction(async (tx) => {
+      if (attempt.intentId) {
+        await repo.lockIntent(tx, attempt.intentId);
+        await repo.updateIntent(tx, attempt.intentId, {
+          status: 'pending',
+          blockNumber: null,
+          final: false,
+          updatedAt: clock.now(),
+        });
+      }
+      await repo.setStatus(tx, hash, 'sent', clock.now(), { blockNumber: null });
+    });
+    await chain.wallets.broadcast(attempt.raw).catch(() => 'unknown');
+    log.warn(
+      { transaction: attempt.intentId, txHash: hash },
+      'a mined wallet transaction left the chain; sent again',
+    );
+    return 1;
+  }
+
+  /**
+   * A signer whose recorded nonces run ahead of the chain's: every settled attempt in between is
+   * looked up, and one the chain lost is put back (`reopen`), so no later transaction waits behind
+   * a nonce the chain forgot; then any nonce nothing holds is filled.
+   */
+  private async repairSigner(signer: string): Promise<number> {
+    const { db, chain } = this.deps;
+    const next = await repo.nextOf(db, signer);
+    if (next === undefined) return 0;
+    const pending = await chain.wallets.nonceOf(signer, 'pending');
+    if (pending >= next) return 0;
+    let put = 0;
+    for (const a of await repo.settledAttemptsAt(db, signer, pending, next)) {
+      if (!(await chain.wallets.receipt(a.hash))) put += await this.reopen(a.hash);
+    }
+    return put + (await this.signing.fillGaps(signer));
+  }
+
+  /** Looks at `signer` soon: its recorded nonces ran ahead of the chain's. */
+  nudge(signer: string): void {
+    this.suspects.add(signer.toLowerCase());
+    setImmediate(() => {
+      this.run().catch((err: unknown) => this.deps.log.error({ err }, 'the wallet engine failed'));
+    });
   }
 
   /** One pending request: settled from a receipt, or put back on its way. */

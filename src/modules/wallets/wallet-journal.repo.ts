@@ -181,13 +181,29 @@ export function pendingIntents(ex: Executor, before: Date, limit: number) {
     .limit(limit);
 }
 
-/** Confirmed intents mined above `finalAt`: a reorg may still take them back. */
-export function unfinalIntents(ex: Executor, finalAt: bigint, limit: number) {
+/** Confirmed intents whose receipt was not yet seen final: a reorg may still take them back. */
+export function unfinalIntents(ex: Executor, limit: number) {
   return ex
     .select()
     .from(walletIntents)
-    .where(and(eq(walletIntents.status, 'confirmed'), sql`${walletIntents.blockNumber} > ${finalAt}`))
+    .where(and(eq(walletIntents.status, 'confirmed'), eq(walletIntents.final, false)))
+    .orderBy(walletIntents.blockNumber)
     .limit(limit);
+}
+
+/** A signer's attempts at nonces in [from, to) that a receipt settled (mined or reverted). */
+export function settledAttemptsAt(ex: Executor, signer: string, from: number, to: number) {
+  return ex
+    .select()
+    .from(walletTxs)
+    .where(
+      and(
+        eq(walletTxs.signer, signer),
+        inArray(walletTxs.status, ['mined', 'reverted']),
+        gte(walletTxs.nonce, from),
+        lt(walletTxs.nonce, to),
+      ),
+    );
 }
 
 /** Old journal rows (before intents) still open: sent again or settled like before. */

@@ -42,7 +42,7 @@ export interface JournalDeps {
   /** SPONSORED_WITHDRAWALS_PER_DAY, checked under the sponsor's nonce lock. */
   sponsoredWithdrawalsPerDay: number;
   /** Told when a signer's recorded nonces run ahead of the chain's: the engine looks at once. */
-  onGap?: () => void;
+  onGap?: (signer: string) => void;
   log?: FastifyBaseLogger;
 }
 
@@ -83,7 +83,7 @@ export class WalletJournal {
             if (ctx.kind === 'sponsored_withdraw') await this.assertQuota(tx, ctx.agentId);
             // Read under the lock: a count read before it may miss what the holder just sent.
             const pending = await chainNonce();
-            if (next > pending) this.deps.onGap?.();
+            if (next > pending) this.deps.onGap?.(signer);
             const nonce = await this.pick(tx, signer, next, pending);
             const s = await sign(nonce);
             await this.insert(tx, id, ctx, signer, nonce, unsigned, s);

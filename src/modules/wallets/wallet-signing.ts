@@ -1,4 +1,5 @@
 import type { Fees, UnsignedTx } from '../../infra/chain/chain.ts';
+import { SPONSOR_MAX_PRIORITY_FEE } from '../../infra/chain/evm-sponsor.ts';
 import { outbid, replacementFees } from '../../infra/chain/tx-node.ts';
 import type { EngineDeps } from './wallet-engine.deps.ts';
 import * as repo from './wallet-journal.repo.ts';
@@ -40,7 +41,7 @@ export class WalletSigning {
     const { chain, maxFeePerGas, log } = this.deps;
     const key = await this.deps.keyOf(intent.signer);
     if (key === undefined) return false;
-    const quote = await chain.wallets.quoteFees();
+    const quote = await this.quote(key);
     const reverts = await chain.wallets.dryRun(intent.signer, unsignedOf(intent, quote), 'latest');
     if (reverts) {
       await this.cancel(intent, old, key, reverts);
@@ -55,8 +56,9 @@ export class WalletSigning {
       );
       return false;
     }
-    const signed = await chain.wallets.signTx(key, unsignedOf(intent, fees), intent.nonce);
-    if (!(await this.recordReplacement(intent, old, intent.kind, signed, fees))) return false;
+    const data = await this.dataFor(intent, fees);
+    const signed = await chain.wallets.signTx(key, { ...unsignedOf(intent, fees), data }, intent.nonce);
+    if (!(await this.recordReplacement(intent, old, intent.kind, signed, fees, data))) return false;
     log.info(
       { transaction: intent.id, replaces: old.hash, txHash: signed.hash },
       'replacing a stuck wallet transaction',
@@ -67,7 +69,7 @@ export class WalletSigning {
 
   private async cancel(intent: repo.IntentRow, old: repo.WalletTxRow, key: string | null, why: string) {
     const { db, clock, chain, maxFeePerGas } = this.deps;
-    const fees = outbid(feesOf(old), await chain.wallets.quoteFees(), maxFeePerGas);
+    const fees = outbid(feesOf(old), await this.quote(key), maxFeePerGas);
     const noop = { to: intent.signer, data: '0x', valueUnits: 0n, gas: FILLER_GAS, ...fees };
     const signed = await chain.wallets.signTx(key, noop, intent.nonce);
     if (!(await this.recordReplacement(intent, old, CANCEL_KIND, signed, fees))) return;
@@ -86,12 +88,13 @@ export class WalletSigning {
   async resign(intent: repo.IntentRow) {
     const { db, clock, chain, journal, maxFeePerGas, log } = this.deps;
     const key = await this.deps.keyOf(intent.signer);
-    const quote = await chain.wallets.quoteFees();
+    const quote = key === undefined ? null : await this.quote(key);
     const reverts =
-      key === undefined
+      key === undefined || !quote
         ? 'no key signs for it here'
         : await chain.wallets.dryRun(intent.signer, unsignedOf(intent, quote));
-    const fees = outbid(null, quote, maxFeePerGas);
+    const fees = outbid(null, quote ?? (await chain.wallets.quoteFees()), maxFeePerGas);
+    const data = reverts ? intent.data : await this.dataFor(intent, fees);
     const signed = await db.transaction(async (tx) => {
       const next = await repo.lockNext(tx, intent.signer);
       const locked = await repo.lockIntent(tx, intent.id);
@@ -103,9 +106,13 @@ export class WalletSigning {
         return null;
       }
       const nonce = Math.max(next, await chain.wallets.nonceOf(intent.signer, 'pending'));
-      const s = await chain.wallets.signTx(key as string | null, unsignedOf(intent, fees), nonce);
+      const s = await chain.wallets.signTx(
+        key as string | null,
+        { ...unsignedOf(intent, fees), data },
+        nonce,
+      );
       await this.record(intent, intent.kind, s, nonce, fees, tx);
-      await repo.updateIntent(tx, intent.id, { nonce, txHash: s.hash, updatedAt: clock.now() });
+      await repo.updateIntent(tx, intent.id, { nonce, data, txHash: s.hash, updatedAt: clock.now() });
       await repo.setNext(tx, intent.signer, nonce + 1);
       return s;
     });
@@ -127,6 +134,7 @@ export class WalletSigning {
     kind: string,
     signed: { hash: string; raw: string },
     fees: Fees,
+    data?: string,
   ): Promise<boolean> {
     return this.deps.db.transaction(async (tx) => {
       const locked = await repo.lockIntent(tx, intent.id);
@@ -134,8 +142,43 @@ export class WalletSigning {
       const [newest] = (await repo.attemptsOf(tx, [intent.id])).slice(-1);
       if (newest?.hash !== old.hash) return false;
       await this.record(intent, kind, signed, old.nonce, fees, tx);
+      // A sale signed again for these fees: later replacements start from its call data.
+      if (data !== undefined && data !== intent.data) {
+        await repo.updateIntent(tx, intent.id, { data, updatedAt: this.deps.clock.now() });
+      }
       return true;
     });
+  }
+
+  /**
+   * Today's fees for a signer: the node's quote, with the sponsor's tip held to what Base's
+   * sequencer needs (as the sponsor prices its own transactions), so a sale's seller is not
+   * charged a node's default tip.
+   */
+  private async quote(key: string | null): Promise<Fees> {
+    const q = await this.deps.chain.wallets.quoteFees();
+    if (key !== null || q.maxPriorityFeePerGas <= SPONSOR_MAX_PRIORITY_FEE) return q;
+    return {
+      maxFeePerGas: q.maxFeePerGas - q.maxPriorityFeePerGas + SPONSOR_MAX_PRIORITY_FEE,
+      maxPriorityFeePerGas: SPONSOR_MAX_PRIORITY_FEE,
+    };
+  }
+
+  /**
+   * The call data to sign at `fees`: a sponsored sale is authorized again by its holder with a gas
+   * cap that covers them (the same authorization nonce, so at most one of the two can execute);
+   * anything else is sent as it was asked.
+   */
+  private async dataFor(intent: repo.IntentRow, fees: Fees): Promise<string> {
+    if (intent.kind !== 'sponsored_sell') return intent.data;
+    const holderKey = await this.deps.keyOf(intent.holder);
+    if (typeof holderKey !== 'string') return intent.data;
+    return this.deps.chain.sponsor.reauthorizeSale(
+      holderKey,
+      intent.toAddress,
+      intent.data,
+      fees.maxFeePerGas,
+    );
   }
 
   private async record(

@@ -19,6 +19,7 @@ CREATE TABLE "wallet_intents" (
 	"error_message" text,
 	"told" text,
 	"counted" boolean DEFAULT true NOT NULL,
+	"final" boolean DEFAULT false NOT NULL,
 	"created_at" timestamp (3) with time zone NOT NULL,
 	"updated_at" timestamp (3) with time zone NOT NULL
 );
@@ -34,5 +35,5 @@ ALTER TABLE "wallet_intents" ADD CONSTRAINT "wallet_intents_agent_id_agents_id_f
 CREATE UNIQUE INDEX "wallet_intents_request_key" ON "wallet_intents" USING btree ("agent_id","request_key");--> statement-breakpoint
 CREATE INDEX "wallet_intents_agent_idx" ON "wallet_intents" USING btree ("agent_id","created_at");--> statement-breakpoint
 CREATE INDEX "wallet_intents_open_idx" ON "wallet_intents" USING btree ("signer","nonce") WHERE "wallet_intents"."status" = 'pending';--> statement-breakpoint
-CREATE INDEX "wallet_intents_unfinal_idx" ON "wallet_intents" USING btree ("block_number") WHERE "wallet_intents"."status" = 'confirmed';--> statement-breakpoint
+CREATE INDEX "wallet_intents_unfinal_idx" ON "wallet_intents" USING btree ("block_number") WHERE "wallet_intents"."status" = 'confirmed' and not "wallet_intents"."final";--> statement-breakpoint
 CREATE INDEX "wallet_txs_intent_idx" ON "wallet_txs" USING btree ("intent_id");

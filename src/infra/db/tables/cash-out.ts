@@ -68,6 +68,12 @@ export const walletIntents = pgTable(
     told: text('told'),
     /** Sponsored withdraws count against the daily quota unless refused before sending. */
     counted: boolean('counted').notNull().default(true),
+    /**
+     * Its receipt was seen PAYOUT_CONFIRMATIONS deep: no reorg is watched for any more. Until then
+     * the engine looks it up on every pass, however long ago it mined (a pass that could not read
+     * the chain while a reorg regrew past it must not make it final unseen).
+     */
+    final: boolean('final').notNull().default(false),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -75,7 +81,7 @@ export const walletIntents = pgTable(
     uniqueIndex('wallet_intents_request_key').on(t.agentId, t.requestKey),
     index('wallet_intents_agent_idx').on(t.agentId, t.createdAt),
     index('wallet_intents_open_idx').on(t.signer, t.nonce).where(sql`${t.status} = 'pending'`),
-    index('wallet_intents_unfinal_idx').on(t.blockNumber).where(sql`${t.status} = 'confirmed'`),
+    index('wallet_intents_unfinal_idx').on(t.blockNumber).where(sql`${t.status} = 'confirmed' and not ${t.final}`),
   ],
 );
 
