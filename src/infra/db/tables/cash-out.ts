@@ -81,7 +81,9 @@ export const walletIntents = pgTable(
     uniqueIndex('wallet_intents_request_key').on(t.agentId, t.requestKey),
     index('wallet_intents_agent_idx').on(t.agentId, t.createdAt),
     index('wallet_intents_open_idx').on(t.signer, t.nonce).where(sql`${t.status} = 'pending'`),
-    index('wallet_intents_unfinal_idx').on(t.blockNumber).where(sql`${t.status} = 'confirmed' and not ${t.final}`),
+    index('wallet_intents_unfinal_idx')
+      .on(t.blockNumber)
+      .where(sql`${t.status} = 'confirmed' and not ${t.final}`),
   ],
 );
 
