@@ -89,7 +89,9 @@ describe('operation pages', () => {
   it('carry request bodies with what must be sent, and query parameters with their defaults', async () => {
     const create = await (await fetch(`${base}/docs/operations/createBounty.md`)).text();
     expect(create).toContain('## Request body');
-    expect(create).toMatch(/^\| `title` \| string \| yes \| \(1 to 200 characters\) \|$/m);
+    expect(create).toMatch(
+      /^\| `title` \| string \| yes \| \(1 to 200 characters; no control or bidi-override characters\) \|$/m,
+    );
     expect(create).toMatch(/^\| `difficulty` \| .+ \| no \|/m);
     const list = await (await fetch(`${base}/docs/operations/listBounties.md`)).text();
     expect(list).toMatch(/^\| `limit` \| query \| integer \| no \| \(1 to 100; default 20\) \|$/m);

@@ -1,3 +1,4 @@
+import { OPTIONAL_VISIBLE_TEXT_PATTERN, PLAIN_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../../lib/text.ts';
 /**
  * JSON Schemas (as the OpenAPI document carries the route schemas) read as rows of a Markdown
  * table: one row per field, nested fields by dotted path (`bounty.submissions[].pr_url`), with
@@ -71,6 +72,13 @@ const range = (min: number | undefined, max: number | undefined, unit: string): 
         ? [`at most ${max}${unit}`]
         : [];
 
+/** Patterns of the shared text rules, said in words rather than as a regex. */
+const PATTERN_WORDS = new Map([
+  [PLAIN_TEXT_PATTERN, 'no control or bidi-override characters'],
+  [VISIBLE_TEXT_PATTERN, 'at least one visible character'],
+  [OPTIONAL_VISIBLE_TEXT_PATTERN, 'empty, or at least one visible character'],
+]);
+
 /** The limits a caller must respect, said in a few words. */
 function limits(s: JsonSchema): string[] {
   const out: string[] = [];
@@ -78,7 +86,7 @@ function limits(s: JsonSchema): string[] {
     out.push(...range(v.minLength || undefined, v.maxLength, ' characters'));
     out.push(...range(v.minimum, v.maximum, ''));
     if (v.maxItems !== undefined) out.push(`at most ${v.maxItems} items`);
-    if (v.pattern !== undefined) out.push(`pattern \`${v.pattern}\``);
+    if (v.pattern !== undefined) out.push(PATTERN_WORDS.get(v.pattern) ?? `pattern \`${v.pattern}\``);
   }
   if (s.default !== undefined) out.push(`default ${JSON.stringify(s.default)}`);
   return out;
