@@ -7,6 +7,8 @@ import { WalletSigning } from './wallet-signing.ts';
 /** A request's own wait reads its receipt; the engine looks at it after this long without news. */
 const FOLLOW_AFTER_MS = 1_000;
 const OPEN = new Set(['signed', 'sent']);
+/** How long after its last change a request's signer is still compared with the chain each pass. */
+const RECENT_MS = 15 * 60_000;
 
 /**
  * The follow-up half of the transaction engine (the journal records; this settles): every pass
@@ -67,7 +69,17 @@ export class WalletEngine {
       signers.add(o.signer);
       await this.followOrphan(o);
     }
-    for (const signer of signers) put += await this.repairSigner(signer);
+    // A reorg deeper than PAYOUT_CONFIRMATIONS takes back what looked final: the signers of recent
+    // requests are compared with the chain too (one nonce read each).
+    const recent = new Date(clock.now().getTime() - RECENT_MS);
+    for (const signer of await repo.recentSigners(db, recent, limit)) signers.add(signer);
+    for (const signer of signers) {
+      try {
+        put += await this.repairSigner(signer);
+      } catch (err) {
+        this.deps.log.error({ err, signer }, 'repairing a wallet signer failed; will retry');
+      }
+    }
     return put;
   }
 
@@ -150,6 +162,28 @@ export class WalletEngine {
     return put + (await this.signing.fillGaps(signer));
   }
 
+  /**
+   * The node refuses a request's bytes for certain (its signer can no longer pay for them): when
+   * none of its attempts is in the node's pool or mined, nothing of it can execute, so it fails and
+   * its nonce goes back (when it was the last taken; otherwise the next transaction fills it).
+   */
+  private async unpayable(intent: repo.IntentRow): Promise<number> {
+    const { db, clock, chain, journal, log } = this.deps;
+    const attempts = (await repo.attemptsOf(db, [intent.id])).filter((x) => OPEN.has(x.status));
+    for (const x of attempts) if (await chain.wallets.known(x.hash)) return 0;
+    await db.transaction(async (tx) => {
+      const locked = await repo.lockIntent(tx, intent.id);
+      if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return;
+      for (const x of attempts) await repo.setStatus(tx, x.hash, 'failed', clock.now());
+      await repo.giveBack(tx, intent.signer, intent.nonce);
+      const why =
+        'Its wallet can no longer pay for its gas, and the node holds none of its transactions: nothing was executed.';
+      await journal.fail(tx, intent.id, 'insufficient_eth', why, false);
+    });
+    log.warn({ transaction: intent.id }, 'a wallet transaction its signer can no longer pay for failed');
+    return 0;
+  }
+
   /** Looks at `signer` soon: its recorded nonces ran ahead of the chain's. */
   nudge(signer: string): void {
     this.suspects.add(signer.toLowerCase());
@@ -181,12 +215,15 @@ export class WalletEngine {
       return 1;
     }
     if (!newest) return 0;
+    // Bytes the node does not hold are sent again first (its answer may say fees are too low, or
+    // that the signer can no longer pay); only bytes waiting in its pool are replaced when stuck.
+    if (!(await chain.wallets.known(newest.hash))) return this.send(newest, intent);
     const sentAt = newest.broadcastAt ?? newest.createdAt;
     if (this.deps.clock.now().getTime() - sentAt.getTime() > this.deps.stuckAfterMs) {
       return (await this.signing.replace(intent, newest)) ? 1 : 0;
     }
-    if (newest.status === 'sent' && (await chain.wallets.known(newest.hash))) return 0;
-    return this.send(newest, intent);
+    if (newest.status === 'signed') return this.send(newest, intent);
+    return 0;
   }
 
   /** Broadcasts an attempt's stored bytes; the node's refusal for fees gets a replacement. */
@@ -200,6 +237,7 @@ export class WalletEngine {
       return 0;
     }
     if (result === 'underpriced' && intent) return (await this.signing.replace(intent, a)) ? 1 : 0;
+    if (result === 'no_funds' && intent) return this.unpayable(intent);
     if (result === 'accepted') {
       await repo.setStatus(db, a.hash, 'sent', clock.now(), { broadcastAt: a.broadcastAt ?? clock.now() });
     }

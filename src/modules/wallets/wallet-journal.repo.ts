@@ -191,6 +191,19 @@ export function unfinalIntents(ex: Executor, limit: number) {
     .limit(limit);
 }
 
+/**
+ * Signers of requests settled or changed since `since`: a reorg deeper than PAYOUT_CONFIRMATIONS
+ * can still take their transactions back, so the engine compares their nonces with the chain's.
+ */
+export async function recentSigners(ex: Executor, since: Date, limit: number): Promise<string[]> {
+  const rows = await ex
+    .selectDistinct({ signer: walletIntents.signer })
+    .from(walletIntents)
+    .where(gte(walletIntents.updatedAt, since))
+    .limit(limit);
+  return rows.map((r) => r.signer);
+}
+
 /** A signer's attempts at nonces in [from, to) that a receipt settled (mined or reverted). */
 export function settledAttemptsAt(ex: Executor, signer: string, from: number, to: number) {
   return ex
