@@ -252,6 +252,34 @@ describe('the wallet transaction engine', () => {
     expect(back * 100n).toBeGreaterThanOrEqual(paid * 99n);
   });
 
+  it('fails a sale its wallet can no longer pay for once the node holds none of it, and the wallet is not wedged', async () => {
+    const dev = await s.holder(50n);
+    const me = dev.walletAddress as Hex;
+    await tc.test.setBalance({ address: me, value: 10n ** 17n });
+    await tc.test.setAutomine(false);
+    const first = await sell(dev, 5n);
+    expect(first.statusCode, first.body).toBe(202);
+    const id = first.json().transaction.id as string;
+    expect(first.json().transaction.kind).toBe('sell');
+    // The node forgets it, and the wallet's ETH is gone: its bytes can never be paid for again.
+    await tc.test.dropTransaction({ hash: first.json().tx_hash as Hex });
+    await tc.test.setBalance({ address: me, value: 0n });
+    await tc.test.setAutomine(true);
+    await settle(async () => (await transaction(dev, id)).status !== 'pending');
+    const t = await transaction(dev, id);
+    expect(t).toMatchObject({ status: 'failed' });
+    expect((t as unknown as { error: { code: string } }).error.code).toBe('insufficient_eth');
+    expect(await s.salesOf(me)).toHaveLength(0);
+    // Its nonce went back: the next sale (sponsored now) goes through, and then one with ETH again.
+    const next = await sell(dev, 10n);
+    expect(next.statusCode, next.body).toBe(200);
+    await tc.test.setBalance({ address: me, value: 10n ** 17n });
+    const own = await sell(dev, 5n);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().sponsored).toBe(false);
+    expect(await s.salesOf(me)).toHaveLength(2);
+  });
+
   it('holds a quota of 1 across two instances: two concurrent sponsored withdraws move tokens once', async () => {
     const dev = await s.holder(30n);
     const other = await s.instance();
