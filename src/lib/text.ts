@@ -1,3 +1,5 @@
+import { AppError } from './errors.ts';
+
 /**
  * Text people type that other people read: names and titles carry no control or bidi-override
  * characters (refused), descriptions lose them (removed), notes hold something visible, and agent
@@ -28,6 +30,17 @@ const HIDDEN_BUT_LAYOUT = new RegExp(`(?![\\t\\n\\r])[${HIDDEN}]`, 'gu');
 /** A description with control and bidi-override characters removed (tab, CR and LF stay). */
 export function stripHidden(text: string): string {
   return text.replace(HIDDEN_BUT_LAYOUT, '');
+}
+
+/** A required description with those characters removed; 400 naming `field` when nothing is left. */
+export function requiredText(field: string, text: string): string {
+  const kept = stripHidden(text);
+  if (!kept) {
+    throw new AppError('validation_error', 'The request body is invalid.', [
+      { field, message: 'must hold text besides control and bidi-override characters' },
+    ]);
+  }
+  return kept;
 }
 
 /**

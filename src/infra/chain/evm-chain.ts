@@ -4,7 +4,6 @@ import {
   createWalletClient,
   defineChain,
   encodeFunctionData,
-  getAbiItem,
   getAddress,
   type Hex,
   http,
@@ -30,6 +29,7 @@ import { bondingCurveAbi } from './contracts/BondingCurve.ts';
 import { projectFactoryAbi } from './contracts/ProjectFactory.ts';
 import { projectTokenAbi } from './contracts/ProjectToken.ts';
 import { upstream } from './evm-errors.ts';
+import { readFundsLogs } from './evm-funds-logs.ts';
 import { evmPayoutSigner } from './evm-payout-signer.ts';
 import { evmSponsor } from './evm-sponsor.ts';
 import { EvmTxSender } from './evm-tx-sender.ts';
@@ -61,11 +61,6 @@ export interface EvmChainOptions {
   /** Told of every JSON-RPC call (method, seconds, whether it answered): the metrics. */
   observeRpc?: RpcObserver;
 }
-
-const FUNDS_EVENTS = [
-  getAbiItem({ abi: projectTokenAbi, name: 'Transfer' }),
-  getAbiItem({ abi: projectTokenAbi, name: 'Approval' }),
-];
 
 /** The project's salt in the factory: one pair per project id, whatever retries happen. */
 export const projectSalt = (projectId: string): Hex => keccak256(new TextEncoder().encode(projectId));
@@ -182,45 +177,8 @@ export class EvmChain implements Chain {
     }
   }
 
-  async tokenFundsLogs(tokenAddresses: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]> {
-    if (tokenAddresses.length === 0) return [];
-    try {
-      const logs = await this.client.getLogs({
-        address: tokenAddresses.map((a) => getAddress(a)),
-        events: FUNDS_EVENTS,
-        fromBlock,
-        toBlock,
-        strict: true,
-      });
-      const out: FundsLog[] = [];
-      for (const l of logs) {
-        // A log without a block is pending; the range asked for is mined, so none should come.
-        if (l.blockNumber === null) continue;
-        const tokenAddress = getAddress(l.address);
-        if (l.eventName === 'Transfer') {
-          const { from, to } = l.args as { from: string; to: string };
-          out.push({
-            kind: 'transfer',
-            tokenAddress,
-            from: getAddress(from),
-            to: getAddress(to),
-            blockNumber: l.blockNumber,
-          });
-        } else {
-          const { owner, spender } = l.args as { owner: string; spender: string };
-          out.push({
-            kind: 'approval',
-            tokenAddress,
-            owner: getAddress(owner),
-            spender: getAddress(spender),
-            blockNumber: l.blockNumber,
-          });
-        }
-      }
-      return out;
-    } catch (err) {
-      throw upstream('read the token logs', err);
-    }
+  tokenFundsLogs(tokenAddresses: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]> {
+    return readFundsLogs(this.client, tokenAddresses, fromBlock, toBlock);
   }
 
   /**

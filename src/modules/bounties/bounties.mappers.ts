@@ -1,4 +1,6 @@
 import { contributorUnits, worthOf } from '../../lib/curve.ts';
+import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
+import type * as repo from './bounties.repo.ts';
 import type { BountyWithProject, SubmissionRow } from './bounties.repo.ts';
 import type { BountyJson, SubmissionJson } from './bounties.schemas.ts';
 import { isoTimestamp, type ListedRow } from './bounty-list.repo.ts';
@@ -83,4 +85,24 @@ export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({
 export const toBountyDetailJson = (b: BountyWithProject, subs: SubmissionRow[], feeBps: number) => ({
   ...toBountyJson(b, feeBps),
   submissions: subs.map(toSubmissionJson),
+});
+
+/** The agent's pay in one project, as `earningsOf` lists it. */
+export const earningsToJson = (r: Awaited<ReturnType<typeof repo.earningsOf>>[number]) => ({
+  project_id: r.projectId,
+  project_name: r.projectName,
+  token_symbol: r.tokenSymbol,
+  earned_units: r.earnedUnits,
+  completed: Number(r.completed),
+});
+
+/** One of the agent's active claims. */
+export const activeClaimToJson = (
+  r: Awaited<ReturnType<typeof repo.activeClaimsOf>>[number],
+): ActiveClaimJson => ({
+  bounty_id: r.id,
+  project_id: r.projectId,
+  title: r.title,
+  status: r.status,
+  claimed_at: (r.claimedAt as Date).toISOString(),
 });

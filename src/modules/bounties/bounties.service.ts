@@ -4,14 +4,20 @@ import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
-import { stripHidden } from '../../lib/text.ts';
+import { requiredText } from '../../lib/text.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import { listedToJson, toBountyDetailJson, toBountyJson } from './bounties.mappers.ts';
+import {
+  activeClaimToJson,
+  earningsToJson,
+  listedToJson,
+  toBountyDetailJson,
+  toBountyJson,
+} from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
 import * as listRepo from './bounty-list.repo.ts';
@@ -55,12 +61,7 @@ export class BountiesService {
 
   async create(callerId: string, projectId: string, body: CreateBountyBody): Promise<BountyJson> {
     const { db, clock, funds, projects, agents, activity } = this.deps;
-    const description = stripHidden(body.description);
-    if (!description) {
-      throw new AppError('validation_error', 'The request body is invalid.', [
-        { field: 'description', message: 'must hold text besides control and bidi-override characters' },
-      ]);
-    }
+    const description = requiredText('description', body.description);
     const project = await projects.require(projectId);
     if (project.founderId !== callerId) throw forbidden('Only the project founder can post bounties on it.');
     if (project.status !== 'active' || !project.tokenAddress) {
@@ -177,25 +178,11 @@ export class BountiesService {
 
   /** The agent's pay per project (contributor part, after fees) and completed bounties there. */
   async earningsOf(agentId: string) {
-    const rows = await repo.earningsOf(this.deps.db, agentId);
-    return rows.map((r) => ({
-      project_id: r.projectId,
-      project_name: r.projectName,
-      token_symbol: r.tokenSymbol,
-      earned_units: r.earnedUnits,
-      completed: Number(r.completed),
-    }));
+    return (await repo.earningsOf(this.deps.db, agentId)).map(earningsToJson);
   }
 
   async activeClaimsOf(agentId: string): Promise<ActiveClaimJson[]> {
-    const rows = await repo.activeClaimsOf(this.deps.db, agentId);
-    return rows.map((r) => ({
-      bounty_id: r.id,
-      project_id: r.projectId,
-      title: r.title,
-      status: r.status,
-      claimed_at: (r.claimedAt as Date).toISOString(),
-    }));
+    return (await repo.activeClaimsOf(this.deps.db, agentId)).map(activeClaimToJson);
   }
 
   async claim(agentId: string, bountyId: string): Promise<{ bounty: BountyJson; warnings?: string[] }> {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SignedTx, TxJournal, TxReceipt, UnsignedTx, WalletActions } from '../../infra/chain/chain.ts';
 import { actionResult } from '../../infra/chain/tx-results.ts';
@@ -50,12 +49,6 @@ export interface JournalDeps {
 export const CANCEL_KIND = 'nonce_filler';
 const CANCELLED =
   'The transaction was cancelled before it mined: it would have reverted (an expired signature, slippage or spent funds).';
-
-/** One action of a wallet at a time, across instances; a crashed holder's lease lapses after this. */
-const LEASE_SLACK_MS = 30_000;
-const LEASE_POLL_MS = 25;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The request side of the transaction engine for every key the service signs ordinary
@@ -285,32 +278,8 @@ export class WalletJournal {
     return repo.sponsoredWithdrawsSince(this.deps.db, agentId, since);
   }
 
-  /**
-   * Runs `fn` while holding the wallet's lease in the database: one action of a wallet at a time on
-   * every instance (a sale and a withdraw of the same tokens never both pass their dry runs). A
-   * holder that died frees it once its lease lapses.
-   */
-  async exclusive<T>(address: string, fn: () => Promise<T>): Promise<T> {
-    const { db, clock, waitMs } = this.deps;
-    const key = address.toLowerCase();
-    const token = randomUUID();
-    const holdMs = waitMs + LEASE_SLACK_MS;
-    const giveUpAt = Date.now() + holdMs;
-    for (;;) {
-      const now = clock.now();
-      if (await repo.takeLease(db, key, token, now, new Date(now.getTime() + holdMs))) break;
-      if (Date.now() > giveUpAt) {
-        throw new AppError(
-          'operation_in_progress',
-          'Another action of this wallet is still running; retry once it has answered.',
-        );
-      }
-      await sleep(LEASE_POLL_MS);
-    }
-    try {
-      return await fn();
-    } finally {
-      await repo.releaseLease(db, key, token).catch(() => {});
-    }
+  /** The longest a request waits for its receipt before it answers 202. */
+  get waitMs(): number {
+    return this.deps.waitMs;
   }
 }

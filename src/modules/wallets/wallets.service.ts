@@ -1,14 +1,15 @@
 import { getAddress, type Hex } from 'viem';
-import { type Chain, TxPending, tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
-import type { SealedKey, WalletVault } from '../../infra/chain/wallet-vault.ts';
+import { type Chain, TxPending, tokensToUnits } from '../../infra/chain/chain.ts';
+import type { WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
+import { AppError, invalidState } from '../../lib/errors.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
 import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
+import { approvalStatus } from './approval-status.ts';
 import { CashOut } from './cash-out.ts';
 import {
   type ActionAnswer,
@@ -20,9 +21,10 @@ import {
 } from './wallet-answers.ts';
 import { insufficient, units } from './wallet-input.ts';
 import type { JournalFor, WalletJournal, WalletTxContext } from './wallet-journal.ts';
+import { requireWallet, sealedKeyOf, signingKeyOf, type WalletOwner } from './wallet-keys.ts';
+import { WalletLease } from './wallet-lease.ts';
 import * as repo from './wallets.repo.ts';
 import type {
-  ApprovalStatusJson,
   BuyBody,
   EarningsJson,
   FaucetBody,
@@ -51,12 +53,6 @@ export interface WalletsDeps {
   devChain: boolean;
 }
 
-/** The caller as the auth hook found it: its wallet is the one current at this request. */
-export interface WalletOwner {
-  id: string;
-  walletAddress: string | null;
-}
-
 const ETH = 10n ** 18n;
 export const FAUCET_DEFAULT_UNITS = ETH;
 export const FAUCET_MAX_UNITS = 100n * ETH;
@@ -70,8 +66,10 @@ const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase(
  */
 export class WalletsService {
   private readonly cashOut: CashOut;
+  private readonly lease: WalletLease;
 
   constructor(private readonly deps: WalletsDeps) {
+    this.lease = new WalletLease({ db: deps.db, clock: deps.clock, waitMs: deps.journal.waitMs });
     this.cashOut = new CashOut({
       chain: deps.chain,
       journal: deps.journal,
@@ -220,30 +218,14 @@ export class WalletsService {
   }
 
   /** What the founder's wallet can still back: the funds check of bounty creation, in figures. */
-  async approvalStatus(callerId: string, founderWallet: string | null, projectId: string) {
-    const project = await this.deps.projects.require(projectId);
-    if (project.founderId !== callerId)
-      throw forbidden('Only the project founder can see its approval status.');
-    if (!project.tokenAddress) {
-      throw new AppError(
-        'token_not_deployed',
-        "The project's token is deployed when the project is activated.",
-      );
-    }
-    if (!founderWallet) {
-      throw new AppError('founder_without_wallet', 'The founder has no wallet address to hold tokens.');
-    }
-    const f = await this.deps.funds.figures(
-      project.tokenAddress,
-      founderWallet,
-      await this.deps.bounties.committedUnits(projectId),
-    );
-    return {
-      balance: unitsToTokens(f.balanceUnits),
-      allowance: unitsToTokens(f.allowanceUnits),
-      committed: unitsToTokens(f.committedUnits),
-      available: unitsToTokens(f.availableUnits),
-    } satisfies ApprovalStatusJson;
+  /** What the founder's wallet can still back: the funds check of bounty creation, in figures. */
+  approvalStatus(callerId: string, founderWallet: string | null, projectId: string) {
+    return approvalStatus(this.deps, callerId, founderWallet, projectId);
+  }
+
+  /** The key the engine signs again with for a signer it follows: a wallet's, or the sponsor's (null). */
+  signingKeyOf(signer: string): Promise<string | null | undefined> {
+    return signingKeyOf(this.deps, signer);
   }
 
   private async tradable(projectId: string) {
@@ -252,23 +234,6 @@ export class WalletsService {
       throw invalidState("The project's token can be traded only once the project is active.");
     }
     return { projectId, tokenAddress: project.tokenAddress, curveAddress: project.curveAddress };
-  }
-
-  /** The sealed key of the owner's current wallet; refused when that wallet is not in-app. */
-  private async keyOf(owner: WalletOwner): Promise<SealedKey> {
-    const address = requireWallet(owner);
-    const stored = await repo.findByAgent(this.deps.db, owner.id);
-    if (!stored || !sameAddress(stored.address, address)) {
-      throw new AppError(
-        'external_wallet',
-        'Your wallet is external: the service holds no key for it, so sign this transaction yourself.',
-      );
-    }
-    return {
-      address: stored.address,
-      encryptedKey: stored.encryptedKey,
-      wrappedDataKey: stored.wrappedDataKey,
-    };
   }
 
   /** The caller's transaction by id (its own only: another agent's is 404). */
@@ -284,20 +249,6 @@ export class WalletsService {
     return (await this.deps.journal.list(owner.id, limit)).map(transactionJson);
   }
 
-  /** The key the engine signs again with for a signer it follows: a wallet's, or the sponsor's (null). */
-  async signingKeyOf(signer: string): Promise<string | null | undefined> {
-    const sponsor = this.deps.chain.sponsor.address;
-    if (sponsor && sameAddress(sponsor, signer)) return null;
-    const stored = await repo.findByAddress(this.deps.db, signer);
-    const vault = this.deps.vault;
-    if (!stored || !vault) return undefined;
-    return vault.unseal({
-      address: stored.address,
-      encryptedKey: stored.encryptedKey,
-      wrappedDataKey: stored.wrappedDataKey,
-    });
-  }
-
   /**
    * Runs one wallet action as one request of the transaction engine: a retry with the request's
    * Idempotency-Key answers with the first request's transaction (whatever happened to its answer);
@@ -311,7 +262,7 @@ export class WalletsService {
     fn: (key: Hex, address: string, journalFor: JournalFor) => Promise<T>,
   ): Promise<ActionAnswer<T>> {
     const { journal } = this.deps;
-    const sealed = await this.keyOf(owner);
+    const sealed = await sealedKeyOf(this.deps.db, owner);
     const vault = this.deps.vault;
     if (!vault) throw unavailable();
     const earlier = ref.requestKey ? await journal.byRequest(owner.id, ref.requestKey) : undefined;
@@ -328,7 +279,7 @@ export class WalletsService {
     };
     try {
       // Unsealed only when its turn comes, so a waiting action holds no plaintext key.
-      return await journal.exclusive(sealed.address, async (): Promise<ActionAnswer<T>> => {
+      return await this.lease.run(sealed.address, async (): Promise<ActionAnswer<T>> => {
         // A retry that waited for the lease finds what the first request did.
         const first = ref.requestKey ? await journal.byRequest(owner.id, ref.requestKey) : undefined;
         if (first) return answerOf<T>(first);
@@ -341,16 +292,6 @@ export class WalletsService {
       return answerOf<T>(intent) as ActionAnswer<T>;
     }
   }
-}
-
-function requireWallet(owner: WalletOwner): string {
-  if (!owner.walletAddress) {
-    throw new AppError(
-      'no_wallet',
-      'You have no wallet yet: create one with POST /api/agents/me/generate-wallet or set one with PATCH /api/agents/me/wallet.',
-    );
-  }
-  return owner.walletAddress;
 }
 
 const unavailable = () =>
