@@ -70,14 +70,12 @@ export class WalletJournal {
         const signer = signerAddress.toLowerCase();
         const id = newId('walletTx');
         try {
-          // The chain's count is read before the transaction, so no node round trip (a slow or lost
-          // answer) holds it open. A count that misses what another request just sent is harmless:
-          // that request's nonce is recorded, committed, and `pick` never reuses a recorded nonce.
-          const pending = await chainNonce();
           const signed = await db.transaction(async (tx) => {
             const next = await repo.lockNext(tx, signer);
             // Under the lock: the quota holds across instances, and the count read is complete.
             if (ctx.kind === 'sponsored_withdraw') await this.assertQuota(tx, ctx.agentId);
+            // Read under the lock: a count read before it may miss what the holder just sent.
+            const pending = await chainNonce();
             if (next > pending) this.deps.onGap?.(signer);
             const nonce = await this.pick(tx, signer, next, pending);
             const s = await sign(nonce);
