@@ -59,15 +59,19 @@ export async function giveBack(ex: Executor, signer: string, nonce: number): Pro
 }
 
 /** Takes the wallet's lease when it is free or lapsed; false while another action holds it. */
-export async function takeLease(ex: Executor, address: string, token: string, now: Date, until: Date) {
+/**
+ * Takes a wallet's lease for `holdMs`, timed by the database's clock: instances whose own clocks
+ * disagree still agree on when a lease lapses.
+ */
+export async function takeLease(ex: Executor, address: string, token: string, holdMs: number) {
   await ex.insert(accountNonces).values({ address, nextNonce: 0 }).onConflictDoNothing();
   const rows = await ex
     .update(accountNonces)
-    .set({ busyToken: token, busyUntil: until })
+    .set({ busyToken: token, busyUntil: sql`now() + ${Math.ceil(holdMs)}::int * interval '1 millisecond'` })
     .where(
       and(
         eq(accountNonces.address, address),
-        or(isNull(accountNonces.busyUntil), lte(accountNonces.busyUntil, now)),
+        or(isNull(accountNonces.busyUntil), lte(accountNonces.busyUntil, sql`now()`)),
       ),
     )
     .returning({ a: accountNonces.address });

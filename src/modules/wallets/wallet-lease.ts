@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../infra/db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import * as repo from './wallet-journal.repo.ts';
 
@@ -10,12 +9,11 @@ const LEASE_POLL_MS = 25;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Each wallet's lease in the database (`account_nonces.busy_token`/`busy_until`). */
+/** Each wallet's lease in the database (`account_nonces.busy_token`/`busy_until`, on the database's clock). */
 export class WalletLease {
   constructor(
     private readonly deps: {
       db: Db;
-      clock: Clock;
       /** How long an action may wait for its receipt: the lease lasts that plus a slack. */
       waitMs: number;
     },
@@ -27,14 +25,13 @@ export class WalletLease {
    * holder that died frees it once its lease lapses.
    */
   async run<T>(address: string, fn: () => Promise<T>): Promise<T> {
-    const { db, clock, waitMs } = this.deps;
+    const { db, waitMs } = this.deps;
     const key = address.toLowerCase();
     const token = randomUUID();
     const holdMs = waitMs + LEASE_SLACK_MS;
     const giveUpAt = Date.now() + holdMs;
     for (;;) {
-      const now = clock.now();
-      if (await repo.takeLease(db, key, token, now, new Date(now.getTime() + holdMs))) break;
+      if (await repo.takeLease(db, key, token, holdMs)) break;
       if (Date.now() > giveUpAt) {
         throw new AppError(
           'operation_in_progress',

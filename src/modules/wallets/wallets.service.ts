@@ -69,7 +69,7 @@ export class WalletsService {
   private readonly lease: WalletLease;
 
   constructor(private readonly deps: WalletsDeps) {
-    this.lease = new WalletLease({ db: deps.db, clock: deps.clock, waitMs: deps.journal.waitMs });
+    this.lease = new WalletLease({ db: deps.db, waitMs: deps.journal.waitMs });
     this.cashOut = new CashOut({
       chain: deps.chain,
       journal: deps.journal,
