@@ -1,6 +1,7 @@
 // The database schema, one module per area; drizzle-kit generates migrations from this file.
 
 export * from './tables/cash-out.ts';
+export * from './tables/claims.ts';
 export * from './tables/events.ts';
 export * from './tables/marketplace.ts';
 export * from './tables/money.ts';

@@ -220,6 +220,8 @@ export const submissions = pgTable(
       t.id.desc().nullsFirst(),
     ),
     uniqueIndex('submissions_one_pending_key').on(t.bountyId).where(sql`${t.status} = 'pending'`),
+    // Whether an agent was ever approved (it then claims without NEW_AGENT_MAX_CLAIMS), per claim.
+    index('submissions_agent_approved_idx').on(t.agentId).where(sql`${t.status} = 'approved'`),
     // A pull request backs one live submission; once rejected, or sent back for changes, it may be
     // submitted again.
     uniqueIndex('submissions_pr_url_live_key')
