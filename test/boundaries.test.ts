@@ -33,6 +33,7 @@ const OWNERS: Record<string, string> = {
   agent_webhooks: 'src/modules/agent-webhooks/',
   webhook_outbox: 'src/modules/agent-webhooks/',
   webhook_attempts: 'src/modules/agent-webhooks/',
+  webhook_host_budget: 'src/modules/agent-webhooks/',
   webhook_deliveries: 'src/modules/webhooks/',
   chain_cursors: 'src/modules/payability/',
   project_funds: 'src/modules/payability/',

@@ -28,10 +28,29 @@ export const agentWebhooks = pgTable(
     secret: text('secret').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     disabledAt: ts('disabled_at'),
+    /**
+     * When `url` last answered the verification challenge; null until it has (and again after a
+     * URL change). Only verified webhooks are sent events, so nobody can aim them at a stranger.
+     */
+    verifiedAt: ts('verified_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [index('agent_webhooks_agent_idx').on(t.agentId, t.createdAt)],
+);
+
+/**
+ * Requests sent to each destination host per minute, across all agents and instances: a fixed
+ * window per row, counted up to WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE. Past windows are deleted.
+ */
+export const webhookHostBudget = pgTable(
+  'webhook_host_budget',
+  {
+    windowStart: ts('window_start').notNull(),
+    host: text('host').notNull(),
+    used: integer('used').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.windowStart, t.host] })],
 );
 
 /**
