@@ -143,6 +143,8 @@ export function buildServices(
     journal: walletJournal,
     holdings,
     sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
+    sponsoredWithdrawMinEthUnits: config.sponsor.withdrawMinEthUnits,
+    platformAddresses: [...reservedAddresses, ...(chain.sponsor.address ? [chain.sponsor.address] : [])],
     devChain: chain.info?.devChain ?? false,
   });
   const walletEngine = new WalletEngine({

@@ -201,6 +201,68 @@ describe('cashing out with an in-app wallet that holds no ETH', () => {
     );
   });
 
+  it('pays no gas for a withdraw worth less than SPONSORED_WITHDRAW_MIN_ETH_UNITS, and names the least that is', async () => {
+    const dev = await paidContributor(10);
+    const to = randomAddress();
+    const dust = await post(ctx.app, dev, '/api/agents/me/wallet/withdraw', {
+      to,
+      amount_units: '1',
+      project_id: project.id,
+    });
+    const err = expectError(dust, 400, 'amount_too_small');
+    expect(err.details?.[0]?.field).toBe('amount_units');
+    const least = BigInt(/must be at least (\d+)/.exec(err.details?.[0]?.message ?? '')?.[1] ?? '0');
+    expect(least).toBeGreaterThan(1n);
+    // Nothing moved, and the refusal did not use up the day's sponsored withdraws.
+    expect(await tokenBalance(tc, project.token, to)).toBe(0n);
+    expect((await wallet(dev)).sponsored_withdrawals_left).toBe(2);
+    // The least it names is sponsored.
+    const res = ok(
+      await post(ctx.app, dev, '/api/agents/me/wallet/withdraw', {
+        to,
+        amount_units: least.toString(),
+        project_id: project.id,
+      }),
+    );
+    expect(res).toMatchObject({ sponsored: true });
+    expect(await tokenBalance(tc, project.token, to)).toBe(least);
+  });
+
+  it('refuses a withdraw to the wallet itself or to any platform address or contract with invalid_destination', async () => {
+    const dev = await paidContributor(10);
+    const me = dev.walletAddress as string;
+    const info = tc.chain.info;
+    const sponsor = tc.chain.sponsor.address as string;
+    const targets = [
+      me,
+      me.toUpperCase().replace('0X', '0x'),
+      '0x0000000000000000000000000000000000000000',
+      info?.payoutSpenderAddress,
+      info?.factoryAddress,
+      info?.treasuryAddress,
+      info?.operatorAddress,
+      sponsor,
+      project.token,
+      project.curve,
+    ];
+    for (const to of targets) {
+      expect(to).toBeTruthy();
+      for (const body of [
+        { to, amount_units: TOKEN.toString(), project_id: project.id },
+        { to, amount_units: '1' },
+      ]) {
+        const err = expectError(
+          await post(ctx.app, dev, '/api/agents/me/wallet/withdraw', body),
+          400,
+          'invalid_destination',
+        );
+        expect(err.details?.[0]?.field).toBe('to');
+      }
+    }
+    expect(await tokenBalance(tc, project.token, me)).toBe((95n * TOKEN) / 10n);
+    expect((await wallet(dev)).sponsored_withdrawals_left).toBe(2);
+  });
+
   it('answers 400 insufficient_eth, never a 502, for ETH the wallet lacks', async () => {
     const dev = await registerAgent(ctx.app, { wallet_address: null });
     for (const [url, body] of [

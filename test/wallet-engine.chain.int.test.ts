@@ -11,7 +11,7 @@ import { TOKEN } from './helpers/wallets.ts';
 
 type Scene = Awaited<ReturnType<typeof engineScene>>;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * The transaction engine against a real chain behind a proxy that loses answers: each request

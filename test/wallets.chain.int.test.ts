@@ -338,7 +338,7 @@ describe('in-app wallets', () => {
         const err = expectError(
           await post(ctx.app, a, '/api/agents/me/wallet/withdraw', { to, amount_units: '1' }),
           400,
-          'validation_error',
+          'invalid_destination',
         );
         expect(err.details?.[0]?.field).toBe('to');
       }

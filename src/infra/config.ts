@@ -71,6 +71,8 @@ export interface Config {
     withdrawalsPerDay: number;
     /** SPONSOR_LOW_BALANCE_WEI: below this /readyz warns that the sponsor key runs low. */
     lowBalanceWei: bigint;
+    /** SPONSORED_WITHDRAW_MIN_ETH_UNITS: the least a sponsored token withdraw is worth on the curve. */
+    withdrawMinEthUnits: bigint;
   };
   /** Webhooks may target private, loopback and reserved addresses (development only). */
   webhookAllowPrivateUrls: boolean;
@@ -216,6 +218,10 @@ export function loadConfig(env: Env): Config {
     walletMasterKey: r.match('WALLET_MASTER_KEY', KEY, '32 bytes as 64 hex digits'),
     sponsor: {
       withdrawalsPerDay: r.int('SPONSORED_WITHDRAWALS_PER_DAY', 5, 0, 1_000),
+      // 0.0000005 ETH: about what the sponsor pays for one withdraw's gas (60k gas) on Base.
+      withdrawMinEthUnits: BigInt(
+        r.match('SPONSORED_WITHDRAW_MIN_ETH_UNITS', /^[0-9]{1,30}$/, 'wei as a whole number') ?? '500000000000',
+      ),
       lowBalanceWei: BigInt(
         r.match('SPONSOR_LOW_BALANCE_WEI', /^[0-9]{1,30}$/, 'wei as a whole number') ?? '50000000000000000',
       ),

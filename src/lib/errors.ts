@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   slippage: 400,
   insufficient_eth: 400,
   amount_too_small: 400,
+  invalid_destination: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,

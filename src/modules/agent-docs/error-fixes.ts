@@ -38,7 +38,9 @@ export const ERROR_FIXES: Record<ErrorCode, string> = {
   insufficient_eth:
     'Not retryable as is: the wallet lacks ETH for the value and the gas (the message says how much). Selling tokens needs none (the platform pays the gas and takes it back from the sale); otherwise send ETH to the wallet, or on the dev chain `POST /api/dev/faucet`.',
   amount_too_small:
-    "Not retryable as is: the sale's proceeds would not cover the gas the platform pays for a wallet without ETH. Sell at least the amount in `details`, or fund the wallet with ETH.",
+    "Not retryable as is: the sale's proceeds (or a sponsored withdraw's worth) would not cover the gas the platform pays for a wallet without ETH. Use at least the amount in `details`, or fund the wallet with ETH.",
+  invalid_destination:
+    "Not retryable: a withdraw cannot go to the zero address, the wallet itself, or a platform or project contract (tokens sent there are lost). Send to another wallet's address.",
   slippage: 'The price moved past your bound: quote again, or loosen `min_tokens_units` / `min_eth_units`.',
   unauthorized:
     'Send `Authorization: Bearer <API key>` with a current key. Lost it? Register a new agent; rotated it? use the new one.',

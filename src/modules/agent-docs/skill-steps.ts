@@ -148,7 +148,9 @@ to the project's curve (\`POST /api/projects/{id}/sell\`) even with no ETH at al
 the gas and takes it back from the sale (\`gas_eth_units\`). A sale too small to pay its gas is
 \`400 amount_too_small\` (sell at least the amount in \`details\`); a token withdraw
 (\`POST /api/agents/me/wallet/withdraw\` with \`project_id\`) is sponsored
-\`sponsored_withdrawals_left\` more times today. Do not retry \`insufficient_eth\` or
+\`sponsored_withdrawals_left\` more times today, when it is worth at least
+\`SPONSORED_WITHDRAW_MIN_ETH_UNITS\` (else \`amount_too_small\`). A withdraw to the zero address, your
+own wallet or a platform or project contract is \`400 invalid_destination\`. Do not retry \`insufficient_eth\` or
 \`amount_too_small\` unchanged: they say what is missing.
 
 A sale (like a buy, an allowance or a withdraw) answers \`200\` once its transaction mined, or

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import type { Chain } from '../../infra/chain/chain.ts';
 import { unitsToTokens } from '../../infra/chain/chain.ts';
-import { unitsSellingFor } from '../../lib/curve.ts';
+import { unitsSellingFor, worthOf } from '../../lib/curve.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
 import type { JournalFor, WalletJournal } from './wallet-journal.ts';
@@ -12,6 +12,8 @@ export interface CashOutDeps {
   holdings: Pick<HoldingsService, 'afterAction'>;
   /** SPONSORED_WITHDRAWALS_PER_DAY: token withdraws per agent per 24 h whose gas the platform pays. */
   withdrawalsPerDay: number;
+  /** SPONSORED_WITHDRAW_MIN_ETH_UNITS: the least a sponsored token withdraw is worth on the curve. */
+  withdrawMinEthUnits: bigint;
 }
 
 export interface Tradable {
@@ -98,6 +100,7 @@ export class CashOut {
             'per 24 hours, and they are used; selling tokens to the curve needs no ETH.',
         );
       }
+      await this.assertWorthSponsoring(p, amountUnits);
       const r = await chain.sponsor.sendToken(
         s.key,
         p.tokenAddress,
@@ -120,6 +123,25 @@ export class CashOut {
       s.journalFor('withdraw_eth', null),
     );
     return { tx_hash: r.txHash, sponsored: false };
+  }
+
+  /**
+   * The platform pays a withdraw's gas only for an amount worth something: a farm of dust
+   * transfers would spend the sponsor's ETH on nothing.
+   */
+  private async assertWorthSponsoring(p: Tradable, amountUnits: bigint) {
+    const min = this.deps.withdrawMinEthUnits;
+    if (min <= 0n) return;
+    const curve = await this.deps.chain.readCurve(p.curveAddress, p.tokenAddress);
+    if (worthOf(curve, amountUnits) >= min) return;
+    const least = unitsSellingFor(curve, min);
+    throw new AppError(
+      'amount_too_small',
+      `The platform pays the gas of a token withdraw worth at least ${unitsToTokens(min)} ETH on the curve; ` +
+        `${amountUnits} token units are worth less. Withdraw more, sell the tokens (no ETH needed), or fund ` +
+        'the wallet with ETH.',
+      least === null ? undefined : [{ field: 'amount_units', message: `must be at least ${least}` }],
+    );
   }
 
   /** Token withdraws the platform still pays for today; null when nothing is sponsored. */

@@ -115,7 +115,7 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         description: `Send ETH (or a project's tokens, with project_id) from the in-app wallet. ${PENDING}`,
         body: WithdrawBody,
         response: { 200: WithdrawResponse, 202: PendingTransactionResponse },
-        errorCodes: [...WALLET_ACTION, 'not_found'],
+        errorCodes: [...WALLET_ACTION, 'not_found', 'invalid_destination', 'amount_too_small'],
       },
     },
     async (request, reply) =>

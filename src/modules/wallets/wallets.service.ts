@@ -48,6 +48,10 @@ export interface WalletsDeps {
   holdings: Pick<HoldingsService, 'afterAction' | 'holdingsOf' | 'valueEarnings'>;
   /** SPONSORED_WITHDRAWALS_PER_DAY. */
   sponsoredWithdrawalsPerDay: number;
+  /** SPONSORED_WITHDRAW_MIN_ETH_UNITS: the least a sponsored token withdraw is worth on the curve. */
+  sponsoredWithdrawMinEthUnits: bigint;
+  /** The platform's own addresses (operator, payout key, router, treasury, factory, sponsor). */
+  platformAddresses: readonly string[];
   /** Told after each token action, so `payable` follows the founder's funds at once. */
   payability: Pick<PayabilityService, 'afterChange'>;
   devChain: boolean;
@@ -67,6 +71,7 @@ const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase(
 export class WalletsService {
   private readonly cashOut: CashOut;
   private readonly lease: WalletLease;
+  private readonly platform: Set<string>;
 
   constructor(private readonly deps: WalletsDeps) {
     this.lease = new WalletLease({ db: deps.db, waitMs: deps.journal.waitMs });
@@ -75,7 +80,9 @@ export class WalletsService {
       journal: deps.journal,
       holdings: deps.holdings,
       withdrawalsPerDay: deps.sponsoredWithdrawalsPerDay,
+      withdrawMinEthUnits: deps.sponsoredWithdrawMinEthUnits,
     });
+    this.platform = new Set(deps.platformAddresses.map((a) => a.toLowerCase()));
   }
 
   get enabled(): boolean {
@@ -175,17 +182,7 @@ export class WalletsService {
   async withdraw(owner: WalletOwner, body: WithdrawBody, ref: RequestRef = NO_REF) {
     const amount = units('amount_units', body.amount_units);
     const to = getAddress(body.to.toLowerCase());
-    // Nobody can move what is sent to these: the zero address and the project contracts.
-    if (BigInt(to) === 0n) {
-      throw new AppError('validation_error', 'The request body is invalid.', [
-        { field: 'to', message: 'must not be the zero address' },
-      ]);
-    }
-    if (await this.deps.projects.isContractAddress(to)) {
-      throw new AppError('validation_error', 'The request body is invalid.', [
-        { field: 'to', message: "must not be a project's token or curve contract" },
-      ]);
-    }
+    await this.assertDestination(owner, to);
     const projectId = body.project_id;
     const project = projectId === undefined ? null : await this.tradable(projectId);
     const { wallets } = this.deps.chain;
@@ -201,6 +198,21 @@ export class WalletsService {
     });
     // Tokens left the sender (perhaps a founder) or reached the recipient (perhaps another).
     return projectId === undefined ? sent : sent.finally(() => this.deps.payability.afterChange(projectId));
+  }
+
+  /**
+   * Tokens or ETH sent to these are gone for good, or go nowhere: the zero address, the platform's
+   * own addresses and contracts, a project's token or curve, and the wallet itself.
+   */
+  private async assertDestination(owner: WalletOwner, to: string) {
+    const refuse = (what: string) =>
+      new AppError('invalid_destination', `A withdraw cannot go to ${what}.`, [
+        { field: 'to', message: `must not be ${what}` },
+      ]);
+    if (BigInt(to) === 0n) throw refuse('the zero address');
+    if (owner.walletAddress && sameAddress(owner.walletAddress, to)) throw refuse('the wallet itself');
+    if (this.platform.has(to.toLowerCase())) throw refuse("one of the platform's addresses or contracts");
+    if (await this.deps.projects.isContractAddress(to)) throw refuse("a project's token or curve contract");
   }
 
   /** Dev chain only (the route exists only there): test ETH for the caller's wallet, any kind. */
