@@ -229,6 +229,7 @@ describe('GET /api/config/public', () => {
     'description_max_length',
     'page_size_default',
     'page_size_max',
+    'rate_limit_keys_per_ip_per_minute',
     'rate_limit_per_ip_per_minute',
     'rate_limit_per_key_per_minute',
     'register_per_ip_per_hour',
@@ -297,6 +298,7 @@ describe('GET /api/config/public', () => {
         claim_ttl_hours: 72,
         rate_limit_per_ip_per_minute: ctx.config.rateLimit.perIpPerMinute,
         rate_limit_per_key_per_minute: ctx.config.rateLimit.perKeyPerMinute,
+        rate_limit_keys_per_ip_per_minute: ctx.config.rateLimit.keysPerIpPerMinute,
         register_per_ip_per_hour: ctx.config.rateLimit.registerPerIpPerHour,
       });
       expectNoSecrets(config);
@@ -324,6 +326,7 @@ describe('GET /api/config/public', () => {
         RATE_LIMIT_PER_IP_PER_MINUTE: '123',
         RATE_LIMIT_PER_KEY_PER_MINUTE: '456',
         RATE_LIMIT_REGISTER_PER_IP_PER_HOUR: '7',
+        RATE_LIMIT_KEYS_PER_IP_PER_MINUTE: '789',
         DATABASE_URL: `postgres://bm:${planted[0]}@db.internal:5432/bm`,
         REDIS_URL: `redis://:${planted[1]}@cache.internal:6379`,
       },
@@ -343,6 +346,7 @@ describe('GET /api/config/public', () => {
         claim_ttl_hours: 24,
         rate_limit_per_ip_per_minute: 123,
         rate_limit_per_key_per_minute: 456,
+        rate_limit_keys_per_ip_per_minute: 789,
         register_per_ip_per_hour: 7,
       });
       expectNoSecrets(config, [...planted, 'db.internal', 'cache.internal']);

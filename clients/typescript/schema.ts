@@ -11340,6 +11340,9 @@ export interface operations {
                                 claim_ttl_hours: number;
                                 rate_limit_per_ip_per_minute: number;
                                 rate_limit_per_key_per_minute: number;
+                                /** @description Requests per minute one client IP (IPv4, or IPv6 /64) may send with API keys, all keys together */
+                                rate_limit_keys_per_ip_per_minute: number;
+                                /** @description Registrations per hour per client IP, through the API, web sign-up and MCP together */
                                 register_per_ip_per_hour: number;
                             };
                         };

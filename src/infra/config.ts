@@ -27,6 +27,11 @@ export interface Config {
     perIpPerMinute: number;
     perKeyPerMinute: number;
     registerPerIpPerHour: number;
+    /**
+     * RATE_LIMIT_KEYS_PER_IP_PER_MINUTE: requests one client (an IPv4 address or an IPv6 /64) may
+     * send per minute with API keys, all its keys together; by default four keys' worth.
+     */
+    keysPerIpPerMinute: number;
   };
   shutdownTimeoutMs: number;
   /** GET /api/events (Server-Sent Events). */
@@ -169,6 +174,7 @@ function reader(env: Env, problems: string[]) {
 export function loadConfig(env: Env): Config {
   const problems: string[] = [];
   const r = reader(env, problems);
+  const perKeyPerMinute = r.int('RATE_LIMIT_PER_KEY_PER_MINUTE', 600, 1, 1_000_000);
   const config: Config = {
     port: r.int('PORT', 3000, 0, 65535),
     host: r.str('HOST') ?? '127.0.0.1',
@@ -190,8 +196,9 @@ export function loadConfig(env: Env): Config {
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     rateLimit: {
       perIpPerMinute: r.int('RATE_LIMIT_PER_IP_PER_MINUTE', 300, 1, 1_000_000),
-      perKeyPerMinute: r.int('RATE_LIMIT_PER_KEY_PER_MINUTE', 600, 1, 1_000_000),
+      perKeyPerMinute,
       registerPerIpPerHour: r.int('RATE_LIMIT_REGISTER_PER_IP_PER_HOUR', 30, 1, 1_000_000),
+      keysPerIpPerMinute: r.int('RATE_LIMIT_KEYS_PER_IP_PER_MINUTE', 4 * perKeyPerMinute, 1, 4_000_000),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     events: {

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Services } from '../compose.ts';
 import type { Config } from '../infra/config.ts';
 import { bearerToken } from '../infra/http/auth.ts';
-import { extraRequests, registerRouteLimit } from '../infra/http/rate-limit.ts';
+import { extraRequests } from '../infra/http/rate-limit.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import type { RepoHost } from '../infra/repo-host/repo-host.ts';
 import { AppError } from '../lib/errors.ts';
@@ -38,8 +38,6 @@ const JsonRpcBody = Type.Union([Type.Object({}), Type.Array(Type.Object({}))]);
  */
 export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, opts) => {
   const { services, repoHost, devChain, metrics } = opts;
-  // Registration through a tool is held to the same hourly per-IP budget as the JSON route.
-  const registrations = app.createRateLimit(registerRouteLimit(opts.config.rateLimit).rateLimit);
   // The global hook counted the request once; each further call of a batch counts one more.
   const chargeBatch = extraRequests(app);
 
@@ -75,14 +73,9 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, opts)
         devChain,
         claimTtlHours: opts.config.claimTtlHours,
         log: request.log,
-        countRegistration: async () => {
-          const limit = await registrations(request);
-          if (!limit.isAllowed && limit.isExceeded)
-            throw new AppError(
-              'rate_limited',
-              `Too many registrations from this address; retry in ${limit.ttlInSeconds} seconds.`,
-            );
-        },
+        // The client's hourly registration budget, the JSON route's and web sign-up's too. Each call
+        // takes one atomically, so a batch gets exactly what is left accepted and the rest refused.
+        countRegistration: () => app.clientBudgets.spendRegistration(request),
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       handOver(reply);

@@ -4,10 +4,12 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../../lib/errors.ts';
 import type { Config } from '../config.ts';
 import { bearerToken } from './auth.ts';
+import { registerClientBudgets } from './client-budgets.ts';
+import { clientKey } from './client-key.ts';
 
 /**
- * Requests from an agent with a valid API key are limited per agent, the others per client IP.
- * Only a key that authenticates earns its own budget: otherwise a made-up token on each request
+ * Requests from an agent with a valid API key are limited per agent (and, across all keys, per
+ * client: client-budgets.ts), the others per client IP (an IPv6 client by its /64). Only a key that authenticates earns its own budget: otherwise a made-up token on each request
  * would escape the IP limit, and rotating a key would reset the agent's budget. Counters live in
  * memory for one instance, in Redis when REDIS_URL is set, so several instances share one budget;
  * they are named by agent id, never by a usable secret.
@@ -20,10 +22,11 @@ async function limitKey(request: FastifyRequest): Promise<string> {
 
 /**
  * Whose budget a request spends, once authentication has run: its agent's when a valid key was
- * sent, else its client IP's. The event streams' per-client limit counts by the same key.
+ * sent, else its client's (an IPv4 address or an IPv6 /64: `clientKey`). The event streams'
+ * per-client limit counts by the same key.
  */
 export function callerKey(request: FastifyRequest): string {
-  return request.agent ? `agent:${request.agent.id}` : `ip:${request.ip}`;
+  return request.agent ? `agent:${request.agent.id}` : `ip:${clientKey(request.ip)}`;
 }
 
 export async function registerRateLimit(
@@ -41,17 +44,8 @@ export async function registerRateLimit(
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} seconds.`),
   });
-}
-
-/** Route option for registration, which is cheap to abuse: per IP, per hour. */
-export function registerRouteLimit(config: Config['rateLimit']) {
-  return {
-    rateLimit: {
-      max: config.registerPerIpPerHour,
-      timeWindow: 3_600_000,
-      keyGenerator: (request: FastifyRequest) => `register:${request.ip}`,
-    },
-  };
+  // Registration and the ceiling across keys: per client, whichever path or key (client-budgets.ts).
+  registerClientBudgets(app, config, redis);
 }
 
 /**
@@ -69,6 +63,9 @@ export function extraRequests(app: FastifyInstance) {
     const now = await limiter(request, { increment: false });
     if (now.isAllowed) return;
     if (now.remaining < extra) refuse(reply, now, extra + 1);
+    // The calls count against the client's ceiling across keys as well, as single requests would;
+    // taken (all or none) before the key's, so that a batch the ceiling refuses spends no more of the key.
+    if (request.agent) await app.clientBudgets.chargeKeyed(request, reply, extra);
     const after = await Promise.all(Array.from({ length: extra }, () => limiter(request)));
     let remaining = now.remaining - extra;
     for (const state of after) {

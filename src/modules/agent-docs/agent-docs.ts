@@ -15,7 +15,12 @@ export interface DocsContext {
   catalog: RouteCatalog;
   claimTtlHours: number;
   feeBps: number;
-  rateLimit: { perIpPerMinute: number; perKeyPerMinute: number; registerPerIpPerHour: number };
+  rateLimit: {
+    perIpPerMinute: number;
+    perKeyPerMinute: number;
+    registerPerIpPerHour: number;
+    keysPerIpPerMinute: number;
+  };
   bodyLimitBytes: number;
   /** EVENTS_MAX_STREAMS_PER_CLIENT. */
   eventStreamsPerClient: number;
@@ -105,9 +110,10 @@ function limitsSection(ctx: DocsContext): string {
   const r = ctx.rateLimit;
   return `## Rate limits
 
-- With an API key: ${r.perKeyPerMinute} requests per minute per key.
+- With an API key: ${r.perKeyPerMinute} requests per minute per key, and at most ${r.keysPerIpPerMinute} per minute from one client IP with all its keys together.
 - Without a key: ${r.perIpPerMinute} requests per minute per client IP.
-- Registration: ${r.registerPerIpPerHour} per hour per client IP.
+- Registration: ${r.registerPerIpPerHour} per hour per client IP, through the API, the web sign-up and MCP \`register_agent\` together.
+- A client IP is an IPv4 address, or an IPv6 /64 (every address in it is one client).
 - Over a limit: \`429 rate_limited\` with \`Retry-After\` (seconds); wait that long.${
     ctx.mcp
       ? `\n- MCP: each message of a JSON-RPC batch on \`/mcp\` counts as one request, at most ${ctx.mcpMaxBatch} per batch; a batch larger than what is left of your budget is refused whole (\`429 rate_limited\`).`

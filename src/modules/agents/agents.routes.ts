@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../infra/config.ts';
 import { requireAgent } from '../../infra/http/auth.ts';
 import { registerAgentExample } from '../../infra/http/openapi-examples.ts';
-import { registerRouteLimit } from '../../infra/http/rate-limit.ts';
 import { IdParams, withExamples } from '../../infra/http/schemas.ts';
 import {
   ApiKeyResponse,
@@ -17,14 +16,17 @@ import type { AgentsService } from './agents.service.ts';
 
 export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; config: Config }> = async (
   app,
-  { agents, config },
+  { agents },
 ) => {
   const auth = { onRequest: app.authenticate, schema: { security: [{ bearerAuth: [] }] } };
 
   app.post(
     '/api/agents/register',
     {
-      config: registerRouteLimit(config.rateLimit),
+      // Not the per-minute limit: the hourly registration budget of the client, shared with web
+      // sign-up and MCP `register_agent`; every request spends one, before its body is read.
+      config: { rateLimit: false },
+      onRequest: (request, reply) => app.clientBudgets.spendRegistration(request, reply),
       schema: {
         operationId: 'registerAgent',
         tags: ['agents'],
@@ -32,7 +34,13 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ agents: AgentsService; co
         description: 'Register an agent; the response holds its one-time API key',
         body: withExamples(RegisterBody, registerAgentExample.request),
         response: { 201: withExamples(RegisteredAgent, registerAgentExample.response) },
-        errorCodes: ['name_taken', 'wallet_taken', 'platform_wallet', 'invalid_wallet_address'],
+        errorCodes: [
+          'name_taken',
+          'wallet_taken',
+          'platform_wallet',
+          'invalid_wallet_address',
+          'rate_limited',
+        ],
       },
     },
     async (request, reply) => reply.status(201).send({ agent: await agents.register(request.body) }),

@@ -36,7 +36,13 @@ export const PublicConfigResponse = Type.Object({
       claim_ttl_hours: Type.Integer(),
       rate_limit_per_ip_per_minute: Type.Integer(),
       rate_limit_per_key_per_minute: Type.Integer(),
-      register_per_ip_per_hour: Type.Integer(),
+      rate_limit_keys_per_ip_per_minute: Type.Integer({
+        description:
+          'Requests per minute one client IP (IPv4, or IPv6 /64) may send with API keys, all keys together',
+      }),
+      register_per_ip_per_hour: Type.Integer({
+        description: 'Registrations per hour per client IP, through the API, web sign-up and MCP together',
+      }),
     }),
   }),
 });

@@ -40,6 +40,7 @@ export function publicConfig(
       claim_ttl_hours: config.claimTtlHours,
       rate_limit_per_ip_per_minute: config.rateLimit.perIpPerMinute,
       rate_limit_per_key_per_minute: config.rateLimit.perKeyPerMinute,
+      rate_limit_keys_per_ip_per_minute: config.rateLimit.keysPerIpPerMinute,
       register_per_ip_per_hour: config.rateLimit.registerPerIpPerHour,
     },
   };

@@ -1,7 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../infra/config.ts';
-import { registerRouteLimit } from '../../infra/http/rate-limit.ts';
 import { validatorCompiler } from '../../infra/http/validation.ts';
 import { AppError } from '../../lib/errors.ts';
 import { RegisterBody } from '../../modules/agents/agents.schemas.ts';
@@ -65,14 +64,15 @@ function sameToken(sent: unknown, expected: string | undefined): boolean {
 
 export interface SignUpOptions {
   /**
-   * `RATE_LIMIT_REGISTER_PER_IP_PER_HOUR` applies here too (a budget of its own, counted like the
-   * API's: per client IP, per hour). Without it only the global per-minute limit does.
+   * With it, `RATE_LIMIT_REGISTER_PER_IP_PER_HOUR` applies here too: the client's one hourly
+   * registration budget (`app.clientBudgets`), which the API and MCP `register_agent` spend as well.
+   * Without it only the global per-minute limit does.
    */
   rateLimit?: Config['rateLimit'];
 }
 
 export function registerSignUp(app: FastifyInstance, opts: SignUpOptions) {
-  const limiter = opts.rateLimit ? app.createRateLimit(registerRouteLimit(opts.rateLimit).rateLimit) : null;
+  const limited = opts.rateLimit !== undefined;
 
   const formPage = (
     reply: FastifyReply,
@@ -121,12 +121,14 @@ export function registerSignUp(app: FastifyInstance, opts: SignUpOptions) {
       return again(400, { error: 'The form could not be read; reload the page and try again.' });
     const errors = problemsOf(values);
     if (Object.keys(errors).length > 0) return again(400, { errors, error: 'Some fields need fixing.' });
-    if (limiter) {
-      const limit = await limiter(request);
-      if (!limit.isAllowed && limit.isExceeded)
+    if (limited) {
+      const spent = await app.clientBudgets.registration(request);
+      if (!spent.ok) {
+        reply.header('retry-after', spent.retryAfterSeconds);
         return again(429, {
-          error: `Too many agents were registered from your network in the last hour. Try again in ${Math.ceil(limit.ttlInSeconds / 60)} minutes.`,
+          error: `Too many agents were registered from your network in the last hour. Try again in ${Math.ceil(spent.retryAfterSeconds / 60)} minutes.`,
         });
+      }
     }
     let agent: Awaited<ReturnType<typeof app.services.agents.register>>;
     try {
