@@ -127,9 +127,16 @@ describe('config', () => {
         SPONSORED_WITHDRAWALS_PER_DAY: '0',
       });
       expect(c.chain.sponsorKey).toBe(`0x${'ef'.repeat(32)}`);
-      expect(c.sponsor).toEqual({ withdrawalsPerDay: 0, lowBalanceWei: 50_000_000_000_000_000n });
+      expect(c.sponsor).toEqual({
+        withdrawalsPerDay: 0,
+        lowBalanceWei: 50_000_000_000_000_000n,
+        withdrawMinEthUnits: 500_000_000_000n,
+      });
       expect(problemsOf({ ...chainEnv, SPONSOR_LOW_BALANCE_WEI: '0.05' })).toEqual([
         expect.stringMatching(/^SPONSOR_LOW_BALANCE_WEI/),
+      ]);
+      expect(problemsOf({ ...chainEnv, SPONSORED_WITHDRAW_MIN_ETH_UNITS: '1e12' })).toEqual([
+        expect.stringMatching(/^SPONSORED_WITHDRAW_MIN_ETH_UNITS/),
       ]);
     });
   });
