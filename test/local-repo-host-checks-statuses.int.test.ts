@@ -1,6 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
 import { parseCommitWebhook } from '../src/infra/repo-host/repo-host.ts';
+import { checksReport } from '../src/modules/reviews/checks-report.ts';
 import { expectGithubResponse, expectGithubWebhook } from './helpers/github-openapi.ts';
 import {
   api,
@@ -156,26 +157,31 @@ describe('commit statuses', () => {
     expect(runs.body).toEqual({ total_count: 0, check_runs: [] });
   });
 
-  it('sums the checks through GithubHost as the combined status has them', async () => {
-    expect(await repoHost.getChecks(host.org, REPO, headSha)).toEqual({
+  it('sums the checks through GithubHost as the combined status has them, by who set them', async () => {
+    const who = { founderLogin: 'alice', authorLogin: 'bob' };
+    const report = async (sha = headSha) => checksReport(await repoHost.getChecks(host.org, REPO, sha), who);
+    const none = { state: 'none', total: 0, failed: 0 };
+    expect(await report()).toEqual({ state: 'success', total: 2, failed: 0, by_author: none });
+    await api('POST', statusPath(headSha), { state: 'pending', context: 'ci/lint' }, 'key-bob');
+    // bob's own status is his claim: shown apart, not counted with the founder's.
+    expect(await report()).toEqual({
       state: 'success',
       total: 2,
       failed: 0,
+      by_author: { state: 'pending', total: 1, failed: 0 },
     });
-    await api('POST', statusPath(headSha), { state: 'pending', context: 'ci/lint' }, 'key-bob');
-    expect(await repoHost.getChecks(host.org, REPO, headSha)).toEqual({
-      state: 'pending',
-      total: 3,
-      failed: 0,
-    });
+    // The founder takes bob's context over: the latest of each context counts, whoever set it.
     await api('POST', statusPath(headSha), { state: 'error', context: 'CI/LINT' }, 'key-alice');
-    expect(await repoHost.getChecks(host.org, REPO, headSha)).toEqual({
+    expect(await report()).toEqual({ state: 'failure', total: 3, failed: 1, by_author: none });
+    expect((await repoHost.getChecks(host.org, REPO, headSha)).checks).toContainEqual({
+      kind: 'status',
+      name: 'CI/LINT',
       state: 'failure',
-      total: 3,
-      failed: 1,
+      creator: 'alice',
+      integration: false,
     });
     const initial = (await git('alice', founderDir, 'rev-list', '--max-parents=0', 'HEAD')).trim();
-    expect(await repoHost.getChecks(host.org, REPO, initial)).toEqual({ state: 'none', total: 0, failed: 0 });
+    expect(await report(initial)).toEqual({ ...none, by_author: none });
   });
 
   it('shows the head commit and its checks on the pull request page, escaped', async () => {

@@ -164,7 +164,7 @@ describe('review_queue', () => {
       deletions: 2,
       changed_files: 3,
       mergeable: true,
-      checks: { state: 'failure', total: 3, failed: 1 },
+      checks: { state: 'failure', total: 3, failed: 1, by_author: { state: 'none', total: 0, failed: 0 } },
     });
     // 2.5% of 80 tokens to the treasury, 78 to the contributor, worth what 78 sell for now.
     const contributor = 78n * TOKEN;

@@ -106,17 +106,23 @@ describe('malformed answers', () => {
       token: null,
       webhookSecret: 'unused',
     });
-    const okStatus = '{"total_count": 0, "statuses": []}';
+    const okStatus = '[]';
     const okRuns = '{"total_count": 0, "check_runs": []}';
     for (const [runs, status] of [
       ['{"check_runs": []}', okStatus],
+      ['{"total_count": -1, "check_runs": []}', okStatus],
       ['{"total_count": 1, "check_runs": [{"status": 3}]}', okStatus],
       ['{"total_count": 1, "check_runs": [{"status": "completed", "conclusion": 7}]}', okStatus],
-      [okRuns, '{"total_count": 1, "statuses": [{"state": "fine"}]}'],
-      [okRuns, '{"total_count": -1, "statuses": []}'],
-      [okRuns, '[]'],
+      [
+        '{"total_count": 1, "check_runs": [{"name": "b", "status": "completed", "app": {"slug": 7}}]}',
+        okStatus,
+      ],
+      [okRuns, '[{"state": "fine", "context": "ci"}]'],
+      [okRuns, '[{"state": "success"}]'],
+      [okRuns, '[{"state": "success", "context": "ci", "creator": {"login": 5}}]'],
+      [okRuns, '{"total_count": 0, "statuses": []}'],
     ] as const) {
-      answers = { 'check-runs': runs, '/status': status };
+      answers = { 'check-runs': runs, '/statuses': status };
       const err = await gh.getChecks(OWNER, REPO, sha('e')).catch((e: unknown) => e);
       expect((err as AppError).code, `${runs} ${status}`).toBe('upstream_error');
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChecksSummary } from '../src/infra/repo-host/repo-host.ts';
 import { AppError } from '../src/lib/errors.ts';
+import { checksReport } from '../src/modules/reviews/checks-report.ts';
 import { githubExample } from './helpers/github-openapi.ts';
 import {
   type Commit,
@@ -68,7 +69,7 @@ describe('getPullRequest', () => {
   });
 });
 
-describe('getChecks: check runs and commit statuses summed as GitHub shows them', () => {
+describe('getChecks: check runs and commit statuses with who set them, summed as GitHub shows them', () => {
   const cases: [string, Commit, ChecksSummary][] = [
     [
       'success: every run passed (neutral and skipped count as passed) and every status succeeded',
@@ -146,14 +147,68 @@ describe('getChecks: check runs and commit statuses summed as GitHub shows them'
     ],
   ];
 
+  // The example statuses are octocat's: here the founder's, so every one counts.
+  const who = { founderLogin: 'octocat', authorLogin: 'contributor' };
+  const none = { state: 'none', total: 0, failed: 0 };
+
   it.each(cases)('%s', async (_name, commit, expected) => {
     const ref = sha(String(cases.findIndex((c) => c[1] === commit) % 10));
     commits.set(ref, commit);
-    expect(await host.getChecks(OWNER, REPO, ref)).toEqual(expected);
+    expect(checksReport(await host.getChecks(OWNER, REPO, ref), who)).toEqual({
+      ...expected,
+      by_author: none,
+    });
     expect(github.requests.sort()).toEqual([
       `GET /repos/${OWNER}/${REPO}/commits/${ref}/check-runs?per_page=100`,
-      `GET /repos/${OWNER}/${REPO}/commits/${ref}/status?per_page=100`,
+      `GET /repos/${OWNER}/${REPO}/commits/${ref}/statuses?per_page=100&page=1`,
     ]);
+  });
+
+  it("says who set each check: a status's creator, a check run's app; the latest status per context", async () => {
+    const ref = sha('9');
+    commits.set(ref, {
+      runs: [checkRun('completed', 'success', 'build')],
+      // Newest first: the founder's `ci` now passes; its older failure is history.
+      statuses: [
+        commitStatus('success', 'ci', { login: 'founder' }),
+        commitStatus('failure', 'forged', { login: 'stranger' }),
+        commitStatus('pending', 'deploy', { login: 'deployer[bot]', type: 'Bot' }),
+        commitStatus('failure', 'my-tests', { login: 'Contributor' }),
+        commitStatus('error', 'CI', { login: 'founder' }),
+        commitStatus('success', 'unknown', null),
+      ],
+    });
+    const read = await host.getChecks(OWNER, REPO, ref);
+    expect(read).toEqual({
+      checks: [
+        { kind: 'check_run', name: 'build', state: 'success', creator: 'octoapp[bot]', integration: true },
+        { kind: 'status', name: 'ci', state: 'success', creator: 'founder', integration: false },
+        { kind: 'status', name: 'forged', state: 'failure', creator: 'stranger', integration: false },
+        { kind: 'status', name: 'deploy', state: 'pending', creator: 'deployer[bot]', integration: true },
+        { kind: 'status', name: 'my-tests', state: 'failure', creator: 'Contributor', integration: false },
+        { kind: 'status', name: 'unknown', state: 'success', creator: null, integration: false },
+      ],
+      unlistedRuns: 0,
+    });
+    // The founder's, the app's and the bot's count; the author's own apart; the stranger's and the
+    // nameless one nowhere.
+    expect(checksReport(read, { founderLogin: 'FOUNDER', authorLogin: 'contributor' })).toEqual({
+      state: 'pending',
+      total: 3,
+      failed: 0,
+      by_author: { state: 'failure', total: 1, failed: 1 },
+    });
+  });
+
+  it('reads the statuses by pages of 100, up to 300', async () => {
+    const ref = sha('e');
+    const many = Array.from({ length: 350 }, (_, i) => commitStatus('success', `ctx-${i}`));
+    commits.set(ref, { runs: [], statuses: many });
+    const read = await host.getChecks(OWNER, REPO, ref);
+    expect(read.checks).toHaveLength(300);
+    expect(github.requests.filter((r) => r.includes('/statuses')).sort()).toEqual(
+      [1, 2, 3].map((p) => `GET /repos/${OWNER}/${REPO}/commits/${ref}/statuses?per_page=100&page=${p}`),
+    );
   });
 
   it('fails as upstream_error when either endpoint fails, or the commit is unknown', async () => {

@@ -189,7 +189,7 @@ describe('the pull-request report on a submission', () => {
       deletions: null,
       changed_files: null,
       mergeable: true,
-      checks: { state: 'none', total: 0, failed: 0 },
+      checks: { state: 'none', total: 0, failed: 0, by_author: { state: 'none', total: 0, failed: 0 } },
     });
     // The agent's CI reports on the head commit: a signed status delivery refreshes the report.
     host.setChecks(sha, { state: 'failure', total: 3, failed: 1 });
@@ -200,7 +200,12 @@ describe('the pull-request report on a submission', () => {
         { event: 'status' },
       ),
     );
-    expect((await detail(s)).pull_request.checks).toEqual({ state: 'failure', total: 3, failed: 1 });
+    expect((await detail(s)).pull_request.checks).toEqual({
+      state: 'failure',
+      total: 3,
+      failed: 1,
+      by_author: { state: 'none', total: 0, failed: 0 },
+    });
     // New commits: the host's synchronize delivery carries the pull request; the report follows the new head.
     host.setPullRequest(s.prUrl, {
       state: 'open',

@@ -110,7 +110,7 @@ describe('POST /api/bounties/{id}/submit', () => {
       pull_request: expect.objectContaining({
         author: expect.any(String),
         state: 'open',
-        checks: { state: 'none', total: 0, failed: 0 },
+        checks: { state: 'none', total: 0, failed: 0, by_author: { state: 'none', total: 0, failed: 0 } },
       }),
     });
     const detail = await getBounty(ctx.app, bounty.id);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
   type ChecksSummary,
+  type CommitCheck,
+  type CommitChecks,
   type EnsureRepositoryOptions,
   foreignRepository,
   type HostedRepository,
@@ -18,7 +20,7 @@ import { verifyWebhookSignature } from '../../src/infra/repo-host/webhook-signat
  * Its author is whoever a test names; one no test described is claimed by its first submitter
  * (`adoptAuthor`, called by `buildTestApp`), as if that agent had opened it. A pull request's head
  * commit is a stable fake sha of its address (`fakeHeadSha`) and it is mergeable, unless a test
- * says otherwise; every commit has no checks (`setChecks`) and every pull request no files
+ * says otherwise; every commit has no checks (`setChecks`, `setCheckList`) and every pull request no files
  * (`setFiles`) until a test gives them some.
  */
 export class FakeRepoHost implements RepoHost {
@@ -29,7 +31,7 @@ export class FakeRepoHost implements RepoHost {
   readonly repos = new Map<string, { description: string | null; founders: string[] }>();
   private readonly prs = new Map<string, PullRequestInfo | null>();
   private readonly users = new Map<string, string>();
-  private readonly checks = new Map<string, ChecksSummary>();
+  private readonly checks = new Map<string, CommitCheck[]>();
   private readonly files = new Map<string, PullRequestFile[]>();
   /** When set, the next ensureRepository throws it (then clears). */
   failNextRepository: Error | null = null;
@@ -128,13 +130,37 @@ export class FakeRepoHost implements RepoHost {
     };
   }
 
-  /** What `getChecks(…, sha)` answers from now on. */
+  /**
+   * From now on `sha` has checks that sum up to `summary`, all check runs of the repository's
+   * integrations (which every report counts): `failed` failed ones, one pending while the summary
+   * is pending, the rest passed.
+   */
   setChecks(sha: string, summary: ChecksSummary): void {
-    this.checks.set(sha, summary);
+    const state = (i: number): CommitCheck['state'] =>
+      i < summary.failed
+        ? 'failure'
+        : summary.state === 'pending' && i === summary.failed
+          ? 'pending'
+          : 'success';
+    this.setCheckList(
+      sha,
+      Array.from({ length: summary.total }, (_, i) => ({
+        kind: 'check_run',
+        name: `ci-${i + 1}`,
+        state: state(i),
+        creator: 'ci-app[bot]',
+        integration: true,
+      })),
+    );
   }
 
-  async getChecks(_owner: string, _repo: string, sha: string): Promise<ChecksSummary> {
-    return { ...(this.checks.get(sha) ?? { state: 'none', total: 0, failed: 0 }) };
+  /** What `getChecks(…, sha)` answers from now on: these checks, with who set each. */
+  setCheckList(sha: string, checks: CommitCheck[]): void {
+    this.checks.set(sha, checks);
+  }
+
+  async getChecks(_owner: string, _repo: string, sha: string): Promise<CommitChecks> {
+    return { checks: (this.checks.get(sha) ?? []).map((c) => ({ ...c })), unlistedRuns: 0 };
   }
 
   /** What `listPullRequestFiles(owner, repo, number)` answers from now on. */

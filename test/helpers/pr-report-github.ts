@@ -7,7 +7,7 @@ export type Json = Record<string, unknown>;
 export const OWNER = 'octo-org';
 export const REPO = 'hello';
 export const CHECK_RUNS = '/repos/{owner}/{repo}/commits/{ref}/check-runs';
-export const STATUS = '/repos/{owner}/{repo}/commits/{ref}/status';
+export const STATUSES = '/repos/{owner}/{repo}/commits/{ref}/statuses';
 export const PULL = '/repos/{owner}/{repo}/pulls/{pull_number}';
 export const FILES = '/repos/{owner}/{repo}/pulls/{pull_number}/files';
 
@@ -29,16 +29,21 @@ export function checkRun(
   };
 }
 
-/** The latest status of one context, from the documented combined status. */
-export function commitStatus(state: string, context: string): Json {
-  const s = (githubExample(STATUS, 'get') as { statuses: Json[] }).statuses[0] as Json;
-  return { ...s, state, context };
+/** A status as GitHub lists them, from its documented example (set by octocat, a user, unless said). */
+export function commitStatus(
+  state: string,
+  context: string,
+  creator: { login: string; type?: 'User' | 'Bot' } | null = { login: 'octocat' },
+): Json {
+  const s = (githubExample(STATUSES, 'get') as Json[])[0] as Json & { creator: Json };
+  return { ...s, state, context, creator: creator && { ...s.creator, type: 'User', ...creator } };
 }
 
 export interface Commit {
   /** A list, or the status the check-runs endpoint answers instead (404: no Checks API). */
   runs: Json[] | number;
   runsTotal?: number;
+  /** Newest first, as GitHub lists them; or the status the endpoint answers instead. */
   statuses: Json[] | number;
 }
 
@@ -53,16 +58,6 @@ export const error = (status: number): FakeAnswer => ({
     documentation_url: 'https://docs.github.com/rest',
   },
 });
-
-export function combined(ref: string, statuses: Json[]): Json {
-  const body = githubExample(STATUS, 'get') as Json;
-  const state = statuses.some((s) => s.state === 'failure' || s.state === 'error')
-    ? 'failure'
-    : statuses.length === 0 || statuses.some((s) => s.state === 'pending')
-      ? 'pending'
-      : 'success';
-  return { ...body, sha: ref, state, statuses, total_count: statuses.length };
-}
 
 export let github: OpenApiGithub;
 export let host: GithubHost;
@@ -83,12 +78,14 @@ export function useFakeGithub(): void {
       },
       {
         method: 'GET',
-        path: STATUS,
-        answer: ({ ref = '' }) => {
+        path: STATUSES,
+        answer: ({ ref = '' }, q) => {
           const c = commits.get(ref);
           if (!c) return error(404);
           if (typeof c.statuses === 'number') return error(c.statuses);
-          return { status: 200, body: combined(ref, c.statuses) };
+          const perPage = Number(q.get('per_page') ?? 30);
+          const page = Number(q.get('page') ?? 1);
+          return { status: 200, body: c.statuses.slice((page - 1) * perPage, page * perPage) };
         },
       },
       {

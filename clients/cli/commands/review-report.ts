@@ -16,7 +16,7 @@ export function currentSubmission(b: Pick<BountyDetail, 'submissions'>): Submiss
 }
 
 /** `success (3/3)`, `failure (1 of 3 failed)`, `pending (3 checks)`, `none`. */
-export function checksText(c: PullRequestReport['checks']): string {
+export function checksText(c: Omit<PullRequestReport['checks'], 'by_author'>): string {
   switch (c.state) {
     case 'success':
       return `success (${c.total - c.failed}/${c.total})`;
@@ -33,7 +33,8 @@ const yesNo = (v: boolean | null) => (v === null ? 'unknown' : v ? 'yes' : 'no')
 
 /**
  * One line: `PR #12 'title' by login · open · +10 −2 in 3 files · mergeable: yes · checks: success (3/3)`.
- * The size is left out while the host has not said it.
+ * The size is left out while the host has not said it. Statuses the author set itself follow as
+ * `author's own: success (1/1), not counted`: its claim, never mixed with the checks that count.
  */
 export function pullRequestLine(pr: PullRequestReport): string {
   const parts = [`PR #${pr.number} '${pr.title}' by ${pr.author}`, pr.state];
@@ -43,6 +44,8 @@ export function pullRequestLine(pr: PullRequestReport): string {
     parts.push(`+${pr.additions} −${pr.deletions}${files}`);
   }
   parts.push(`mergeable: ${yesNo(pr.mergeable)}`, `checks: ${checksText(pr.checks)}`);
+  const own = pr.checks.by_author;
+  if (own && own.total > 0) parts.push(`author's own: ${checksText(own)}, not counted`);
   return parts.join(' · ');
 }
 

@@ -57,7 +57,8 @@ export function combinedStatus(
   const api = apiOf(u, r);
   return {
     state: combinedState(latest),
-    statuses: latest.slice(page.from, page.from + page.perPage).map((s) => simpleStatus(u, r, s)),
+    // GitHub's entries do not say who set them; these do (`creator`), for the founder to see.
+    statuses: latest.slice(page.from, page.from + page.perPage).map((s) => status(u, r, s)),
     sha,
     total_count: latest.length,
     repository: repoJson,

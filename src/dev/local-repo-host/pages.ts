@@ -92,13 +92,17 @@ ${repo.description ? `<p>${esc(repo.description)}</p>` : ''}
   );
 }
 
-/** The head commit's statuses, latest per context: one line each, its link only if http(s). */
+/**
+ * The head commit's statuses, latest per context: one line each, its link only if http(s), and
+ * who set it (a status is a claim by its creator).
+ */
 function checksCell(statuses: StoredStatus[]): string {
   if (statuses.length === 0) return 'none reported';
   const line = (s: StoredStatus) =>
     `<span class="${s.state}">${s.state}</span> <code>${esc(s.context)}</code>` +
     (s.description ? ` ${esc(s.description)}` : '') +
-    (s.targetUrl ? ` <a href="${esc(s.targetUrl)}" rel="nofollow noopener">details</a>` : '');
+    (s.targetUrl ? ` <a href="${esc(s.targetUrl)}" rel="nofollow noopener">details</a>` : '') +
+    ` · by ${esc(s.creatorLogin)}`;
   const state = combinedState(statuses);
   return [`<span class="${state}">${state}</span>`, ...statuses.map(line)].join('<br>');
 }

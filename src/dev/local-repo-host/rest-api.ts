@@ -96,6 +96,7 @@ export class RestApi {
         'Status',
       ],
       ['GET', new RegExp(`${repo}/commits/${ref}/status$`), (p, q) => statuses.combined(p, q)],
+      ['GET', new RegExp(`${repo}/commits/${ref}/statuses$`), (p, q) => statuses.list(p, q)],
       ['GET', new RegExp(`${repo}/commits/${ref}/check-runs$`), (p) => statuses.checkRuns(p)],
     ];
   }

@@ -18,6 +18,7 @@ import {
   STYLESHEET_PATH,
   servePullForm,
 } from './pages.ts';
+import { recordPushedTips } from './pushers.ts';
 import { readPushBody, refusedUpdate } from './ref-updates.ts';
 import { controlInPath, crossSiteWithBasic, readJson } from './request-checks.ts';
 import {
@@ -203,6 +204,7 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     const repo = await store.get(owner, name);
     const refusal = repo ? refusedUpdate(push.updates, actor, repo) : 'No such repository.';
     if (refusal) return sendText(res, 403, refusal);
+    await recordPushedTips(store, [owner, name], push.updates, actor);
     // Once git answered: the pull requests whose head branch moved are synchronized.
     res.once('close', () => {
       synchronizePulls(views, webhooks, [owner, name], push.updates, actor).catch((err: unknown) => {

@@ -1,6 +1,7 @@
 import { type Actor, maintains, sameLogin } from './auth.ts';
 import { combinedStatus, status, statusEvent } from './commit-shapes.ts';
 import { FULL_SHA } from './git.ts';
+import { pusherOf } from './pushers.ts';
 import { type ApiResponse, type Body, forbidden, notFound, paging, validationFailed } from './responses.ts';
 import { type StoredRepo, type StoredStatus, stableId } from './store.ts';
 import type { Views } from './views.ts';
@@ -22,8 +23,27 @@ const noCommit = (sha: string) =>
   );
 const notAllowed = () =>
   forbidden(
-    "Only the author of an open pull request whose head is this commit, or the project's founder, may set its statuses.",
+    "Only the author of an open pull request whose head is this commit and who pushed it, or the project's founder, may set its statuses.",
   );
+const contextTaken = (context: string, owner: string) =>
+  forbidden(
+    `The context "${context}" on this repository belongs to ${owner}, who set it first; set your statuses under a context of your own.`,
+  );
+
+/**
+ * Whom a context (lower-cased) belongs to: as recorded, or in records from before contexts were
+ * recorded, the creator of its first status.
+ */
+function contextOwner(repo: StoredRepo, context: string): string | null {
+  const recorded = repo.contexts?.find((c) => c.context === context);
+  if (recorded) return recorded.login;
+  return repo.statuses?.find((s) => s.context.toLowerCase() === context)?.creatorLogin ?? null;
+}
+
+/** Makes `login` the context's owner. */
+function claimContext(repo: StoredRepo, context: string, login: string): void {
+  repo.contexts = [...(repo.contexts ?? []).filter((c) => c.context !== context), { context, login }];
+}
 
 const isResponse = (o: StoredStatus | ApiResponse): o is ApiResponse => 'status' in o;
 
@@ -53,10 +73,11 @@ function readStatus(
 }
 
 /**
- * Commit statuses as GitHub keeps them: `POST .../statuses/{sha}` (the author of an open pull
- * request whose head is that commit, or the founder), `GET .../commits/{ref}/status` (the latest
- * per context, combined) and an empty `GET .../commits/{ref}/check-runs` (no Checks API here).
- * Each new status is sent as a `status` webhook.
+ * Commit statuses as GitHub keeps them, each with its `creator`: `POST .../statuses/{sha}` (the
+ * author of an open pull request whose head is that commit and who pushed it, or the founder;
+ * a context is its first setter's), `GET .../commits/{ref}/statuses` (all, newest first), `GET
+ * .../commits/{ref}/status` (the latest per context, combined) and an empty `GET
+ * .../commits/{ref}/check-runs` (no Checks API here). Each new status is sent as a `status` webhook.
  */
 export class StatusesApi {
   constructor(
@@ -79,9 +100,15 @@ export class StatusesApi {
       async (repo): Promise<StoredStatus | ApiResponse> => {
         if (!FULL_SHA.test(sha) || !(await git.commitSha(sha))) return noCommit(rawSha);
         if (!(await this.mayPost(repo, actor, sha))) return notAllowed();
+        const context = asked.context.toLowerCase();
+        // A context is its first setter's: nobody else speaks under the name of the founder's CI.
+        // The founder may take any, so that a contributor cannot squat that name beforehand.
+        const owner = contextOwner(repo, context);
+        if (owner !== null && !sameLogin(owner, actor.login) && !maintains(repo, actor))
+          return contextTaken(asked.context, owner);
+        if (!sameLogin(owner, actor.login)) claimContext(repo, context, actor.login);
         repo.statuses ??= [];
         const statuses = repo.statuses;
-        const context = asked.context.toLowerCase();
         if (
           statuses.filter((s) => s.sha === sha && s.context.toLowerCase() === context).length >=
           MAX_PER_CONTEXT
@@ -125,9 +152,13 @@ export class StatusesApi {
     return { status: 201, body, headers: { location: String(body.url) } };
   }
 
-  /** The founder (or the platform), or the author of an open pull request whose head is `sha`. */
+  /**
+   * The founder (or the platform), or the author of an open pull request whose head is `sha` and
+   * who pushed it: a branch pointed at another agent's head commit gives no say over its statuses.
+   */
   private async mayPost(repo: StoredRepo, actor: Actor, sha: string): Promise<boolean> {
     if (maintains(repo, actor)) return true;
+    if (!sameLogin(pusherOf(repo, sha), actor.login)) return false;
     const mine = repo.pulls.filter((p) => p.state === 'open' && sameLogin(p.authorLogin, actor.login));
     if (mine.length === 0) return false;
     const branches = await this.store.git(repo.org, repo.name).branches();
@@ -139,6 +170,17 @@ export class StatusesApi {
     const sha = repo ? await this.resolve(repo, ref) : null;
     if (!repo || !sha) return notFound();
     const body = combinedStatus(this.views.urls, repo, sha, await this.views.repo(repo), paging(q));
+    return { status: 200, body };
+  }
+
+  /** `GET .../commits/{ref}/statuses`: every status of the commit, newest first, with its creator. */
+  async list([owner = '', name = '', ref = '']: string[], q: URLSearchParams): Promise<ApiResponse> {
+    const repo = await this.store.get(owner, name);
+    const sha = repo ? await this.resolve(repo, ref) : null;
+    if (!repo || !sha) return notFound();
+    const { from, perPage } = paging(q);
+    const mine = (repo.statuses ?? []).filter((s) => s.sha === sha).reverse();
+    const body = mine.slice(from, from + perPage).map((s) => status(this.views.urls, repo, s));
     return { status: 200, body };
   }
 

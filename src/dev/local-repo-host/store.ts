@@ -59,6 +59,17 @@ export interface StoredRepo {
   collaborators?: Record<string, Permission>;
   /** Commit statuses in the order they were posted; absent in records from before statuses. */
   statuses?: StoredStatus[];
+  /**
+   * Whom each context (lower-cased) belongs to: whoever first set it on this repository, or the
+   * founder who took it since. A list, not an object: a context may be named `__proto__`. Absent
+   * in older records, where the context's first status tells.
+   */
+  contexts?: { context: string; login: string }[];
+  /**
+   * Commit sha -> the login whose push brought it here as a branch tip: the one author whose
+   * statuses on it a pull request may carry. Absent in records from before pushes were recorded.
+   */
+  pushedBy?: Record<string, string>;
 }
 
 /** Repository and pull request names as GitHub allows them; never a path trick. */
@@ -74,8 +85,8 @@ const META_FILE = 'local-host.json';
 
 /**
  * The local host's state: bare repositories under `{root}/{org}/{name}.git`, each with a JSON record
- * of its pull requests, collaborators and commit statuses. Changes to one repository are
- * serialized; records are replaced atomically.
+ * of its pull requests, collaborators, commit statuses and who pushed which commit. Changes to one
+ * repository are serialized; records are replaced atomically.
  */
 export class RepoStore {
   private readonly cache = new Map<string, StoredRepo>();

@@ -1,7 +1,8 @@
 import type { Octokit } from '@octokit/rest';
 import {
   badUpstream,
-  type ChecksSummary,
+  type CommitCheck,
+  type CommitChecks,
   type JsonObject,
   type PullRequestFile,
   type PullRequestInfo,
@@ -13,8 +14,8 @@ import {
 
 /**
  * What GithubHost reads of a pull request beyond who and where: its diff stats, head commit and
- * mergeability, the checks of a commit (check runs and commit statuses summed as GitHub shows
- * them) and its files. Octokit's errors pass through; GithubHost maps them to `upstream_error`.
+ * mergeability, the checks of a commit (check runs and commit statuses, each with who set it) and
+ * its files. Octokit's errors pass through; GithubHost maps them to `upstream_error`.
  */
 
 type Details = Pick<PullRequestInfo, 'additions' | 'deletions' | 'changedFiles' | 'headSha' | 'mergeable'>;
@@ -61,85 +62,113 @@ function readList(o: JsonObject, key: string, what: string): JsonObject[] {
   return v.map((item) => readObject(item, what));
 }
 
-interface Tally {
-  total: number;
-  failed: number;
-  pending: boolean;
-}
-
-/** `GET .../commits/{ref}/check-runs` (first page): how many, how many failed, any unfinished. */
-export function tallyCheckRuns(data: unknown): Tally {
+/**
+ * `GET .../commits/{ref}/check-runs` (first page): each run as its app's check. Only an app
+ * installed on the repository can make one, so every run is the repository's integration.
+ */
+export function parseCheckRuns(data: unknown): CommitChecks {
   const what = 'list of check runs';
   const body = readObject(data, what);
   const runs = readList(body, 'check_runs', what);
-  let failed = 0;
-  let pending = false;
-  for (const run of runs) {
+  const checks = runs.map((run): CommitCheck => {
     const status = readString(run, 'status', what);
     const conclusion = run.conclusion ?? null;
     if (conclusion !== null && typeof conclusion !== 'string') throw badUpstream(what);
-    if (status !== 'completed') pending = true;
-    else if (conclusion !== null && FAILED_CONCLUSIONS.has(conclusion)) failed++;
-  }
-  return { total: Math.max(readCount(body, 'total_count', what), runs.length), failed, pending };
+    const app = run.app === undefined || run.app === null ? null : readObject(run.app, what);
+    const slug = app?.slug ?? null;
+    if (slug !== null && typeof slug !== 'string') throw badUpstream(what);
+    return {
+      kind: 'check_run',
+      name: readString(run, 'name', what),
+      state:
+        status !== 'completed'
+          ? 'pending'
+          : conclusion !== null && FAILED_CONCLUSIONS.has(conclusion)
+            ? 'failure'
+            : 'success',
+      creator: slug ? `${slug}[bot]` : null,
+      integration: true,
+    };
+  });
+  const total = readCount(body, 'total_count', what);
+  return { checks, unlistedRuns: Math.max(total - runs.length, 0) };
 }
 
 /**
- * `GET .../commits/{ref}/status`: the latest status of each context. Its own `state` is not used:
- * GitHub says `pending` for a commit without any status, which here is no check at all.
+ * One page of `GET .../commits/{ref}/statuses` (newest first), each with its creator: the
+ * combined status does not say who set a status, this list does (`creator`, a bot for an app).
  */
-export function tallyStatuses(data: unknown): Tally {
-  const what = 'combined commit status';
-  const body = readObject(data, what);
-  const statuses = readList(body, 'statuses', what);
-  let failed = 0;
-  let pending = false;
-  for (const s of statuses) {
+export function parseStatuses(data: unknown): CommitCheck[] {
+  const what = 'list of commit statuses';
+  if (!Array.isArray(data)) throw badUpstream(what);
+  return data.map((item): CommitCheck => {
+    const s = readObject(item, what);
     const state = readString(s, 'state', what);
     if (!STATUS_STATES.has(state)) throw badUpstream(what);
-    if (state === 'failure' || state === 'error') failed++;
-    else if (state === 'pending') pending = true;
-  }
-  return { total: Math.max(readCount(body, 'total_count', what), statuses.length), failed, pending };
+    const creator = s.creator === undefined || s.creator === null ? null : readObject(s.creator, what);
+    return {
+      kind: 'status',
+      name: readString(s, 'context', what),
+      state: state === 'error' ? 'failure' : (state as CommitCheck['state']),
+      creator: creator ? readString(creator, 'login', what) : null,
+      integration: creator?.type === 'Bot',
+    };
+  });
 }
 
-/** Check runs and statuses together, as a pull request's checks box sums them up. */
-export function sumChecks(runs: Tally, statuses: Tally): ChecksSummary {
-  const total = runs.total + statuses.total;
-  const failed = runs.failed + statuses.failed;
-  const state =
-    failed > 0 ? 'failure' : runs.pending || statuses.pending ? 'pending' : total > 0 ? 'success' : 'none';
-  return { state, total, failed };
+/** The latest status of each context (case-insensitive, as GitHub keeps them) of a newest-first list. */
+export function latestPerContext(statuses: CommitCheck[]): CommitCheck[] {
+  const latest = new Map<string, CommitCheck>();
+  for (const s of statuses) if (!latest.has(s.name.toLowerCase())) latest.set(s.name.toLowerCase(), s);
+  return [...latest.values()];
 }
 
 const httpStatus = (err: unknown): unknown =>
   err instanceof Error && err.name === 'HttpError' ? (err as { status?: unknown }).status : undefined;
 
-const NO_CHECK_RUNS: Tally = { total: 0, failed: 0, pending: false };
+const NO_CHECK_RUNS: CommitChecks = { checks: [], unlistedRuns: 0 };
+const STATUSES_PER_PAGE = 100;
+/** Up to 300 statuses, newest first: a context re-posted past that many is not seen. */
+const MAX_STATUS_PAGES = 3;
+
+async function readStatuses(octokit: Octokit, owner: string, repo: string, sha: string) {
+  const statuses: CommitCheck[] = [];
+  for (let page = 1; page <= MAX_STATUS_PAGES; page++) {
+    const res = await octokit.rest.repos.listCommitStatusesForRef({
+      owner,
+      repo,
+      ref: sha,
+      per_page: STATUSES_PER_PAGE,
+      page,
+    });
+    const batch = parseStatuses(res.data);
+    statuses.push(...batch);
+    if (batch.length < STATUSES_PER_PAGE) break;
+  }
+  return latestPerContext(statuses);
+}
 
 /**
- * The checks of `sha`: its check runs (first page of 100; a host without the Checks API answers
- * 404, which counts as none) and its combined commit status (up to 100 contexts).
+ * The checks of `sha` with who set each: its check runs (first page of 100; a host without the
+ * Checks API answers 404, which counts as none) and the latest status of each context.
  */
 export async function readChecks(
   octokit: Octokit,
   owner: string,
   repo: string,
   sha: string,
-): Promise<ChecksSummary> {
+): Promise<CommitChecks> {
   const [runs, statuses] = await Promise.all([
     octokit.rest.checks.listForRef({ owner, repo, ref: sha, per_page: 100 }).then(
-      (res) => tallyCheckRuns(res.data),
+      (res) => parseCheckRuns(res.data),
       (err: unknown) => {
         if (httpStatus(err) === 404) return NO_CHECK_RUNS;
         throw err;
       },
     ),
-    octokit.rest.repos
-      .getCombinedStatusForRef({ owner, repo, ref: sha, per_page: 100 })
-      .then((res) => tallyStatuses(res.data)),
+    readStatuses(octokit, owner, repo, sha),
   ]);
-  return sumChecks(runs, statuses);
+  return { checks: [...runs.checks, ...statuses], unlistedRuns: runs.unlistedRuns };
 }
 
 /** One page of `GET .../pulls/{n}/files` as PullRequestFile (patch null when the host sent none). */

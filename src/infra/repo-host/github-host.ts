@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import { pullRequestDetails, readChecks, readPullRequestFiles } from './github-checks.ts';
 import {
   badUpstream,
-  type ChecksSummary,
+  type CommitChecks,
   type EnsureRepositoryOptions,
   foreignRepository,
   type HostedRepository,
@@ -261,8 +261,8 @@ export class GithubHost implements RepoHost {
     }
   }
 
-  /** Check runs and combined status of `sha`, summed up (see github-checks.ts). */
-  async getChecks(owner: string, repo: string, sha: string): Promise<ChecksSummary> {
+  /** Check runs and the latest status per context of `sha`, with who set each (github-checks.ts). */
+  async getChecks(owner: string, repo: string, sha: string): Promise<CommitChecks> {
     try {
       return await readChecks(this.octokit, owner, repo, sha);
     } catch (err) {

@@ -68,15 +68,37 @@ export interface PullRequestInfo {
 }
 
 /**
- * The checks of a commit, summed up as GitHub shows them on a pull request: its check runs and
- * its commit statuses (the latest per context) together. `failure` when any failed (failure,
+ * Checks summed up as GitHub shows them on a pull request: `failure` when any failed (failure,
  * error, cancelled, timed out, action required), else `pending` while any has not finished, else
- * `success`; `none` without any.
+ * `success`; `none` without any. Which checks are summed is the reviews module's rule.
  */
 export interface ChecksSummary {
   state: 'success' | 'failure' | 'pending' | 'none';
   total: number;
   failed: number;
+}
+
+/** One check of a commit, with who set it: a check run, or the latest status of one context. */
+export interface CommitCheck {
+  kind: 'check_run' | 'status';
+  /** The status's context, or the check run's name. */
+  name: string;
+  /** `failure` also for an errored status and a cancelled, timed out or action-required run. */
+  state: 'success' | 'failure' | 'pending';
+  /** The status's `creator.login`, or a check run's app as `{slug}[bot]`; null when the host does not say. */
+  creator: string | null;
+  /**
+   * Set by one of the repository's own integrations: every check run (only an app installed on the
+   * repository makes one) and a status whose creator is a bot account (an app, or the platform's).
+   */
+  integration: boolean;
+}
+
+/** The check runs and commit statuses of a commit, each with who set it. */
+export interface CommitChecks {
+  checks: CommitCheck[];
+  /** Check runs past the first page (100), not read: apps' runs, counted as passed. */
+  unlistedRuns: number;
 }
 
 /** One file of a pull request's diff (`GET /repos/{o}/{r}/pulls/{n}/files`). */
@@ -127,8 +149,8 @@ export interface RepoHost {
   ensureRepository(name: string, opts: EnsureRepositoryOptions): Promise<HostedRepository>;
   /** The pull request, or null when the host has no such pull request (404). */
   getPullRequest(owner: string, repo: string, number: number): Promise<PullRequestInfo | null>;
-  /** The checks of a commit: check runs and combined commit status (GitHub), statuses (local). */
-  getChecks(owner: string, repo: string, sha: string): Promise<ChecksSummary>;
+  /** The checks of a commit with who set each: its check runs and the latest status per context. */
+  getChecks(owner: string, repo: string, sha: string): Promise<CommitChecks>;
   /** The pull request's files with their patches, as the host lists them (at most 300). */
   listPullRequestFiles(owner: string, repo: string, number: number): Promise<PullRequestFile[]>;
   /**

@@ -94,7 +94,9 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Every pending submission on your projects, with its bounty, oldest first. submission.pull_request reports ' +
         'the pull request as the repository host sees it (open/closed/merged, +additions -deletions, changed files, ' +
-        'mergeable, and the checks of its head commit: success, failure with how many failed, pending or none); ' +
+        'mergeable, and the checks of its head commit: success, failure with how many failed, pending or none, ' +
+        "counting only your statuses and the repository's integrations; checks.by_author sums the statuses the " +
+        'contributor set itself, its own claim, never counted); ' +
         'payout says what an approval sends (contributor_units and fee_units of the token, and reward_eth_units: ' +
         "what the contributor's share sells for now). Look at the pull request, then approve_submission (pays the " +
         'reward), request_changes (the same contributor revises it) or reject_submission (reopens the bounty). A ' +

@@ -78,8 +78,16 @@ export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({
   merged_at: r.mergedAt ? r.mergedAt.toISOString() : null,
   merged_by: r.mergedBy,
   founder_merged: r.founderMerged,
-  pull_request: r.pullRequest ?? null,
+  pull_request: r.pullRequest ? withByAuthor(r.pullRequest) : null,
 });
+
+/** Reports stored before checks were split by who set them have no `by_author`: none of their own. */
+function withByAuthor(
+  pr: NonNullable<SubmissionRow['pullRequest']>,
+): NonNullable<SubmissionJson['pull_request']> {
+  const { by_author = { state: 'none', total: 0, failed: 0 }, ...counted } = pr.checks;
+  return { ...pr, checks: { ...counted, by_author } };
+}
 
 /** GET /api/bounties/{id}: the bounty and its submissions, newest first. */
 export const toBountyDetailJson = (b: BountyWithProject, subs: SubmissionRow[], feeBps: number) => ({

@@ -61,14 +61,26 @@ export const Bounty = Type.Object({
 });
 export type BountyJson = Static<typeof Bounty>;
 
+const checksTally = {
+  state: Type.Enum(['success', 'failure', 'pending', 'none'] as const),
+  total: Type.Integer({ minimum: 0 }),
+  failed: Type.Integer({ minimum: 0 }),
+};
+
 export const ChecksReport = Type.Object(
   {
-    state: Type.Enum(['success', 'failure', 'pending', 'none'] as const),
-    total: Type.Integer({ minimum: 0 }),
-    failed: Type.Integer({ minimum: 0 }),
+    ...checksTally,
+    by_author: Type.Object(checksTally, {
+      description:
+        "The statuses the pull request's author set on the head commit, summed the same way: the contributor's own claim, never counted above",
+    }),
   },
-  { description: "The head commit's check runs and commit statuses, as GitHub sums them on a pull request" },
+  {
+    description:
+      "The head commit's check runs and the statuses set by the founder or the repository's integrations (apps, bots, the platform), as GitHub sums them on a pull request; statuses anyone else set are not counted",
+  },
 );
+export type ChecksReportJson = Static<typeof ChecksReport>;
 
 export const PullRequestReport = Type.Object(
   {

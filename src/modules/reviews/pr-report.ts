@@ -1,5 +1,6 @@
 import type { PullRequestReport } from '../../infra/db/schema.ts';
 import type { PullRequestInfo, RepoHost } from '../../infra/repo-host/repo-host.ts';
+import { checksReport, NO_CHECKS } from './checks-report.ts';
 
 /** owner, repository and number of a canonical `{repo_url}/pull/{n}` URL. */
 export function pullRequestParts(prUrl: string): { owner: string; repo: string; number: number } {
@@ -9,19 +10,24 @@ export function pullRequestParts(prUrl: string): { owner: string; repo: string; 
 
 /**
  * The `pull_request` report of a submission from the repository host: the pull request (reusing
- * one just read) and the checks of its head commit, as GitHub sums them on the pull request page.
+ * one just read) and the checks of its head commit, as GitHub sums them on the pull request page,
+ * counting only the founder's (`founderLogin`) and the integrations' (see checks-report.ts).
  */
 export async function readReport(
   host: RepoHost,
   prUrl: string,
+  founderLogin: string | null,
   known?: PullRequestInfo,
 ): Promise<PullRequestReport | null> {
   const { owner, repo, number } = pullRequestParts(prUrl);
   const pr = known ?? (await host.getPullRequest(owner, repo, number));
   if (!pr) return null;
   const checks = pr.headSha
-    ? await host.getChecks(owner, repo, pr.headSha)
-    : { state: 'none' as const, total: 0, failed: 0 };
+    ? checksReport(await host.getChecks(owner, repo, pr.headSha), {
+        founderLogin,
+        authorLogin: pr.authorLogin,
+      })
+    : NO_CHECKS;
   return {
     number: pr.number,
     title: pr.title,

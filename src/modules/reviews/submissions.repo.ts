@@ -157,7 +157,7 @@ export function liveForReport(
           sql`lower(${submissions.prUrl}) like ${`%/${match.repositoryFullName.toLowerCase()}/pull/%`}`,
         );
   return ex
-    .select({ id: submissions.id, prUrl: submissions.prUrl })
+    .select({ id: submissions.id, prUrl: submissions.prUrl, bountyId: submissions.bountyId })
     .from(submissions)
     .where(and(live, which));
 }

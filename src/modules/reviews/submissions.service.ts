@@ -77,7 +77,8 @@ export class SubmissionsService {
     }
     const pr = await this.requireAuthoredPullRequest(url, repoLogin);
     // What the founder will see: the pull request and its checks, as the host reports them now.
-    const report = await readReport(this.deps.repoHost, url, pr);
+    const founder = await this.deps.agents.require(project.founderId);
+    const report = await readReport(this.deps.repoHost, url, founder.repoLogin, pr);
     const now = clock.now();
     try {
       const created = await db.transaction(async (tx) => {
@@ -195,10 +196,18 @@ export class SubmissionsService {
   async refreshReports(match: { prUrl: string } | { repositoryFullName: string; sha: string }) {
     const rows = await submissionsRepo.liveForReport(this.deps.db, match);
     for (const row of rows) {
-      const report = await readReport(this.deps.repoHost, row.prUrl);
+      const founderLogin = await this.founderLoginOf(row.bountyId);
+      const report = await readReport(this.deps.repoHost, row.prUrl, founderLogin);
       if (report) await submissionsRepo.storeReport(this.deps.db, row.id, report, this.deps.clock.now());
     }
     return rows.length;
+  }
+
+  /** The host login of the founder of the bounty's project: whose statuses a report counts. */
+  async founderLoginOf(bountyId: string): Promise<string | null> {
+    const bounty = await this.deps.bounties.require(bountyId);
+    const project = await this.deps.projects.require(bounty.projectId);
+    return (await this.deps.agents.require(project.founderId)).repoLogin;
   }
 
   /** The pending submission a merged pull request backs, with who may approve it. */

@@ -16,12 +16,17 @@ export interface ReportView {
   size: { additions: number; deletions: number; files: string | null } | null;
   mergeable: 'yes' | 'no' | 'unknown';
   checks: { state: PullRequestReport['checks']['state']; mark: string; text: string };
+  /** The statuses the author set on the head commit, shown apart (never counted); null without any. */
+  byAuthor: { state: PullRequestReport['checks']['state']; mark: string; text: string } | null;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "✗ 1 of 3 checks failed", "✓ 3 checks passed", "● checks running", "no checks". */
-export function checksText(c: PullRequestReport['checks']): { mark: string; text: string } {
+export function checksText(c: Omit<PullRequestReport['checks'], 'by_author'>): {
+  mark: string;
+  text: string;
+} {
   switch (c.state) {
     case 'success':
       return { mark: '✓', text: `${plural(c.total, 'check')} passed` };
@@ -51,6 +56,10 @@ export function reportView(r: PullRequestReport): ReportView {
     size,
     mergeable: r.mergeable === null ? 'unknown' : r.mergeable ? 'yes' : 'no',
     checks: { state: r.checks.state, ...checksText(r.checks) },
+    byAuthor:
+      r.checks.by_author && r.checks.by_author.total > 0
+        ? { state: r.checks.by_author.state, ...checksText(r.checks.by_author) }
+        : null,
   };
 }
 

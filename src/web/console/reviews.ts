@@ -21,7 +21,9 @@ const timeout = (ms: number) =>
  */
 async function reportOf(ctx: ConsoleCtx, prUrl: string, stored: PullRequestReport | null) {
   if (stored) return stored;
-  return readReport(ctx.repoHost, prUrl).catch(() => null);
+  // The queue is the founder's own: the viewer's statuses are the founder's.
+  const founder = await ctx.services.directory.require(ctx.session.agentId);
+  return readReport(ctx.repoHost, prUrl, founder.repoLogin).catch(() => null);
 }
 
 /** The pull request's diff from the host; null when the host could not give it (the page says so). */

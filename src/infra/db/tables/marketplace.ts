@@ -177,7 +177,16 @@ export interface PullRequestReport {
   deletions: number | null;
   changed_files: number | null;
   mergeable: boolean | null;
-  checks: { state: 'success' | 'failure' | 'pending' | 'none'; total: number; failed: number };
+  checks: ChecksTally & {
+    /** The author's own statuses; absent in reports stored before checks were split by who set them. */
+    by_author?: ChecksTally;
+  };
+}
+
+interface ChecksTally {
+  state: 'success' | 'failure' | 'pending' | 'none';
+  total: number;
+  failed: number;
 }
 
 export const submissions = pgTable(
