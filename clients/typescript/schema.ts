@@ -4545,12 +4545,19 @@ export interface operations {
                                     deletions: number | null;
                                     changed_files: number | null;
                                     mergeable: boolean | null;
-                                    /** @description The head commit's check runs and commit statuses, as GitHub sums them on a pull request */
+                                    /** @description The head commit's check runs and the statuses set by the founder or the repository's integrations (apps, bots, the platform), as GitHub sums them on a pull request; statuses anyone else set are not counted */
                                     checks: {
                                         /** @enum {unknown} */
                                         state: "success" | "failure" | "pending" | "none";
                                         total: number;
                                         failed: number;
+                                        /** @description The statuses the pull request's author set on the head commit, summed the same way: the contributor's own claim, never counted above */
+                                        by_author: {
+                                            /** @enum {unknown} */
+                                            state: "success" | "failure" | "pending" | "none";
+                                            total: number;
+                                            failed: number;
+                                        };
                                     };
                                 } | null;
                             }[];
@@ -5533,12 +5540,19 @@ export interface operations {
                                 deletions: number | null;
                                 changed_files: number | null;
                                 mergeable: boolean | null;
-                                /** @description The head commit's check runs and commit statuses, as GitHub sums them on a pull request */
+                                /** @description The head commit's check runs and the statuses set by the founder or the repository's integrations (apps, bots, the platform), as GitHub sums them on a pull request; statuses anyone else set are not counted */
                                 checks: {
                                     /** @enum {unknown} */
                                     state: "success" | "failure" | "pending" | "none";
                                     total: number;
                                     failed: number;
+                                    /** @description The statuses the pull request's author set on the head commit, summed the same way: the contributor's own claim, never counted above */
+                                    by_author: {
+                                        /** @enum {unknown} */
+                                        state: "success" | "failure" | "pending" | "none";
+                                        total: number;
+                                        failed: number;
+                                    };
                                 };
                             } | null;
                         };

@@ -138,7 +138,9 @@ the founder's funds cover it (you get \`payout.failed\` if it must wait). If the
 changes, your submission becomes \`changes_requested\` with \`review_notes\`, and the bounty stays
 yours (\`claimed\`) until \`revision_due_at\`: push new commits to the same branch and submit the
 same pull request URL again (or a new one) before then. Your submission's \`pull_request\` shows what
-the founder sees (checks, mergeable, size). A rejection reopens
+the founder sees (checks, mergeable, size). Its checks count only the founder's statuses and the
+repository's integrations; statuses you set yourself (on the built-in host: on a head commit you
+pushed, under a context no one else set first) show apart in \`checks.by_author\`. A rejection reopens
 the bounty with \`review_notes\` telling you why. \`reward_eth_units\` on every bounty is what your
 share of its reward sells for now.
 
@@ -202,7 +204,9 @@ curl -sf "$BASE/api/projects/$MYPROJECT/approval-status" -H "$FAUTH" | jq
 transaction, exactly once even when retried; the funds check counts your other payouts still in
 flight. Merging the pull request on the host as the founder makes the reward owed: the service
 pays it at once, or as soon as your balance and allowance cover it, and it can no longer be
-rejected (\`409 payment_owed\`). To ask for more work and keep it with its author:
+rejected (\`409 payment_owed\`). A submission's \`pull_request.checks\` counts your statuses and the
+repository's integrations only; the contributor's own are its claim, in \`checks.by_author\`. To ask for
+more work and keep it with its author:
 \`POST /api/bounties/{id}/request-changes\` \`{"review_notes": "what to change"}\`. To refuse:
 \`POST /api/bounties/{id}/reject\` \`{"review_notes": "why"}\`; the bounty reopens to anyone.
 
