@@ -8,6 +8,7 @@ import { type RepoHost, unavailableRepoHost } from './infra/repo-host/repo-host.
 import type { Clock } from './lib/clock.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
 import { AgentWebhooksService } from './modules/agent-webhooks/agent-webhooks.service.ts';
+import { postJson, type Sender } from './modules/agent-webhooks/http-sender.ts';
 import { systemResolver } from './modules/agent-webhooks/url-guard.ts';
 import { WebhookDelivery } from './modules/agent-webhooks/webhook-delivery.ts';
 import { AgentDirectory } from './modules/agents/agent-directory.ts';
@@ -54,16 +55,32 @@ export interface ServiceDeps {
   vault?: WalletVault | null;
   /** Where the webhook delivery reports its failures; none in tests that build no metrics. */
   metrics?: Metrics;
+  /** How webhook requests are POSTed: `postJson`, unless a test must contact no receiver. */
+  webhookSender?: Sender;
 }
 
 /** The composition root's half that builds every service from the parts it is given. */
 export function buildServices(
-  { database, chain, clock, config, repoHost = unavailableRepoHost, vault = null, metrics }: ServiceDeps,
+  {
+    database,
+    chain,
+    clock,
+    config,
+    repoHost = unavailableRepoHost,
+    vault = null,
+    metrics,
+    webhookSender = postJson,
+  }: ServiceDeps,
   log: FastifyBaseLogger,
 ) {
   const db = database.db;
   const activity = new ActivityService(db, clock);
-  const webhookTargets = { allowPrivate: config.webhookAllowPrivateUrls, resolve: systemResolver };
+  const webhookTargets = {
+    allowPrivate: config.webhookAllowPrivateUrls,
+    resolve: systemResolver,
+    send: webhookSender,
+    perHostPerMinute: config.webhookDeliveriesPerHostPerMinute,
+  };
   const agentWebhooks = new AgentWebhooksService({ db, clock, ...webhookTargets });
   // Every event fans out to the webhook outbox inside its own transaction.
   activity.onRecord((tx, event) => agentWebhooks.enqueue(tx, event));

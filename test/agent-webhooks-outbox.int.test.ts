@@ -21,7 +21,9 @@ afterEach(async () => {
 });
 
 async function app(database: Database, clock: TestClock): Promise<TestContext> {
-  const c = await buildTestApp({ database, clock, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  // Every receiver here is on 127.0.0.1: the per-host cap (its own test) must not defer these.
+  const env = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE: '1000' };
+  const c = await buildTestApp({ database, clock, env });
   cleanup.push(() => c.close());
   return c;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sender } from '../src/modules/agent-webhooks/http-sender.ts';
 import {
   buildTestApp,
   expectAuthRequired,
@@ -9,16 +10,26 @@ import {
   type TestContext,
 } from './helpers/app.ts';
 
-// Documentation addresses would be refused too; this one is plain public unicast, never contacted.
+// Documentation addresses would be refused too; this one is plain public unicast, never contacted:
+// the verification challenge each registration sends goes to `offline` instead.
 const PUBLIC_URL = 'https://93.184.215.14/hooks/bounties';
+const challenged: string[] = [];
+const offline: Sender = async ({ url }) => {
+  challenged.push(url.toString());
+  return { statusCode: null, error: 'ECONNREFUSED' };
+};
 
 let ctx: TestContext;
 let strict: TestContext;
 
 beforeAll(async () => {
-  ctx = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  ctx = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, webhookSender: offline });
   // A second app on the same database with the production default for private targets.
-  strict = await buildTestApp({ database: ctx.database, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
+  strict = await buildTestApp({
+    database: ctx.database,
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' },
+    webhookSender: offline,
+  });
 });
 afterAll(async () => {
   await strict.close();
@@ -38,8 +49,16 @@ async function created(app: TestApp, agent: TestAgent, payload: unknown) {
   const res = await create(app, agent, payload);
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as {
-    webhook: { id: string; url: string; types: string[] | null; enabled: boolean; created_at: string };
+    webhook: {
+      id: string;
+      url: string;
+      types: string[] | null;
+      status: string;
+      enabled: boolean;
+      created_at: string;
+    };
     secret: string;
+    verification: { verified: boolean; status_code: number | null; error: string | null };
   };
 }
 
@@ -61,7 +80,12 @@ describe('POST /api/agents/me/webhooks', () => {
       url: PUBLIC_URL,
       types: ['bounty.created', 'project.created'],
       enabled: true,
+      // Its URL was challenged and did not answer: nothing goes to it until it does.
+      status: 'pending_verification',
+      verified_at: null,
     });
+    expect(body.verification).toEqual({ verified: false, status_code: null, error: 'ECONNREFUSED' });
+    expect(challenged.at(-1)).toBe(PUBLIC_URL);
     expect(Number.isNaN(Date.parse(body.webhook.created_at))).toBe(false);
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const listed = await list(agent);
@@ -145,10 +169,13 @@ describe('POST /api/agents/me/webhooks', () => {
 
   it('allows at most 10 webhooks per agent, also under concurrent requests', async () => {
     const agent = await registerAgent(ctx.app);
+    const before = challenged.length;
     const results = await Promise.all(
       Array.from({ length: 15 }, () => create(ctx.app, agent, { url: PUBLIC_URL })),
     );
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(10);
+    // A refused registration sends no challenge.
+    expect(challenged.length - before).toBe(10);
     for (const r of results.filter((x) => x.statusCode !== 201)) expectError(r, 409, 'webhook_limit');
     const hooks = await list(agent);
     expect(hooks).toHaveLength(10);

@@ -19,6 +19,7 @@ import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
 import { journaledWallet } from './helpers/journaled-wallet.ts';
 import { newVault } from './helpers/wallets.ts';
 import { webhookKit } from './helpers/webhook-flows.ts';
+import { startReceiver } from './helpers/webhook-receiver.ts';
 
 /**
  * The CLI's own rules against a real app (no chain needed): exit codes, the stored login and its
@@ -69,6 +70,7 @@ describe('bounty, exit codes', () => {
       'sell',
       'withdraw',
       'tx',
+      'webhook',
       'mcp',
     ]) {
       expect(help.stdout).toContain(`  ${cmd}`);
@@ -133,6 +135,45 @@ describe('bounty wallet', () => {
     expect(shown.stdout).toContain('(no project tokens)');
     expect(shown.stdout).toContain('(no bounties paid yet)');
     expect(shown.stdout).toContain('earned in all: 0 bounties, ≈ 0 ETH now');
+  });
+});
+
+describe('bounty webhook', () => {
+  it('adds a webhook whose URL must answer the challenge; verify sends it again; set-url moves it', async () => {
+    const agent = await register(`cli-hook-${process.pid}`);
+    const env = cliEnv(base, freshConfig(), agent.api_key);
+    const rx = await startReceiver(undefined, { echo: false });
+    const next = await startReceiver();
+    try {
+      const added = await runBounty(['webhook', 'add', rx.url, '--types', 'bounty.created'], env);
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stdout).toMatch(/status:\s+pending_verification/);
+      expect(added.stdout).toContain('did not answer the challenge (answered 200 without the challenge');
+      expect(added.stdout).toMatch(/Signing secret \(shown once, store it now\): whsec_/);
+      const id = /webhook:\s+(whk_[0-9a-f]{32})/.exec(added.stdout)?.[1] ?? '';
+
+      rx.setEcho(true);
+      const verified = await runBounty(['webhook', 'verify', id], env);
+      expect(verified.code, verified.stderr).toBe(0);
+      expect(verified.stdout).toContain(`${rx.url} answered the challenge: it receives events from now on.`);
+      expect(rx.verifications).toHaveLength(2);
+      const listed = await runBounty(['webhook', 'list', '--json'], env);
+      expect(JSON.parse(listed.stdout).webhooks).toMatchObject([
+        { id, status: 'active', types: ['bounty.created'] },
+      ]);
+
+      const moved = await runBounty(['webhook', 'set-url', id, next.url, '--json'], env);
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(JSON.parse(moved.stdout)).toMatchObject({
+        webhook: { id, url: next.url, status: 'active' },
+        verification: { verified: true },
+      });
+      const missing = await runBounty(['webhook', 'verify', 'whk_00000000000000000000000000000000'], env);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toMatch(/^error: not_found: /);
+    } finally {
+      await Promise.all([rx.close(), next.close()]);
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { openTestDatabase } from './helpers/database.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { approve, inReview, scene } from './helpers/review-flow.ts';
+import { startReceiver } from './helpers/webhook-receiver.ts';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -205,12 +206,14 @@ describe('GET /metrics', () => {
   it('shows the webhook outbox depth and counts failed deliveries', async () => {
     const ctx = await ctxWith({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
     const agent = await registerAgent(ctx.app);
-    // Nothing listens on port 9 (discard): every attempt fails.
+    // It answers the verification challenge, then fails every delivery.
+    const rx = await startReceiver(() => 500);
+    cleanup.push(() => rx.close());
     const hook = await ctx.app.inject({
       method: 'POST',
       url: '/api/agents/me/webhooks',
       headers: agent.headers,
-      payload: { url: 'http://127.0.0.1:9/hook', types: null },
+      payload: { url: rx.url, types: null },
     });
     expect(hook.statusCode, hook.body).toBe(201);
     let text = await scrape(ctx.app);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
 import { type ConsoleForms, ETH, setUpConsoleForms } from './helpers/console-forms.ts';
 import { type Browserless, errorsOf, expectNoStore } from './helpers/web-forms.ts';
+import { startReceiver } from './helpers/webhook-receiver.ts';
 
 /**
  * Every console form does what its JSON route does, through the same service: checked by the
@@ -218,5 +219,39 @@ describe('account forms', () => {
     expect(await ctx.app.services.agentWebhooks.list(founder.id)).toEqual([]);
     const gone = await web.post(founderSession, `/console/webhooks/${hook?.id}/delete`, {});
     expect(gone.statusCode).toBe(404);
+  });
+
+  it('verifies a webhook’s URL again and changes it, each URL answering the challenge first', async () => {
+    const rx = await startReceiver(undefined, { echo: false });
+    const next = await startReceiver();
+    try {
+      const added = await web.post(founderSession, '/console/webhooks', { url: rx.url });
+      expect(added.statusCode, errorsOf(added.body).join()).toBe(200);
+      expect(added.body).toContain('did not answer the challenge (answered 200 without the challenge');
+      const [hook] = await ctx.app.services.agentWebhooks.list(founder.id);
+      expect(hook?.status).toBe('pending_verification');
+      const page = await web.get(founderSession, '/console/account');
+      expect(page.body).toContain('not verified');
+      expect(page.body).toContain(`action="/console/webhooks/${hook?.id}/verify"`);
+
+      rx.setEcho(true);
+      const { page: after } = await web.submit(founderSession, `/console/webhooks/${hook?.id}/verify`, {});
+      expect(after.body).toContain('answered the challenge: it receives events from now on');
+      expect((await ctx.app.services.agentWebhooks.list(founder.id))[0]?.status).toBe('active');
+      expect(rx.verifications).toHaveLength(2);
+
+      const bad = await web.post(founderSession, `/console/webhooks/${hook?.id}/url`, { url: 'ftp://x' });
+      expect(bad.statusCode).toBe(400);
+      const moved = await web.submit(founderSession, `/console/webhooks/${hook?.id}/url`, { url: next.url });
+      expect(moved.page.body).toContain(`${next.url} answered the challenge`);
+      expect(next.verifications).toHaveLength(1);
+      expect((await ctx.app.services.agentWebhooks.list(founder.id))[0]).toMatchObject({
+        url: next.url,
+        status: 'active',
+      });
+      await web.submit(founderSession, `/console/webhooks/${hook?.id}/delete`, {});
+    } finally {
+      await Promise.all([rx.close(), next.close()]);
+    }
   });
 });

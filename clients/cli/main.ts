@@ -5,6 +5,7 @@ import { registerFounderCommands } from './commands/founder.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
 import { registerRepoCommands } from './commands/repo.ts';
 import { registerWalletCommands } from './commands/wallet.ts';
+import { registerWebhookCommands } from './commands/webhooks.ts';
 import { registerWorkCommands } from './commands/work.ts';
 import { createCli } from './context.ts';
 import { CliError } from './settings.ts';
@@ -35,6 +36,7 @@ git push; bounty pr open <bounty> --head <branch>; bounty submit <bounty> <pr ur
   registerRepoCommands(cli);
   registerFounderCommands(cli);
   registerWalletCommands(cli);
+  registerWebhookCommands(cli);
   registerMcpCommand(cli);
   return program;
 }

@@ -609,7 +609,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook; the answer holds its secret, shown once
-         * @description Register a webhook; the response holds its one-time signing secret
+         * @description Register a webhook; the response holds its one-time signing secret. Its URL is sent a signed challenge at once and receives events only after answering 200 with it.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -633,6 +633,30 @@ export interface paths {
          * @description Delete a webhook; its pending deliveries stop
          */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook's URL or event types; a new URL is verified again
+         * @description Change the URL or the types. A new URL is sent the challenge and receives nothing, deliveries queued before included, until it answered it.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/agents/me/webhooks/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the verification challenge to a webhook's URL again
+         * @description POSTs {"type": "webhook.verification", "challenge"} (signed) to the URL; answering 200 with the challenge in the body makes the webhook active.
+         */
+        post: operations["verifyWebhook"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -9964,9 +9988,15 @@ export interface operations {
                             id: string;
                             url: string;
                             types: string[] | null;
+                            /**
+                             * @description pending_verification until the URL answered the challenge (nothing is sent to it meanwhile), then active; disabled once deliveries kept failing for over 24 h.
+                             * @enum {unknown}
+                             */
+                            status: "pending_verification" | "active" | "disabled";
                             /** @description false once deliveries kept failing for over 24 h. */
                             enabled: boolean;
                             disabled_at: string | null;
+                            verified_at: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -10127,7 +10157,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description http(s) URL without credentials; private and loopback targets are refused (400). */
+                    /** @description http(s) URL without credentials; private and loopback targets are refused (400). It must answer the verification challenge before it is sent any event. */
                     url: string;
                     types?: ("agent.registered" | "project.created" | "project.activated" | "bounty.created" | "bounty.claimed" | "bounty.unclaimed" | "bounty.claim_expired" | "submission.created" | "submission.rejected" | "submission.changes_requested" | "submission.approved" | "submission.merged")[] | null;
                 };
@@ -10145,9 +10175,15 @@ export interface operations {
                             id: string;
                             url: string;
                             types: string[] | null;
+                            /**
+                             * @description pending_verification until the URL answered the challenge (nothing is sent to it meanwhile), then active; disabled once deliveries kept failing for over 24 h.
+                             * @enum {unknown}
+                             */
+                            status: "pending_verification" | "active" | "disabled";
                             /** @description false once deliveries kept failing for over 24 h. */
                             enabled: boolean;
                             disabled_at: string | null;
+                            verified_at: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T12:00:00.000Z
@@ -10156,6 +10192,13 @@ export interface operations {
                         };
                         /** @description whsec_ + base64 key; shown only here. Verify deliveries with it (Standard Webhooks). */
                         secret: string;
+                        /** @description The challenge just sent: POST {"type": "webhook.verification", "challenge"}, signed like a delivery; the URL must answer 200 with the challenge in its body. */
+                        verification: {
+                            /** @description The URL answered 200 with the challenge in its body. */
+                            verified: boolean;
+                            status_code: number | null;
+                            error: string | null;
+                        };
                     };
                 };
             };
@@ -10546,6 +10589,632 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unsupported_media_type";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL without credentials; private and loopback targets are refused (400). It must answer the verification challenge before it is sent any event. */
+                    url?: string;
+                    types?: ("agent.registered" | "project.created" | "project.activated" | "bounty.created" | "bounty.claimed" | "bounty.unclaimed" | "bounty.claim_expired" | "submission.created" | "submission.rejected" | "submission.changes_requested" | "submission.approved" | "submission.merged")[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            id: string;
+                            url: string;
+                            types: string[] | null;
+                            /**
+                             * @description pending_verification until the URL answered the challenge (nothing is sent to it meanwhile), then active; disabled once deliveries kept failing for over 24 h.
+                             * @enum {unknown}
+                             */
+                            status: "pending_verification" | "active" | "disabled";
+                            /** @description false once deliveries kept failing for over 24 h. */
+                            enabled: boolean;
+                            disabled_at: string | null;
+                            verified_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
+                            created_at: string;
+                        };
+                        verification: {
+                            /** @description The URL answered 200 with the challenge in its body. */
+                            verified: boolean;
+                            status_code: number | null;
+                            error: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `invalid_state`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_state";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    verifyWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            id: string;
+                            url: string;
+                            types: string[] | null;
+                            /**
+                             * @description pending_verification until the URL answered the challenge (nothing is sent to it meanwhile), then active; disabled once deliveries kept failing for over 24 h.
+                             * @enum {unknown}
+                             */
+                            status: "pending_verification" | "active" | "disabled";
+                            /** @description false once deliveries kept failing for over 24 h. */
+                            enabled: boolean;
+                            disabled_at: string | null;
+                            verified_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
+                            created_at: string;
+                        };
+                        /** @description The challenge just sent: POST {"type": "webhook.verification", "challenge"}, signed like a delivery; the URL must answer 200 with the challenge in its body. */
+                        verification: {
+                            /** @description The URL answered 200 with the challenge in its body. */
+                            verified: boolean;
+                            status_code: number | null;
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `invalid_state`, `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_state" | "idempotency_in_progress";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */

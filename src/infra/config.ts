@@ -81,6 +81,8 @@ export interface Config {
   };
   /** Webhooks may target private, loopback and reserved addresses (development only). */
   webhookAllowPrivateUrls: boolean;
+  /** Requests (deliveries and verifications) to one destination host per minute, across all agents. */
+  webhookDeliveriesPerHostPerMinute: number;
   /** GitHub when `token` is set; otherwise the built-in local host, on `localPort`. */
   repoHost: {
     githubToken: string | undefined;
@@ -235,6 +237,7 @@ export function loadConfig(env: Env): Config {
     },
     // On the embedded dev chain everything runs on one machine, receivers included.
     webhookAllowPrivateUrls: r.bool('WEBHOOK_ALLOW_PRIVATE_URLS', r.str('CHAIN_RPC_URL') === undefined),
+    webhookDeliveriesPerHostPerMinute: r.int('WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE', 60, 1, 1_000_000),
     repoHost: {
       githubToken: r.str('GITHUB_TOKEN'),
       githubOrg:

@@ -12,6 +12,7 @@ export const ID_PREFIXES = {
   webhook: 'whk',
   delivery: 'dlv',
   attempt: 'att',
+  verification: 'vrf',
   walletTx: 'wtx',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;

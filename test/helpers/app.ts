@@ -8,6 +8,7 @@ import { type Config, loadConfig } from '../../src/infra/config.ts';
 import type { Database } from '../../src/infra/db/client.ts';
 import { projects } from '../../src/infra/db/schema.ts';
 import type { RepoHost } from '../../src/infra/repo-host/repo-host.ts';
+import type { Sender } from '../../src/modules/agent-webhooks/http-sender.ts';
 import { TestClock } from './clock.ts';
 import { leaseTestDatabase } from './database.ts';
 import { FakeRepoHost } from './fake-repo-host.ts';
@@ -34,6 +35,8 @@ export async function buildTestApp(
     database?: Database;
     vault?: WalletVault | null;
     repoHost?: RepoHost;
+    /** Stands in for the webhook transport, for suites whose URLs must never be contacted. */
+    webhookSender?: Sender;
     /**
      * Sets what an environment variable cannot say, after the config is read: a receipt wait
      * of a fraction of a second (the variable counts whole seconds) for suites that wait on
@@ -60,6 +63,7 @@ export async function buildTestApp(
     config,
     vault: opts.vault ?? null,
     repoHost,
+    ...(opts.webhookSender ? { webhookSender: opts.webhookSender } : {}),
   });
   if (repoHost instanceof FakeRepoHost) submittersOpenTheirPullRequests(app, repoHost);
   await app.ready();

@@ -120,7 +120,10 @@ SINCE=$(curl -sf "$BASE/api/activity?project_id=$PROJECT&limit=1" | jq -r '.acti
 \`wallet.tx_confirmed\`, \`wallet.tx_failed\`). Filter with \`types\`
 (comma-separated) and \`project_id\`. Reconnect with the last \`id:\` you saw as \`Last-Event-ID\` (or
 \`?last_event_id=\`): everything after it is replayed first, then it goes live. A comment line comes
-at least every 15 s. Prefer pushes? \`POST /api/agents/me/webhooks\` \`{"url"}\` (Standard Webhooks).
+at least every 15 s. Prefer pushes? \`POST /api/agents/me/webhooks\` \`{"url"}\` (Standard Webhooks):
+the URL is first sent \`{"type": "webhook.verification", "challenge"}\` and gets events only after
+answering 200 with the challenge in its body; \`POST /api/agents/me/webhooks/{id}/verify\` sends it
+again (after your receiver has the secret).
 
 ${fence(`
 # The stream never ends; --max-time stops this example after 5 s (curl's exit code 28).

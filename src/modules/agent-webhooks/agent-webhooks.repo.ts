@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import {
   activityEvents,
@@ -55,6 +55,34 @@ export async function deleteOwned(ex: Executor, agentId: string, id: string): Pr
   return rows.length > 0;
 }
 
+/** Sets the given fields of the agent's webhook; null when it has no such webhook. */
+export async function updateOwned(
+  ex: Executor,
+  agentId: string,
+  id: string,
+  set: Partial<Pick<WebhookRow, 'url' | 'types' | 'verifiedAt'>> & { updatedAt: Date },
+): Promise<WebhookRow | null> {
+  const [row] = await ex
+    .update(agentWebhooks)
+    .set(set)
+    .where(and(eq(agentWebhooks.id, id), eq(agentWebhooks.agentId, agentId)))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Records that the webhook's URL answered the challenge, only while it still has the URL the
+ * challenge went to: an answer from the old URL never verifies the one it was changed to.
+ */
+export async function markVerified(ex: Executor, id: string, url: string, now: Date): Promise<boolean> {
+  const rows = await ex
+    .update(agentWebhooks)
+    .set({ verifiedAt: now, updatedAt: now })
+    .where(and(eq(agentWebhooks.id, id), eq(agentWebhooks.url, url)))
+    .returning({ id: agentWebhooks.id });
+  return rows.length > 0;
+}
+
 export async function setSecret(
   ex: Executor,
   agentId: string,
@@ -71,10 +99,11 @@ export async function setSecret(
 }
 
 /**
- * Enabled webhooks an event goes to: a public event to those subscribed to its type (null = all),
- * a personal one to its recipients' webhooks. FOR KEY SHARE keeps each from being deleted before
- * the outbox row referencing it is written (a delete waits; one already committed is skipped),
- * without blocking another event's fan-out or a disable.
+ * Enabled, verified webhooks an event goes to (an unverified one is queued nothing): a public
+ * event to those subscribed to its type (null = all), a personal one to its recipients' webhooks.
+ * FOR KEY SHARE keeps each from being deleted before the outbox row referencing it is written (a
+ * delete waits; one already committed is skipped), without blocking another event's fan-out or a
+ * disable.
  */
 export async function subscribersOf(
   ex: Executor,
@@ -86,7 +115,7 @@ export async function subscribersOf(
   const rows = await ex
     .select({ id: agentWebhooks.id })
     .from(agentWebhooks)
-    .where(and(eq(agentWebhooks.enabled, true), match))
+    .where(and(eq(agentWebhooks.enabled, true), isNotNull(agentWebhooks.verifiedAt), match))
     .for('key share');
   return rows.map((r) => r.id);
 }
@@ -103,7 +132,8 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Leases up to `batch` due deliveries of enabled webhooks. SKIP LOCKED lets every instance claim
+ * Leases up to `batch` due deliveries of enabled, verified webhooks (rows queued before a URL
+ * change wait until the new URL is verified). SKIP LOCKED lets every instance claim
  * at once without waiting on or double-claiming each other; the lease keeps a claimed row from
  * being claimed again until it expires, which is how a crashed instance's rows are taken over.
  */
@@ -118,7 +148,7 @@ export async function claimDue(
     with due as (
       select o.id from webhook_outbox o
         join agent_webhooks w on w.id = o.webhook_id
-       where o.status = 'pending' and w.enabled
+       where o.status = 'pending' and w.enabled and w.verified_at is not null
          and o.next_attempt_at <= ${at}::timestamptz
          and (o.lease_until is null or o.lease_until <= ${at}::timestamptz)
        order by o.next_attempt_at
@@ -199,6 +229,28 @@ export async function finishAttempt(
     )
     .returning({ status: webhookOutbox.status });
   return rows[0] ?? null;
+}
+
+/**
+ * Puts a claimed delivery back, due at `until`, without counting an attempt: its host's budget
+ * for this minute is spent. Only while this worker still holds the lease, as in finishAttempt.
+ */
+export async function deferDelivery(
+  ex: Executor,
+  d: { id: string; lease: Date; attemptsBefore: number },
+  until: Date,
+  now: Date,
+): Promise<void> {
+  await ex
+    .update(webhookOutbox)
+    .set({ leaseUntil: null, nextAttemptAt: until, updatedAt: now })
+    .where(
+      and(
+        eq(webhookOutbox.id, d.id),
+        eq(webhookOutbox.leaseUntil, d.lease),
+        eq(webhookOutbox.attempts, d.attemptsBefore),
+      ),
+    );
 }
 
 export async function insertAttempt(ex: Executor, row: typeof webhookAttempts.$inferInsert): Promise<void> {

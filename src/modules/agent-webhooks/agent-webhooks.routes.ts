@@ -6,6 +6,9 @@ import {
   DeliveriesQuery,
   DeliveryList,
   RotatedSecret,
+  UpdatedWebhook,
+  UpdateWebhookBody,
+  VerifiedWebhook,
   WebhookList,
   WebhookParams,
 } from './agent-webhooks.schemas.ts';
@@ -25,7 +28,9 @@ export const agentWebhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: AgentWeb
         ...schema,
         operationId: 'createWebhook',
         summary: 'Register a webhook; the answer holds its secret, shown once',
-        description: 'Register a webhook; the response holds its one-time signing secret',
+        description:
+          'Register a webhook; the response holds its one-time signing secret. Its URL is sent a ' +
+          'signed challenge at once and receives events only after answering 200 with it.',
         body: CreateWebhookBody,
         response: { 201: CreatedWebhook },
         errorCodes: ['webhook_limit'],
@@ -67,6 +72,45 @@ export const agentWebhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: AgentWeb
       await webhooks.remove(requireAgent(request).id, request.params.id);
       return reply.status(204).send(null);
     },
+  );
+
+  app.patch(
+    '/api/agents/me/webhooks/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...schema,
+        operationId: 'updateWebhook',
+        summary: "Change a webhook's URL or event types; a new URL is verified again",
+        description:
+          'Change the URL or the types. A new URL is sent the challenge and receives nothing, ' +
+          'deliveries queued before included, until it answered it.',
+        params: WebhookParams,
+        body: UpdateWebhookBody,
+        response: { 200: UpdatedWebhook },
+        errorCodes: ['invalid_state'],
+      },
+    },
+    async (request) => webhooks.update(requireAgent(request).id, request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/agents/me/webhooks/:id/verify',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...schema,
+        operationId: 'verifyWebhook',
+        summary: "Send the verification challenge to a webhook's URL again",
+        description:
+          'POSTs {"type": "webhook.verification", "challenge"} (signed) to the URL; answering 200 ' +
+          'with the challenge in the body makes the webhook active.',
+        params: WebhookParams,
+        response: { 200: VerifiedWebhook },
+        errorCodes: ['invalid_state'],
+      },
+    },
+    async (request) => webhooks.verify(requireAgent(request).id, request.params.id),
   );
 
   app.post(

@@ -1,42 +1,58 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Executor } from '../../infra/db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { AppError, invalidState, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import * as repo from './agent-webhooks.repo.ts';
 import {
   type CreateWebhookBody,
   type DeliveryAttemptJson,
   MAX_WEBHOOKS_PER_AGENT,
+  type UpdateWebhookBody,
+  type VerificationJson,
   type WebhookJson,
 } from './agent-webhooks.schemas.ts';
-import { parseWebhookUrl, type Resolver, resolveTarget, UnsafeTargetError } from './url-guard.ts';
+import { HostBudget } from './host-budget.ts';
+import type { TargetDeps } from './signed-send.ts';
+import { parseWebhookUrl, resolveTarget, UnsafeTargetError } from './url-guard.ts';
+import { WebhookVerifier } from './webhook-verification.ts';
 
-export interface AgentWebhooksDeps {
+export interface AgentWebhooksDeps extends TargetDeps {
   db: Db;
-  clock: Clock;
-  /** WEBHOOK_ALLOW_PRIVATE_URLS: private and loopback targets are allowed (development). */
-  allowPrivate: boolean;
-  resolve: Resolver;
+  /** WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE; verification challenges count against it too. */
+  perHostPerMinute: number;
 }
 
 const toJson = (r: repo.WebhookRow): WebhookJson => ({
   id: r.id,
   url: r.url,
   types: r.types,
+  status: !r.enabled ? 'disabled' : r.verifiedAt ? 'active' : 'pending_verification',
   enabled: r.enabled,
   disabled_at: r.disabledAt ? r.disabledAt.toISOString() : null,
+  verified_at: r.verifiedAt ? r.verifiedAt.toISOString() : null,
   created_at: r.createdAt.toISOString(),
 });
+
+const disabled = () =>
+  invalidState('This webhook was disabled after failing deliveries; delete it and register the URL again.');
 
 // Standard Webhooks keys: 24 to 64 random bytes, base64, behind `whsec_`.
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** An agent's outbound webhooks: registration, secrets, the delivery log, and outbox fan-out. */
 export class AgentWebhooksService {
-  constructor(private readonly deps: AgentWebhooksDeps) {}
+  private readonly verifier: WebhookVerifier;
 
-  async create(agentId: string, body: CreateWebhookBody): Promise<{ webhook: WebhookJson; secret: string }> {
+  constructor(private readonly deps: AgentWebhooksDeps) {
+    const budget = new HostBudget({ db: deps.db, clock: deps.clock, perMinute: deps.perHostPerMinute });
+    this.verifier = new WebhookVerifier({ ...deps, budget });
+  }
+
+  /** Registers the webhook, then sends its URL the challenge (after the commit: no request waits in a transaction). */
+  async create(
+    agentId: string,
+    body: CreateWebhookBody,
+  ): Promise<{ webhook: WebhookJson; secret: string; verification: VerificationJson }> {
     const { db, clock } = this.deps;
     const url = await this.checkUrl(body.url);
     const secret = newSecret();
@@ -56,11 +72,56 @@ export class AgentWebhooksService {
         types: body.types ?? null,
         secret,
         enabled: true,
+        verifiedAt: null,
         createdAt: now,
         updatedAt: now,
       });
     });
-    return { webhook: toJson(row), secret };
+    const verification = await this.verifier.verify(row);
+    return { webhook: await this.reread(agentId, row), secret, verification };
+  }
+
+  /**
+   * Changes the URL or the types. A new URL is unverified until it answers its own challenge,
+   * sent here: it receives nothing before, deliveries queued for the old URL included.
+   */
+  async update(
+    agentId: string,
+    id: string,
+    body: UpdateWebhookBody,
+  ): Promise<{ webhook: WebhookJson; verification: VerificationJson | null }> {
+    const { db, clock } = this.deps;
+    const current = await repo.findOwned(db, agentId, id);
+    if (!current) throw notFound('webhook');
+    const url = body.url === undefined ? null : (await this.checkUrl(body.url)).toString();
+    const moved = url !== null && url !== current.url;
+    if (moved && !current.enabled) throw disabled();
+    const row = await repo.updateOwned(db, agentId, id, {
+      ...(moved ? { url, verifiedAt: null } : {}),
+      ...(body.types !== undefined ? { types: body.types } : {}),
+      updatedAt: clock.now(),
+    });
+    if (!row) throw notFound('webhook');
+    if (!moved) return { webhook: toJson(row), verification: null };
+    const verification = await this.verifier.verify(row);
+    return { webhook: await this.reread(agentId, row), verification };
+  }
+
+  /** Sends the challenge again, e.g. once the receiver is fixed to answer it. */
+  async verify(
+    agentId: string,
+    id: string,
+  ): Promise<{ webhook: WebhookJson; verification: VerificationJson }> {
+    const row = await repo.findOwned(this.deps.db, agentId, id);
+    if (!row) throw notFound('webhook');
+    if (!row.enabled) throw disabled();
+    const verification = await this.verifier.verify(row);
+    return { webhook: await this.reread(agentId, row), verification };
+  }
+
+  /** The webhook as it is now, after a verification may have marked it (or a delete removed it). */
+  private async reread(agentId: string, row: repo.WebhookRow): Promise<WebhookJson> {
+    return toJson((await repo.findOwned(this.deps.db, agentId, row.id)) ?? row);
   }
 
   async list(agentId: string): Promise<WebhookJson[]> {

@@ -6,6 +6,8 @@ import { pinnedLookup } from './url-guard.ts';
 export interface SendResult {
   statusCode: number | null;
   error: string | null;
+  /** The start of the receiver's answer (at most MAX_RESPONSE_BYTES); the verification reads it. */
+  body?: string;
 }
 
 /** How a delivery is POSTed; tests may stand in for it, `postJson` is the real one. */
@@ -17,7 +19,8 @@ export type Sender = (req: {
   timeoutMs: number;
 }) => Promise<SendResult>;
 
-// The receiver's answer is not used; reading a little of it lets the connection finish cleanly.
+// Deliveries ignore the answer and a verification needs only its challenge; reading a little of
+// it lets the connection finish cleanly, and no receiver can make us buffer more.
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
@@ -49,7 +52,9 @@ export const postJson: Sender = ({ url, addresses, headers, body, timeoutMs }) =
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       let received = 0;
+      const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => {
+        if (received < MAX_RESPONSE_BYTES) chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - received));
         received += chunk.length;
         if (received > MAX_RESPONSE_BYTES) res.destroy();
       });
@@ -57,6 +62,7 @@ export const postJson: Sender = ({ url, addresses, headers, body, timeoutMs }) =
         done({
           statusCode: status,
           error: status >= 300 && status < 400 ? 'redirects are not followed' : null,
+          body: Buffer.concat(chunks).toString('utf8'),
         });
       res.on('end', finish);
       res.on('close', finish);

@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../infra/db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import * as repo from './agent-webhooks.repo.ts';
-import { postJson, type SendResult } from './http-sender.ts';
-import { parseWebhookUrl, type Resolver, resolveTarget } from './url-guard.ts';
+import { HostBudget } from './host-budget.ts';
+import type { SendResult } from './http-sender.ts';
+import { hostOf, sendSigned, type TargetDeps } from './signed-send.ts';
 
 /**
  * Wait before each retry, in seconds: the first within 10 s, then growing; 12 attempts spread
@@ -20,13 +19,12 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
 const BATCH = 50;
 
-export interface WebhookDeliveryDeps {
+export interface WebhookDeliveryDeps extends TargetDeps {
   db: Db;
-  clock: Clock;
   log: FastifyBaseLogger;
   activity: ActivityService;
-  allowPrivate: boolean;
-  resolve: Resolver;
+  /** WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE: past it a delivery waits for the next minute. */
+  perHostPerMinute: number;
   /** Told of each failed attempt (the metrics' failure counter). */
   onFailure?: () => void;
 }
@@ -39,13 +37,22 @@ type Claimed = repo.ClaimedDelivery;
  * sends it again after the lease), so receivers deduplicate on `webhook-id`, the event id.
  */
 export class WebhookDelivery {
-  constructor(private readonly deps: WebhookDeliveryDeps) {}
+  private readonly budget: HostBudget;
 
-  /** One pass: claims due deliveries and attempts each; returns how many were attempted. */
+  constructor(private readonly deps: WebhookDeliveryDeps) {
+    this.budget = new HostBudget({ db: deps.db, clock: deps.clock, perMinute: deps.perHostPerMinute });
+  }
+
+  /**
+   * One pass: claims due deliveries and attempts each whose host has budget left this minute;
+   * the others are put back for the next minute, not counted as attempts. Returns how many were
+   * attempted.
+   */
   async runOnce(): Promise<number> {
     const { db, clock } = this.deps;
     const now = clock.now();
     const lease = new Date(now.getTime() + LEASE_MS);
+    await this.budget.prune();
     const claimed = await repo.claimDue(db, now, lease, BATCH);
     if (claimed.length === 0) return 0;
     const [targets, events] = await Promise.all([
@@ -54,19 +61,23 @@ export class WebhookDelivery {
     ]);
     const targetById = new Map(targets.map((t) => [t.id, t]));
     const eventById = new Map(events.map((e) => [e.id, e]));
-    await Promise.all(
+    const attempted = await Promise.all(
       claimed.map(async (c) => {
         const target = targetById.get(c.webhook_id);
         const event = eventById.get(c.event_id);
         // Deleted with its webhook since the claim: nothing to send.
-        if (!target || !event) return;
-        const result = await this.send(target, event).catch(
-          (err: unknown): SendResult => ({ statusCode: null, error: (err as Error).message }),
-        );
+        if (!target || !event) return true;
+        const retryAt = await this.budget.take(hostOf(target.url));
+        if (retryAt) {
+          await repo.deferDelivery(db, { id: c.id, lease, attemptsBefore: c.attempts }, retryAt, clock.now());
+          return false;
+        }
+        const result = await this.send(target, event);
         await this.record(c, lease, target, event.type, result);
+        return true;
       }),
     );
-    return claimed.length;
+    return attempted.filter(Boolean).length;
   }
 
   private async send(
@@ -83,29 +94,8 @@ export class WebhookDelivery {
       data: event.data,
       created_at: event.createdAt.toISOString(),
     });
-    const url = parseWebhookUrl(target.url);
-    let addresses: Awaited<ReturnType<typeof resolveTarget>>;
-    try {
-      // Checked again at each delivery: the name may resolve elsewhere than at registration.
-      addresses = await resolveTarget(url, this.deps);
-    } catch (err) {
-      return { statusCode: null, error: (err as Error).message };
-    }
-    const sentAt = this.deps.clock.now();
-    const signature = new Webhook(target.secret).sign(event.id, sentAt, body);
-    return postJson({
-      url,
-      addresses,
-      body,
-      timeoutMs: DELIVERY_TIMEOUT_MS,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'bounty-marketplace-webhooks/1',
-        'webhook-id': event.id,
-        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': signature,
-      },
-    });
+    // The event id is the message id: the same on every retry, so receivers deduplicate on it.
+    return sendSigned(this.deps, target, { id: event.id, body }, DELIVERY_TIMEOUT_MS);
   }
 
   private async record(

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES } from '../../modules/activity/activity.schemas.ts';
-import { CreateWebhookBody } from '../../modules/agent-webhooks/agent-webhooks.schemas.ts';
+import {
+  CreateWebhookBody,
+  UpdateWebhookBody,
+  type VerificationJson,
+} from '../../modules/agent-webhooks/agent-webhooks.schemas.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
 
 const RECENT_DELIVERIES = 5;
@@ -23,6 +27,12 @@ export async function loadAccount(ctx: ConsoleCtx) {
 }
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? v : typeof v === 'string' && v ? [v] : []);
+
+/** What a verification did, for the flash: the events start, or why they do not. */
+const verified = (url: string, v: VerificationJson) =>
+  v.verified
+    ? `${url} answered the challenge: it receives events from now on.`
+    : `${url} did not answer the challenge (${v.error}); it receives nothing until it does. Fix the receiver, then verify again.`;
 
 export function registerAccountPages(app: FastifyInstance, deps: ConsoleDeps): void {
   registerPage(app, deps, 'account', loadAccount);
@@ -51,8 +61,45 @@ export function registerAccountPages(app: FastifyInstance, deps: ConsoleDeps): v
         url: typeof body.url === 'string' ? body.url.trim() : body.url,
         ...(types.length ? { types } : {}),
       });
-      const { webhook, secret } = await ctx.services.agentWebhooks.create(ctx.session.agentId, input);
-      return { page: 'account', shown: { webhookSecret: secret, webhookUrl: webhook.url } };
+      const { webhook, secret, verification } = await ctx.services.agentWebhooks.create(
+        ctx.session.agentId,
+        input,
+      );
+      return {
+        page: 'account',
+        shown: {
+          webhookSecret: secret,
+          webhookUrl: webhook.url,
+          verification: verified(webhook.url, verification),
+        },
+      };
+    },
+  });
+
+  registerAction(app, deps, {
+    ...base,
+    path: '/console/webhooks/:id/verify',
+    form: (p: { id: string }) => `webhook-verify-${p.id}`,
+    run: async (ctx, { id }) => {
+      const { webhook, verification } = await ctx.services.agentWebhooks.verify(ctx.session.agentId, id);
+      return { flash: verified(webhook.url, verification) };
+    },
+  });
+
+  registerAction(app, deps, {
+    ...base,
+    path: '/console/webhooks/:id/url',
+    form: (p: { id: string }) => `webhook-url-${p.id}`,
+    run: async (ctx, { id }, body) => {
+      const input = parseForm(UpdateWebhookBody, {
+        url: typeof body.url === 'string' ? body.url.trim() : body.url,
+      });
+      const { webhook, verification } = await ctx.services.agentWebhooks.update(
+        ctx.session.agentId,
+        id,
+        input,
+      );
+      return { flash: verification ? verified(webhook.url, verification) : 'The URL is unchanged.' };
     },
   });
 
