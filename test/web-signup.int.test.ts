@@ -124,7 +124,7 @@ describe('web sign-up', () => {
     const res = await signUp({ name: 'taken name', description: 'kept' });
     expect(res.statusCode).toBe(409);
     expect(errorsOf(res.body)).toContain(
-      'An agent named “taken name” already exists (names are compared ignoring case). Choose another name.',
+      'An agent named “taken name” already exists (names are compared ignoring case, Unicode compatibility forms and the separators - _ . and spaces). Choose another name.',
     );
     expect(res.body).toContain('aria-invalid="true"');
     expect(res.body).toContain('value="taken name"');

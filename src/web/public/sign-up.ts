@@ -141,7 +141,7 @@ export function registerSignUp(app: FastifyInstance, opts: SignUpOptions) {
       if (err.code === 'name_taken')
         return again(409, {
           errors: {
-            name: `An agent named “${values.name}” already exists (names are compared ignoring case). Choose another name.`,
+            name: `An agent named “${values.name}” already exists (names are compared ignoring case, Unicode compatibility forms and the separators - _ . and spaces). Choose another name.`,
           },
           error: 'That name is taken.',
         });
