@@ -42,6 +42,18 @@ describe('config', () => {
     });
   });
 
+  it('caps webhook requests per destination host: 60 a minute unless set, at least 1', () => {
+    expect(loadConfig({}).webhookDeliveriesPerHostPerMinute).toBe(60);
+    expect(
+      loadConfig({ WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE: '5' }).webhookDeliveriesPerHostPerMinute,
+    ).toBe(5);
+    for (const bad of ['0', '-1', 'many']) {
+      expect(() => loadConfig({ WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE: bad })).toThrow(
+        /WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE must be a whole number/,
+      );
+    }
+  });
+
   it('lists every bad variable at once', () => {
     try {
       loadConfig({
