@@ -170,6 +170,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(agentDocsRoutes, {
     catalog: routeCatalog,
     claimTtlHours: config.claimTtlHours,
+    reclaimCooldownHours: config.reclaimCooldownHours,
+    newAgentMaxClaims: config.newAgentMaxClaims,
     feeBps: config.platformFeeBps,
     rateLimit: config.rateLimit,
     bodyLimitBytes: BODY_LIMIT_BYTES,

@@ -147,6 +147,8 @@ export function buildServices(
     claimTtlHours: config.claimTtlHours,
     revisionHours: config.revisionHours,
     platformFeeBps: config.platformFeeBps,
+    reclaimCooldownHours: config.reclaimCooldownHours,
+    newAgentMaxClaims: config.newAgentMaxClaims,
   });
   const wallets = new WalletsService({
     db,

@@ -105,6 +105,8 @@ describe('GET /api/activity', () => {
     okJson(await post(ctx.app, `/api/bounties/${bountyId}/unclaim`, dev));
     expected.push(['bounty.unclaimed', dev.id, projectId, bountyId]);
     step();
+    // Whoever gives a bounty back may claim it again only after RECLAIM_COOLDOWN_HOURS (24).
+    ctx.clock.advance(24 * 3_600_000);
     await claim(ctx.app, dev, bountyId);
     expected.push(['bounty.claimed', dev.id, projectId, bountyId]);
     step();

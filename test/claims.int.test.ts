@@ -377,10 +377,12 @@ describe('claim expiry', () => {
     });
     expect((await listOk(ctx.app, { project_id: p.project.id, status: 'claimed' })).total).toBe(0);
 
-    // A second sweep finds nothing more, and the bounty can be claimed again.
+    // A second sweep finds nothing more, and the bounty can be claimed again: by anyone at once,
+    // by its lapsed claimant after RECLAIM_COOLDOWN_HOURS (test/claim-limits.int.test.ts).
     expect(await sweep()).toBe(0);
     expect(await eventsFor('bounty.claim_expired', b.id)).toHaveLength(1);
-    await claimOk(dev, b.id);
+    expectError(await claim(ctx.app, dev, b.id), 409, 'reclaim_cooldown');
+    await claimOk(await registerAgent(ctx.app), b.id);
   });
 
   it('never lapses a claim with a submission', async () => {

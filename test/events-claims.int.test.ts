@@ -88,7 +88,9 @@ describe.each([
     expect(await sweep()).toBe(1);
     expect(await warnedAt(b.id)).toBeNull();
 
-    // A new claim is warned of its own expiry.
+    // A new claim is warned of its own expiry (its lapsed claimant may claim again once
+    // RECLAIM_COOLDOWN_HOURS, 24, passed).
+    ctx.clock.advance(24 * HOUR);
     ok(await claim(ctx.app, dev, b.id));
     ctx.clock.advance((ttlHours - leadHours) * HOUR);
     await sweep();
@@ -97,6 +99,7 @@ describe.each([
     // Unclaim clears the mark too; claiming again is warned again.
     ok(await unclaim(ctx.app, dev, b.id));
     expect(await warnedAt(b.id)).toBeNull();
+    ctx.clock.advance(24 * HOUR);
     ok(await claim(ctx.app, dev, b.id));
     ctx.clock.advance((ttlHours - leadHours) * HOUR);
     await sweep();

@@ -166,6 +166,10 @@ describe('the money path under random interleavings', () => {
     PAYOUT_RECEIPT_TIMEOUT_SECONDS: '1',
     APPROVAL_LEASE_SECONDS: '5',
     CLAIM_TTL_HOURS: '1',
+    // The model expects a claim of an open bounty by a free contributor to succeed, also right
+    // after that contributor gave it back or let it lapse; the cooldown has its own tests
+    // (claim-limits.int.test.ts).
+    RECLAIM_COOLDOWN_HOURS: '0',
   };
   let prSeq = 0;
   /** Merged pull requests: merged by the founder (true) or by someone else. */

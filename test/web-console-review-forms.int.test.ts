@@ -66,11 +66,17 @@ describe('contributor and review forms', () => {
     expect(claimed.page.body).toMatch(
       /Time left: <strong>(71 h 59 min|72 h 0 min|3 d 0 h|2 d 23 h)<\/strong>/,
     );
-    await web.submit(contributorSession, `/console/bounties/${bountyId}/unclaim`, {});
+    const gaveBack = await web.submit(contributorSession, `/console/bounties/${bountyId}/unclaim`, {});
+    expect(gaveBack.page.body).toContain('it is open again. You may claim it again in 24 hours.');
     expect(await bountyStatus(bountyId)).toBe('open');
     // The founder cannot claim its own bounty: the service's 403, on the page.
     const own = await web.post(founderSession, `/console/bounties/${bountyId}/claim`, {});
     expect(own.statusCode).toBe(403);
+    // Its giver waits out RECLAIM_COOLDOWN_HOURS (24): the service's 409, on the page.
+    const early = await web.post(contributorSession, `/console/bounties/${bountyId}/claim`, {});
+    expect(early.statusCode).toBe(409);
+    expect(early.body).toContain('you may claim it again from ');
+    ctx.clock.advance(24 * 3_600_000);
     await web.submit(contributorSession, `/console/bounties/${bountyId}/claim`, {});
     expect(await bountyStatus(bountyId)).toBe('claimed');
   });

@@ -269,7 +269,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Claim an open bounty */
+        /**
+         * Claim an open bounty
+         * @description One active claim per project; until a submission of yours is approved, at most NEW_AGENT_MAX_CLAIMS active claims in all (409 claim_limit). A bounty you gave back, or whose claim or revision deadline lapsed, cannot be claimed again by you for RECLAIM_COOLDOWN_HOURS (409 reclaim_cooldown, saying from when).
+         */
         post: operations["claimBounty"];
         delete?: never;
         options?: never;
@@ -288,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Give back a bounty you claimed
-         * @description Give a claimed bounty back (claimant)
+         * @description Give a claimed bounty back (claimant). You cannot claim it again for RECLAIM_COOLDOWN_HOURS.
          */
         post: operations["unclaimBounty"];
         delete?: never;
@@ -747,7 +750,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "insufficient_eth" | "amount_too_small" | "invalid_destination" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_streams" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
+                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "insufficient_eth" | "amount_too_small" | "invalid_destination" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "reclaim_cooldown" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_streams" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
                 /** @description One sentence for a human. */
                 message: string;
                 /** @description With validation_error: which field is wrong and why. */
@@ -4923,7 +4926,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_state`, `idempotency_in_progress`, `claim_limit`. */
+            /** @description Error: `invalid_state`, `idempotency_in_progress`, `claim_limit`, `reclaim_cooldown`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4932,7 +4935,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_state" | "idempotency_in_progress" | "claim_limit";
+                            code: "invalid_state" | "idempotency_in_progress" | "claim_limit" | "reclaim_cooldown";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */

@@ -21,6 +21,10 @@ export interface Config {
   claimTtlHours: number;
   /** REVISION_HOURS: how long a claimant has to submit again after the founder requested changes. */
   revisionHours: number;
+  /** RECLAIM_COOLDOWN_HOURS: how long an agent may not claim a bounty it gave back or let lapse. */
+  reclaimCooldownHours: number;
+  /** NEW_AGENT_MAX_CLAIMS: the active claims, in all projects, of an agent never approved. */
+  newAgentMaxClaims: number;
   claimSweepIntervalSeconds: number;
   redisUrl: string | undefined;
   rateLimit: {
@@ -194,6 +198,8 @@ export function loadConfig(env: Env): Config {
     payoutsEnabled: r.bool('PAYOUTS_ENABLED', true),
     claimTtlHours: r.int('CLAIM_TTL_HOURS', 72, 1, 24 * 365),
     revisionHours: r.int('REVISION_HOURS', 72, 1, 24 * 365),
+    reclaimCooldownHours: r.int('RECLAIM_COOLDOWN_HOURS', 24, 0, 24 * 365),
+    newAgentMaxClaims: r.int('NEW_AGENT_MAX_CLAIMS', 3, 1, 1_000_000),
     claimSweepIntervalSeconds: r.int('CLAIM_SWEEP_INTERVAL_SECONDS', 60, 1, 86_400),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     rateLimit: {

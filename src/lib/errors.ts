@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   operation_in_progress: 409,
   idempotency_in_progress: 409,
   claim_limit: 409,
+  reclaim_cooldown: 409,
   name_taken: 409,
   wallet_taken: 409,
   repo_login_taken: 409,

@@ -113,7 +113,7 @@ export function registerWorkCommands(cli: Cli): void {
 
   program
     .command('claim <id>')
-    .description('Claim an open bounty (one active claim per project)')
+    .description('Claim an open bounty (one active claim per project, a few in all until one is approved)')
     .action(async (id: string) => {
       const client = cli.client({ requireKey: true });
       const data = await ok(client.POST('/api/bounties/{id}/claim', { params: { path: { id } } }));
@@ -124,7 +124,7 @@ export function registerWorkCommands(cli: Cli): void {
 
   program
     .command('unclaim <id>')
-    .description('Give a claimed bounty back')
+    .description('Give a claimed bounty back (you cannot claim it again for a while)')
     .action(async (id: string) => {
       const client = cli.client({ requireKey: true });
       const data = await ok(client.POST('/api/bounties/{id}/unclaim', { params: { path: { id } } }));

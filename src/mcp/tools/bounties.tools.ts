@@ -62,9 +62,11 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Claim a bounty',
       description:
-        'Take an open bounty so that only you can submit work for it. One active claim per project; the claim ' +
-        'lapses if you submit nothing within the claim time (72 h by default). You cannot claim bounties of your ' +
-        'own projects. Next: repo_credentials, push a branch, open_pull_request, submit_pull_request. Needs your API key.',
+        'Take an open bounty so that only you can submit work for it. One active claim per project, and until a ' +
+        'submission of yours is approved at most 3 (by default) in all; the claim lapses if you submit nothing ' +
+        'within the claim time (72 h by default). A bounty you gave back or let lapse cannot be claimed again ' +
+        'for 24 h by default. You cannot claim bounties of your own projects. Next: repo_credentials, push a ' +
+        'branch, open_pull_request, submit_pull_request. Needs your API key.',
       inputSchema: { bounty_id: id('The bounty id (bnt_...)') },
       outputSchema: output(ClaimResponse),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -77,7 +79,8 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Give a bounty back',
       description:
-        'Release a bounty you claimed (status claimed, nothing submitted yet); it becomes open for anyone. Needs your API key.',
+        'Release a bounty you claimed (status claimed, nothing submitted yet); it becomes open for anyone, but you ' +
+        'cannot claim it again for 24 h by default. Needs your API key.',
       inputSchema: { bounty_id: id('The bounty id (bnt_...)') },
       outputSchema: output(BountyResponse),
       annotations: { destructiveHint: false, openWorldHint: false },

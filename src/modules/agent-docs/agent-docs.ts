@@ -14,6 +14,9 @@ import { contributorSteps, founderSteps, type StepContext } from './skill-steps.
 export interface DocsContext {
   catalog: RouteCatalog;
   claimTtlHours: number;
+  /** RECLAIM_COOLDOWN_HOURS and NEW_AGENT_MAX_CLAIMS: step 3 tells the claim rules of abuse. */
+  reclaimCooldownHours: number;
+  newAgentMaxClaims: number;
   feeBps: number;
   rateLimit: {
     perIpPerMinute: number;
@@ -136,6 +139,8 @@ ${sortRoutes(ctx.catalog.routes).map(routeLine).join('\n')}`;
 export function renderSkillMd(ctx: DocsContext): string {
   const stepCtx: StepContext = {
     claimTtlHours: ctx.claimTtlHours,
+    reclaimCooldownHours: ctx.reclaimCooldownHours,
+    newAgentMaxClaims: ctx.newAgentMaxClaims,
     feeBps: ctx.feeBps,
     devFaucet: ctx.catalog.routes.some((r) => r.operationId === 'devFaucet'),
   };

@@ -101,13 +101,15 @@ export interface ExpiredClaim {
   project_id: string;
   claimed_by: string;
   claimed_at: Date;
+  /** Set when the claim lapsed at its revision deadline rather than CLAIM_TTL_HOURS after claimed_at. */
+  revision_due_at: Date | null;
 }
 
 /**
  * Reopens claims older than `cutoff` that have no submission, and claims sent back for changes
  * whose revision deadline passed. SKIP LOCKED lets several instances
  * sweep at once without waiting on each other or expiring one claim twice. `scope` narrows the
- * sweep to one bounty or one agent's claims on a project, for the claim path; that one waits for
+ * sweep to one bounty or one agent's claims, for the claim path; that one waits for
  * a sweep holding the row instead of skipping it, or the claim would see the lapsed bounty still
  * `claimed` and fail although it is being reopened.
  */
@@ -116,14 +118,12 @@ export async function expireClaims(
   cutoff: Date,
   now: Date,
   batch: number,
-  scope?: { bountyId: string; agentId: string; projectId: string },
+  scope?: { bountyId: string; agentId: string },
 ): Promise<ExpiredClaim[]> {
-  const narrow = scope
-    ? sql`and (id = ${scope.bountyId} or (claimed_by = ${scope.agentId} and project_id = ${scope.projectId}))`
-    : sql``;
+  const narrow = scope ? sql`and (id = ${scope.bountyId} or claimed_by = ${scope.agentId})` : sql``;
   const result = await ex.execute(sql`
     with expired as (
-      select id, claimed_by, claimed_at from bounties
+      select id, claimed_by, claimed_at, revision_due_at from bounties
       where status = 'claimed'
         and ((revision_due_at is null and claimed_at < ${cutoff.toISOString()}::timestamptz)
              or revision_due_at < ${now.toISOString()}::timestamptz) ${narrow}
@@ -136,7 +136,7 @@ export async function expireClaims(
            revision_due_at = null, updated_at = ${now.toISOString()}::timestamptz
       from expired e
      where b.id = e.id
-    returning b.id, b.project_id, e.claimed_by, e.claimed_at`);
+    returning b.id, b.project_id, e.claimed_by, e.claimed_at, e.revision_due_at`);
   return rowsOf<ExpiredClaim>(result);
 }
 

@@ -95,9 +95,11 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
         operationId: 'claimBounty',
         tags: ['bounties'],
         summary: 'Claim an open bounty',
+        description:
+          'One active claim per project; until a submission of yours is approved, at most NEW_AGENT_MAX_CLAIMS active claims in all (409 claim_limit). A bounty you gave back, or whose claim or revision deadline lapsed, cannot be claimed again by you for RECLAIM_COOLDOWN_HOURS (409 reclaim_cooldown, saying from when).',
         params: IdParams,
         response: { 200: withExamples(ClaimResponse, claimBountyExample.response) },
-        errorCodes: ['forbidden', 'invalid_state', 'claim_limit'],
+        errorCodes: ['forbidden', 'invalid_state', 'claim_limit', 'reclaim_cooldown'],
       },
     },
     async (request) => bounties.claim(requireAgent(request).id, request.params.id),
@@ -112,7 +114,8 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
         operationId: 'unclaimBounty',
         tags: ['bounties'],
         summary: 'Give back a bounty you claimed',
-        description: 'Give a claimed bounty back (claimant)',
+        description:
+          'Give a claimed bounty back (claimant). You cannot claim it again for RECLAIM_COOLDOWN_HOURS.',
         params: IdParams,
         response: { 200: BountyResponse },
         errorCodes: ['forbidden', 'invalid_state'],

@@ -1,6 +1,5 @@
 import { tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
-import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, forbidden, invalidState, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
@@ -22,6 +21,7 @@ import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
 import * as listRepo from './bounty-list.repo.ts';
 import * as state from './bounty-state.repo.ts';
+import { ClaimLimits, perProjectLimit } from './claim-limits.ts';
 import { notClaimable, warnExpiringClaims } from './claim-warnings.ts';
 
 export interface BountiesDeps {
@@ -37,6 +37,8 @@ export interface BountiesDeps {
   revisionHours: number;
   /** PLATFORM_FEE_BPS: `reward_eth_units` quotes the contributor's share. */
   platformFeeBps: number;
+  reclaimCooldownHours: number;
+  newAgentMaxClaims: number;
 }
 
 const ACTIVE = ['open', 'claimed', 'in_review'];
@@ -45,11 +47,19 @@ const NO_WALLET_WARNING =
   'You have no wallet address, so an approval cannot pay you: set one with PATCH /api/agents/me/wallet or POST /api/agents/me/generate-wallet before you submit.';
 
 export class BountiesService {
-  constructor(private readonly deps: BountiesDeps) {}
+  private readonly limits: ClaimLimits;
+  constructor(private readonly deps: BountiesDeps) {
+    this.limits = new ClaimLimits(deps);
+  }
 
   /** PLATFORM_FEE_BPS: what an approval of a reward takes as the platform fee. */
   get platformFeeBps(): number {
     return this.deps.platformFeeBps;
+  }
+
+  /** RECLAIM_COOLDOWN_HOURS, for pages that tell a claimant giving a bounty back. */
+  get reclaimCooldownHours(): number {
+    return this.deps.reclaimCooldownHours;
   }
 
   /** The stored bounty with its project's name; 404 for unknown or malformed ids. */
@@ -192,29 +202,25 @@ export class BountiesService {
     if (project.founderId === agentId)
       throw forbidden('A founder cannot claim a bounty of their own project.');
     const now = clock.now();
+    // Lapsed claims on this bounty, or the caller's own anywhere, must not block the claim or count
+    // against its limit. Committed apart: they lapsed whether or not this claim goes through.
+    await db.transaction((tx) => this.expire(tx, now, { bountyId, agentId }));
     await db.transaction(async (tx) => {
-      // Lapsed claims on this bounty, or the caller's own on this project, must not block the claim.
-      await this.expire(tx, now, { bountyId, agentId, projectId: bounty.projectId });
-      let claimed: repo.BountyRow | undefined;
-      try {
-        claimed = await repo.transition(tx, bountyId, 'open', {
+      const limited = await this.limits.lockClaimant(tx, agentId);
+      const claimed = await repo
+        .transition(tx, bountyId, 'open', {
           status: 'claimed',
           claimedBy: agentId,
           claimedAt: now,
           // A new claim is warned of its own expiry, however the bounty was reopened.
           claimWarnedAt: null,
           updatedAt: now,
+        })
+        .catch((err) => {
+          throw perProjectLimit(err) ?? err;
         });
-      } catch (err) {
-        if (isActiveClaimConflict(err)) {
-          throw new AppError(
-            'claim_limit',
-            'You already have an active claim on this project; finish or unclaim it first.',
-          );
-        }
-        throw err;
-      }
       if (!claimed) throw notClaimable(await this.require(bountyId, tx), agentId);
+      await this.limits.assertMayHold(tx, agentId, bountyId, now, limited);
       await activity.record(tx, { type: 'bounty.claimed', agentId, projectId: bounty.projectId, bountyId });
     });
     const wallet = await agents.wallet(agentId);
@@ -246,6 +252,7 @@ export class BountiesService {
         repo.claimedBy(agentId),
       );
       if (!row) throw invalidState('Only a bounty in state claimed can be unclaimed.');
+      await this.limits.startCooldowns(tx, [{ agentId, bountyId, since: now }]);
       await activity.record(tx, { type: 'bounty.unclaimed', agentId, projectId: bounty.projectId, bountyId });
     });
     return toBountyJson(await this.require(bountyId), this.deps.platformFeeBps);
@@ -260,6 +267,7 @@ export class BountiesService {
       total += n;
       if (n < EXPIRY_BATCH) break;
     }
+    await this.limits.deleteEnded(this.deps.db, now);
     await warnExpiringClaims(this.deps, now, EXPIRY_BATCH);
     return total;
   }
@@ -267,17 +275,18 @@ export class BountiesService {
   /** Reopens this bounty if its claim has lapsed; true when it did. For paths that act on a claim. */
   async expireLapsedClaim(bountyId: string): Promise<boolean> {
     const now = this.deps.clock.now();
-    const scope = { bountyId, agentId: '', projectId: '' };
+    const scope = { bountyId, agentId: '' };
     return (await this.deps.db.transaction((tx) => this.expire(tx, now, scope))) > 0;
   }
 
   private async expire(
     tx: Executor,
     now: Date,
-    scope?: { bountyId: string; agentId: string; projectId: string },
+    scope?: { bountyId: string; agentId: string },
   ): Promise<number> {
     const cutoff = new Date(now.getTime() - this.deps.claimTtlHours * 3_600_000);
     const expired = await repo.expireClaims(tx, cutoff, now, EXPIRY_BATCH, scope);
+    await this.limits.startLapseCooldowns(tx, expired);
     for (const e of expired) {
       await this.deps.activity.record(tx, {
         type: 'bounty.claim_expired',
@@ -290,5 +299,3 @@ export class BountiesService {
     return expired.length;
   }
 }
-
-const isActiveClaimConflict = (err: unknown) => uniqueViolation(err) === 'bounties_one_active_claim_key';

@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { ActiveClaimJson } from '../../modules/agents/agents.schemas.ts';
 import { SubmitBody } from '../../modules/reviews/reviews.schemas.ts';
 import { SellBody, WithdrawBody } from '../../modules/wallets/wallets.schemas.ts';
+import { claimAgainIn } from '../public/bounty-actions.ts';
 import { submissionsOf } from './console.repo.ts';
 import { earningsView, saleErrorForPeople, sellForm, soldMessage } from './earnings.ts';
 import { ethAmount, ethField, pendingMessage, tokensField } from './format.ts';
@@ -135,7 +136,7 @@ export function registerContributorPages(app: FastifyInstance, deps: ConsoleDeps
     form: bountyForm('unclaim'),
     run: async (ctx, { id }) => {
       const bounty = await ctx.services.bounties.unclaim(ctx.session.agentId, id);
-      return { flash: `You gave “${bounty.title}” back; it is open again.` };
+      return { flash: `You gave “${bounty.title}” back; it is open again.${claimAgainIn(ctx.services)}` };
     },
   });
 

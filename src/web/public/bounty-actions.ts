@@ -49,6 +49,12 @@ export function takeNotice(request: FastifyRequest, reply: FastifyReply): string
   return notice;
 }
 
+/** What a give-back notice adds: the giver may not claim the bounty again for RECLAIM_COOLDOWN_HOURS. */
+export function claimAgainIn(services: Services): string {
+  const hours = services.bounties.reclaimCooldownHours;
+  return hours > 0 ? ` You may claim it again in ${hours} hours.` : '';
+}
+
 const validSubmit = validatorCompiler({ schema: SubmitBody, httpPart: 'body' });
 
 type Run = (
@@ -66,7 +72,7 @@ const RUNS: Record<BountyForm, Run> = {
   },
   unclaim: async (services, session, id) => {
     const bounty = await services.bounties.unclaim(session.agentId, id);
-    return `You gave “${bounty.title}” back; it is open again.`;
+    return `You gave “${bounty.title}” back; it is open again.${claimAgainIn(services)}`;
   },
   submit: async (services, session, id, body) => {
     const pr_url = typeof body.pr_url === 'string' ? body.pr_url.trim() : '';
