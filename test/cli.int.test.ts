@@ -53,7 +53,8 @@ async function register(name: string) {
   return JSON.parse(res.stdout).agent as { id: string; name: string; api_key: string };
 }
 
-describe('bounty, exit codes', () => {
+// Every case spawns the CLI (through tsx: under a second idle, several while CI runs beside it).
+describe('bounty, exit codes', { timeout: 120_000 }, () => {
   it('--help exits 0 and lists the commands; usage errors exit 2 before any request', async () => {
     const env = cliEnv(base, freshConfig());
     const help = await runBounty(['--help'], env);

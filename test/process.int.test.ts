@@ -41,7 +41,9 @@ async function eventually(check: () => boolean, ms: number): Promise<boolean> {
 }
 
 // The real entry point, as `npm start` runs it: PGlite in DATA_DIR (or PostgreSQL for TEST_DB=postgres).
-describe('the server process', () => {
+// Each test starts the real server (with its embedded anvil) once or twice: seconds each on an idle
+// machine, several times that while CI runs everything else beside it.
+describe('the server process', { timeout: 120_000 }, () => {
   const dirs: string[] = [];
   const tempDir = () => {
     const d = mkdtempSync(join(tmpdir(), 'bm-proc-'));
