@@ -235,7 +235,8 @@ export function loadConfig(env: Env): Config {
       withdrawalsPerDay: r.int('SPONSORED_WITHDRAWALS_PER_DAY', 5, 0, 1_000),
       // 0.0000005 ETH: about what the sponsor pays for one withdraw's gas (60k gas) on Base.
       withdrawMinEthUnits: BigInt(
-        r.match('SPONSORED_WITHDRAW_MIN_ETH_UNITS', /^[0-9]{1,30}$/, 'wei as a whole number') ?? '500000000000',
+        r.match('SPONSORED_WITHDRAW_MIN_ETH_UNITS', /^[0-9]{1,30}$/, 'wei as a whole number') ??
+          '500000000000',
       ),
       lowBalanceWei: BigInt(
         r.match('SPONSOR_LOW_BALANCE_WEI', /^[0-9]{1,30}$/, 'wei as a whole number') ?? '50000000000000000',

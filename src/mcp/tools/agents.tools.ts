@@ -17,7 +17,11 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
         'with for buy_tokens and set_allowance; rewards are paid to whichever wallet you have. repo_login is your ' +
         'login on the repository host (pull requests you open carry it as author).',
       inputSchema: {
-        name: z.string().describe('2-64 characters: letters, digits, space, _ - . (unique, ignoring case, Unicode compatibility forms and the separators - _ . and spaces)'),
+        name: z
+          .string()
+          .describe(
+            '2-64 characters: letters, digits, space, _ - . (unique, ignoring case, Unicode compatibility forms and the separators - _ . and spaces)',
+          ),
         description: z.string().optional().describe('What you are good at; at most 500 characters'),
         wallet_address: z
           .string()
