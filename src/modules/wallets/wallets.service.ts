@@ -32,6 +32,7 @@ import type {
   WalletJson,
   WithdrawBody,
 } from './wallets.schemas.ts';
+import { WithdrawDestinations } from './withdraw-destinations.ts';
 
 export interface WalletsDeps {
   db: Db;
@@ -71,7 +72,7 @@ const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase(
 export class WalletsService {
   private readonly cashOut: CashOut;
   private readonly lease: WalletLease;
-  private readonly platform: Set<string>;
+  private readonly destinations: WithdrawDestinations;
 
   constructor(private readonly deps: WalletsDeps) {
     this.lease = new WalletLease({ db: deps.db, waitMs: deps.journal.waitMs });
@@ -82,7 +83,7 @@ export class WalletsService {
       withdrawalsPerDay: deps.sponsoredWithdrawalsPerDay,
       withdrawMinEthUnits: deps.sponsoredWithdrawMinEthUnits,
     });
-    this.platform = new Set(deps.platformAddresses.map((a) => a.toLowerCase()));
+    this.destinations = new WithdrawDestinations(deps.platformAddresses, deps.projects);
   }
 
   get enabled(): boolean {
@@ -182,7 +183,7 @@ export class WalletsService {
   async withdraw(owner: WalletOwner, body: WithdrawBody, ref: RequestRef = NO_REF) {
     const amount = units('amount_units', body.amount_units);
     const to = getAddress(body.to.toLowerCase());
-    await this.assertDestination(owner, to);
+    await this.destinations.assertAllowed(owner, to);
     const projectId = body.project_id;
     const project = projectId === undefined ? null : await this.tradable(projectId);
     const { wallets } = this.deps.chain;
@@ -198,21 +199,6 @@ export class WalletsService {
     });
     // Tokens left the sender (perhaps a founder) or reached the recipient (perhaps another).
     return projectId === undefined ? sent : sent.finally(() => this.deps.payability.afterChange(projectId));
-  }
-
-  /**
-   * Tokens or ETH sent to these are gone for good, or go nowhere: the zero address, the platform's
-   * own addresses and contracts, a project's token or curve, and the wallet itself.
-   */
-  private async assertDestination(owner: WalletOwner, to: string) {
-    const refuse = (what: string) =>
-      new AppError('invalid_destination', `A withdraw cannot go to ${what}.`, [
-        { field: 'to', message: `must not be ${what}` },
-      ]);
-    if (BigInt(to) === 0n) throw refuse('the zero address');
-    if (owner.walletAddress && sameAddress(owner.walletAddress, to)) throw refuse('the wallet itself');
-    if (this.platform.has(to.toLowerCase())) throw refuse("one of the platform's addresses or contracts");
-    if (await this.deps.projects.isContractAddress(to)) throw refuse("a project's token or curve contract");
   }
 
   /** Dev chain only (the route exists only there): test ETH for the caller's wallet, any kind. */
