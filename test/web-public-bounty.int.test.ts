@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOARD_EVENT_TYPES, EVENT_TYPES } from '../src/modules/activity/activity.schemas.ts';
 import {
   buildTestApp,
   createBounty,
@@ -294,5 +295,18 @@ describe('a notice about a long title', () => {
     expect(after.body).toContain('You claimed “😀😀😀');
     // Given back, so the other tests' bounties are unaffected.
     await act(otherSession, `/bounties/${emoji.id}/unclaim`, {});
+  });
+});
+
+describe('the live board', () => {
+  it('hands its script every public event that changes the list, from the service’s own list', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: `/?project_id=${project.id}` });
+    expect(res.statusCode).toBe(200);
+    const types = /data-live-types="([^"]*)"/.exec(res.body)?.[1]?.split(',');
+    expect(types).toEqual([...BOARD_EVENT_TYPES]);
+    // A bounty sent back for changes is claimed again: the board must hear of it (it once did not).
+    expect(types).toContain('submission.changes_requested');
+    expect(types).toEqual(EVENT_TYPES.filter((t) => t.startsWith('bounty.') || t.startsWith('submission.')));
+    expect(res.body).toContain(`data-live-query="?project_id=${project.id}"`);
   });
 });

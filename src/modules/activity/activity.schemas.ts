@@ -26,6 +26,13 @@ export const PERSONAL_EVENT_TYPES = [
   'wallet.tx_failed',
 ] as const;
 export type PublicEventType = (typeof EVENT_TYPES)[number];
+/**
+ * The public events that change what the bounty board lists (a bounty's status, claimant or
+ * submission): the board page hands them to its script as data, so a new kind reaches it here.
+ */
+export const BOARD_EVENT_TYPES: readonly PublicEventType[] = EVENT_TYPES.filter(
+  (t) => t.startsWith('bounty.') || t.startsWith('submission.'),
+);
 export type PersonalEventType = (typeof PERSONAL_EVENT_TYPES)[number];
 export type EventType = PublicEventType | PersonalEventType;
 

@@ -4,15 +4,9 @@
 (() => {
   const status = document.getElementById('live-status');
   if (!status || typeof EventSource === 'undefined') return;
-  const TYPES = [
-    'bounty.created',
-    'bounty.claimed',
-    'bounty.unclaimed',
-    'bounty.claim_expired',
-    'submission.created',
-    'submission.rejected',
-    'submission.approved',
-  ];
+  // The event types come from the page (the server's BOARD_EVENT_TYPES), never a list kept here.
+  const TYPES = (status.dataset.liveTypes || '').split(',').filter(Boolean);
+  if (TYPES.length === 0) return;
   const query = new URLSearchParams(status.dataset.liveQuery || '');
   query.set('types', TYPES.join(','));
   let timer = null;

@@ -4,7 +4,7 @@ import type { Chain } from '../../infra/chain/chain.ts';
 import type { Config } from '../../infra/config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { PublicEventType } from '../../modules/activity/activity.schemas.ts';
+import { BOARD_EVENT_TYPES, type PublicEventType } from '../../modules/activity/activity.schemas.ts';
 import {
   boardUrl,
   difficultyOptions,
@@ -86,6 +86,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
       difficultyOptions,
       payableOptions,
       liveQuery: parsed.ok && parsed.query.project_id ? `?project_id=${parsed.query.project_id}` : '',
+      liveTypes: BOARD_EVENT_TYPES.join(','),
     };
     const status = parsed.ok ? 200 : 400;
     // Vary: the same URL answers a page or, for the live refresh, only the list.
