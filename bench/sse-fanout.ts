@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.ts';
-import { unavailableChain } from '../src/infra/chain/chain.ts';
+import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { type Database, openDatabase } from '../src/infra/db/client.ts';
 import { systemClock } from '../src/lib/clock.ts';

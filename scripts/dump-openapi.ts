@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { buildApp } from '../src/app.ts';
-import { unavailableChain } from '../src/infra/chain/chain.ts';
+import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { openDatabase } from '../src/infra/db/client.ts';
 import { systemClock } from '../src/lib/clock.ts';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { tokensToUnits, unavailableChain, unitsToTokens } from '../src/infra/chain/chain.ts';
+import { tokensToUnits, unitsToTokens } from '../src/infra/chain/chain.ts';
+import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import type { Db } from '../src/infra/db/client.ts';
 import { FundsService } from '../src/modules/funds/funds.service.ts';
 import { PayoutsService } from '../src/modules/payouts/payouts.service.ts';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { unavailableChain } from '../src/infra/chain/chain.ts';
+import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { startTracing, type Tracing } from '../src/infra/telemetry.ts';
 import { TestClock } from './helpers/clock.ts';

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { unavailableChain } from '../src/infra/chain/chain.ts';
+import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { createLogger } from '../src/infra/logger.ts';
 import {
   buildTestApp,

@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { buildApp } from '../../src/app.ts';
-import { unavailableChain } from '../../src/infra/chain/chain.ts';
+import { unavailableChain } from '../../src/infra/chain/unavailable-chain.ts';
 import type { Config } from '../../src/infra/config.ts';
 import type { Db } from '../../src/infra/db/client.ts';
 import * as schema from '../../src/infra/db/schema.ts';

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Chain } from '../../src/infra/chain/chain.ts';
-import { unavailableChain } from '../../src/infra/chain/chain.ts';
+import { unavailableChain } from '../../src/infra/chain/unavailable-chain.ts';
 import { loadConfig } from '../../src/infra/config.ts';
 import type { Database } from '../../src/infra/db/client.ts';
 import { hashApiKey } from '../../src/lib/api-key.ts';
