@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityEvents } from '../src/infra/db/schema.ts';
@@ -102,30 +102,72 @@ describe('GET /api/events', () => {
     expect((await activity(ctx.app, { limit: 5 })).map((e) => e.id)).not.toContain(forAlice);
   });
 
-  // A transaction running anywhere in the cluster keeps later commits from being final (the bus
-  // reads only final events); on PGlite there is no other connection to hold one.
-  it.runIf(process.env.TEST_DB === 'postgres')(
-    'never sends an event committed before the stream opened, even while a transaction elsewhere keeps it from being final',
-    async () => {
-      const admin = postgres(process.env.TEST_DATABASE_URL as string, { max: 1, onnotice: () => {} });
-      const blocker = await admin.reserve();
-      let s: SseClient;
-      try {
-        await blocker`begin`;
-        await blocker`select txid_current()`;
-        const before = await publicEvent();
-        s = await stream('/api/events?types=project.created');
-        expect(before).toMatch(/^evt_/);
-      } finally {
+  // A transaction running in the service's database keeps later commits from being final (the bus
+  // reads only final events); one in another database of the same server never does. On PGlite
+  // there is no other connection to hold one.
+  const onPostgres = it.runIf(process.env.TEST_DB === 'postgres');
+
+  /** A connection to `database` on the test server that has begun a transaction with an id. */
+  async function openTransactionIn(database: string) {
+    const url = new URL(process.env.TEST_DATABASE_URL as string);
+    url.pathname = `/${database}`;
+    const admin = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    const blocker = await admin.reserve();
+    await blocker`begin`;
+    await blocker`select txid_current()`;
+    return {
+      async end() {
         await blocker`commit`;
         blocker.release();
         await admin.end();
+      },
+    };
+  }
+
+  const serviceDatabase = async () => {
+    const rows = (await ctx.database.db.execute(sql`select current_database() as name`)) as unknown as
+      | { name: string }[]
+      | { rows: { name: string }[] };
+    return (Array.isArray(rows) ? rows[0] : rows.rows[0])?.name as string;
+  };
+
+  onPostgres(
+    'never sends an event committed before the stream opened, even while a transaction in its database keeps it from being final',
+    async () => {
+      const blocker = await openTransactionIn(await serviceDatabase());
+      let s: SseClient;
+      let before: string;
+      let held: string;
+      try {
+        before = await publicEvent();
+        s = await stream('/api/events?types=project.created');
+        held = await publicEvent();
+        // Not final while the older transaction runs: the stream holds it back.
+        await new Promise((r) => setTimeout(r, 500));
+        expect(s.ids).toEqual([]);
+      } finally {
+        await blocker.end();
       }
       const after = await publicEvent();
       await s.waitForId(after);
-      expect(s.ids).toEqual([after]);
+      expect(s.ids).toEqual([held, after]);
+      expect(s.ids).not.toContain(before);
     },
   );
+
+  onPostgres('is never held back by a transaction running in another database of the server', async () => {
+    const other = new URL(process.env.TEST_DATABASE_URL as string).pathname.slice(1);
+    expect(other).not.toBe(await serviceDatabase());
+    const blocker = await openTransactionIn(other);
+    try {
+      const s = await stream('/api/events?types=project.created');
+      const id = await publicEvent();
+      await s.waitForId(id, 10_000);
+      expect(s.ids).toEqual([id]);
+    } finally {
+      await blocker.end();
+    }
+  });
 
   it('filters by types and project_id', async () => {
     const founder = await registerAgent(ctx.app);

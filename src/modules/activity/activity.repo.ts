@@ -89,9 +89,25 @@ export async function positionOf(ex: Executor, id: string): Promise<StreamPositi
 }
 
 /**
+ * The oldest transaction that may still commit an event, as of this statement's snapshot: the
+ * oldest one still running (pg_snapshot_xmin), except that a transaction seen running in another
+ * database of the cluster is passed over, since it can never write this database's events. Without
+ * that, a long transaction anywhere on a shared server (a report, a dump, another service) would
+ * hold every live stream back. A transaction whose database cannot be seen (another role's
+ * session, when this one may not read its statistics) still counts, so nothing is ever skipped.
+ */
+const finalBound = sql`coalesce(
+  (select min(s.x) from pg_snapshot_xip(pg_current_snapshot()) as s(x)
+    where not exists (
+      select 1 from pg_stat_activity a
+      where a.backend_xid = s.x::xid
+        and a.datid <> (select oid from pg_database where datname = current_database()))),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
+
+/**
  * Events after `from` in stream order, each flagged `ready` when its transaction is older than
- * every transaction still running (pg_snapshot_xmin of this statement's snapshot): no transaction
- * can still commit an event before it. Ready rows always come first, since order is by txid.
+ * every transaction that may still commit one (finalBound): none can still commit an event before
+ * it. Ready rows always come first, since order is by txid.
  */
 export function readAfter(
   ex: Executor,
@@ -101,7 +117,7 @@ export function readAfter(
   return ex
     .select({
       ...streamColumns,
-      ready: sql<boolean>`${activityEvents.txid} < pg_snapshot_xmin(pg_current_snapshot())`,
+      ready: sql<boolean>`${activityEvents.txid} < ${finalBound}`,
     })
     .from(activityEvents)
     .where(after(from))
@@ -145,7 +161,7 @@ export async function latestReady(ex: Executor): Promise<StreamPosition> {
   const [row] = await ex
     .select({ txid: streamColumns.txid, id: activityEvents.id })
     .from(activityEvents)
-    .where(sql`${activityEvents.txid} < pg_snapshot_xmin(pg_current_snapshot())`)
+    .where(sql`${activityEvents.txid} < ${finalBound}`)
     .orderBy(desc(activityEvents.txid), desc(activityEvents.id))
     .limit(1);
   return row ?? STREAM_START;

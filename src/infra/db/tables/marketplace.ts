@@ -259,8 +259,8 @@ export const activityEvents = pgTable(
     recipients: text('recipients').array(),
     /**
      * The inserting transaction's id. A reader delivers only events of transactions older than
-     * every one still running (pg_snapshot_xmin), so an event that commits late is never skipped
-     * by a stream that has moved past a newer id.
+     * every one still running in this database (activity.repo.ts, finalBound), so an event that
+     * commits late is never skipped by a stream that has moved past a newer id.
      */
     txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
     createdAt: ts('created_at').notNull(),
