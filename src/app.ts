@@ -26,6 +26,7 @@ import { agentDocsRoutes } from './modules/agent-docs/agent-docs.routes.ts';
 import { agentWebhooksRoutes } from './modules/agent-webhooks/agent-webhooks.routes.ts';
 import { agentsRoutes } from './modules/agents/agents.routes.ts';
 import { bountiesRoutes } from './modules/bounties/bounties.routes.ts';
+import { bountyRepositoryRoutes } from './modules/bounties/bounty-repository.routes.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
 import { BODY_LIMIT_BYTES, publicConfig } from './modules/config/config.service.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(agentsRoutes, { agents: services.agents, config });
   await app.register(projectsRoutes, { projects: services.projects, activation: services.activation });
   await app.register(bountiesRoutes, { bounties: services.bounties });
+  await app.register(bountyRepositoryRoutes, { repository: services.bountyRepository });
   await app.register(reviewsRoutes, { submissions: services.submissions, approvals: services.approvals });
   await app.register(activityRoutes, { activity: services.activity });
   await app.register(eventsRoutes, { events: services.events });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { buildReviewLoop } from './compose-reviews.ts';
 import type { Chain } from './infra/chain/chain.ts';
 import type { WalletVault } from './infra/chain/wallet-vault.ts';
 import type { Config } from './infra/config.ts';
@@ -15,6 +16,7 @@ import { AgentDirectory } from './modules/agents/agent-directory.ts';
 import { AgentsService } from './modules/agents/agents.service.ts';
 import { RepoIdentity } from './modules/agents/repo-identity.ts';
 import { BountiesService } from './modules/bounties/bounties.service.ts';
+import { BountyRepository } from './modules/bounties/bounty-repository.ts';
 import { BountyState } from './modules/bounties/bounty-state.ts';
 import { EventBus } from './modules/events/event-bus.ts';
 import { EventsService } from './modules/events/events.service.ts';
@@ -26,15 +28,10 @@ import { PayabilityService } from './modules/payability/payability.service.ts';
 import { PayoutsService } from './modules/payouts/payouts.service.ts';
 import { ActivationService } from './modules/projects/activation.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
-import { ApprovalsService } from './modules/reviews/approvals.service.ts';
-import { MergesService } from './modules/reviews/merges.service.ts';
-import { OwedPayouts } from './modules/reviews/owed-payouts.ts';
-import { SubmissionsService } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { WalletEngine } from './modules/wallets/wallet-engine.ts';
 import { WalletJournal } from './modules/wallets/wallet-journal.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
-import { WebhooksService } from './modules/webhooks/webhooks.service.ts';
 
 // A repository plus a contract deployment take seconds; a crashed activation is retryable after this.
 const ACTIVATION_LEASE_MS = 5 * 60_000;
@@ -203,31 +200,23 @@ export function buildServices(
     confirmations: config.payouts.confirmations,
     maxFeePerGasGwei: config.payouts.maxFeePerGasGwei,
   });
-  const submissions = new SubmissionsService({
-    db,
-    clock,
-    activity,
-    bounties,
-    bountyState,
-    projects,
-    agents: directory,
-    payouts,
-    repoHost,
-    revisionHours: config.revisionHours,
-  });
-  const approvals = new ApprovalsService({
+  // The review loop, from a submission to a paid (or owed) approval.
+  const { submissions, merges, approvals, owedPayouts, webhooks } = buildReviewLoop({
     db,
     clock,
     log,
+    config,
+    repoHost,
     activity,
     bounties,
     bountyState,
     projects,
+    directory,
+    agents,
     payouts,
     payability,
-    checkWallet: (address) => agents.checkWallet(address),
-    approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,
-    receiptTimeoutMs: config.payouts.receiptTimeoutSeconds * 1000,
+    funds,
+    chainWatcher,
   });
   const activation = new ActivationService({
     db,
@@ -239,19 +228,6 @@ export function buildServices(
     projects,
     leaseMs: ACTIVATION_LEASE_MS,
     holdings,
-  });
-  const merges = new MergesService({ db, clock, activity, bounties, projects, agents: directory });
-  const owedPayouts = new OwedPayouts({ log, clock, merges, approvals, funds });
-  // A founder's balance or allowance changed on chain: owed rewards are tried again at once.
-  chainWatcher.onFundsChange(() => owedPayouts.nudge());
-  const webhooks = new WebhooksService({
-    db,
-    clock,
-    log,
-    repoHost,
-    merges,
-    owed: owedPayouts,
-    reports: submissions,
   });
   const stats = new StatsService({ agents, projects, bounties });
   const events = new EventsService({
@@ -274,6 +250,7 @@ export function buildServices(
     projects,
     activation,
     bounties,
+    bountyRepository: new BountyRepository({ bounties, projects, agents: directory, repoHost }),
     bountyState,
     wallets,
     payouts,

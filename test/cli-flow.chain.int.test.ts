@@ -87,13 +87,12 @@ describe("the contributor's flow, CLI and git only", () => {
     // Where the repository is and how git logs in: a credential helper that is `bounty` itself.
     const repo = await json(dev(['repo', posted.id, '--json']));
     expect(repo).toMatchObject({
-      project_id: project.id,
-      repo_url: project.repo_url,
-      host: { kind: 'local', api_url: live.local.apiUrl },
+      bounty_id: posted.id,
+      repository: { host: 'local', repo_url: project.repo_url, branch: `bounty-${posted.id}`, base: 'main' },
     });
     expect(repo.credential_helper).toMatch(/^!.*node.* .*bounty\.mjs'? --url \S+ git-credential$/);
     const shown = await dev(['repo', posted.id]);
-    expect(shown.stdout).toMatch(/git login:\s+any user name, your API key as password/);
+    expect(shown.stdout).toMatch(/git login:\s+.*any user name, your marketplace API key as the password/);
     expect(shown.stdout).toContain(`git clone -c credential.helper=`);
     expect(shown.stdout).toContain(repo.clone_command);
 
@@ -110,7 +109,14 @@ describe("the contributor's flow, CLI and git only", () => {
     const git = (...args: string[]) => run('git', args, { cwd: work, env: gitEnv });
     await run(
       'git',
-      ['clone', '--quiet', '-c', `credential.helper=${repo.credential_helper}`, repo.repo_url, work],
+      [
+        'clone',
+        '--quiet',
+        '-c',
+        `credential.helper=${repo.credential_helper}`,
+        repo.repository.clone_url,
+        work,
+      ],
       {
         env: gitEnv,
       },
@@ -135,7 +141,7 @@ describe("the contributor's flow, CLI and git only", () => {
     const twice = await dev(['pr', 'open', posted.id, '--head', 'greeting']);
     expect(twice.code).toBe(1);
     expect(twice.stderr).toMatch(
-      /^error: repo_host: The repository host refused \(HTTP 422\): .*already exists/,
+      /^error: validation_error: The repository host refused the pull request \(.*already exists/,
     );
     const submitted = await json(dev(['submit', posted.id, prUrl, '--json']));
     expect(submitted.submission).toMatchObject({ status: 'pending', pr_url: prUrl, agent_id: me.id });

@@ -213,8 +213,13 @@ describe('the bounty CLI, over the wire', () => {
     expect(reviews.map((r) => [r.bounty.id, r.submission.id])).toEqual([[posted.id, submission.id]]);
     const queue = await bounty(['reviews'], { key: F });
     expect(queue.stdout).toContain(prUrl);
-    const approved = await bountyJson(['approve', posted.id, '--notes', 'Nice.'], F);
+    const approved = await bountyJson(['approve', posted.id, '--notes', 'Nice.', '--merge'], F);
     expect(approved).toMatchObject({ bounty_id: posted.id, status: 'done', submission_id: submission.id });
+    // --merge: the host merged the pull request (a real git merge on the built-in host) before paying.
+    const onHost = await fetch(
+      `${local.apiUrl}/repos/${local.org}/${repoName}/pulls/${prUrl.split('/').pop()}`,
+    );
+    expect(((await onHost.json()) as Json).merged).toBe(true);
 
     const done = (await bountyJson(['bounty', posted.id])).bounty;
     expect(done.status).toBe('done');

@@ -287,15 +287,19 @@ describe('bounty reviews, request-changes and show', () => {
     expect(queue.stdout).toMatch(
       new RegExp(`${s.submissionId}\\s.*\\ssuccess \\(3/3\\)\\s+yes\\s+${s.prUrl}`),
     );
+    // --json prints GET /api/reviews as the service answers it.
     const json = await runBounty(['reviews', '--json'], env(s.founder.apiKey));
+    const answered = await review.app.inject({
+      method: 'GET',
+      url: '/api/reviews',
+      headers: s.founder.headers,
+    });
+    expect(JSON.parse(json.stdout)).toEqual(answered.json());
     expect(JSON.parse(json.stdout).reviews).toEqual([
       expect.objectContaining({
         payout: {
-          reward_units: (100n * 10n ** 18n).toString(),
-          platform_fee_bps: 500,
           fee_units: (5n * 10n ** 18n).toString(),
           contributor_units: (95n * 10n ** 18n).toString(),
-          reward_eth_units: null,
         },
       }),
     ]);

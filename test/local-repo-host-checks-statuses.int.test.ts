@@ -1,6 +1,6 @@
 import { Octokit } from '@octokit/rest';
 import { describe, expect, it } from 'vitest';
-import { parseCommitWebhook } from '../src/infra/repo-host/repo-host.ts';
+import { parseCommitWebhook } from '../src/infra/repo-host/host-webhooks.ts';
 import { checksReport } from '../src/modules/reviews/checks-report.ts';
 import { expectGithubResponse, expectGithubWebhook } from './helpers/github-openapi.ts';
 import {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { GithubHost } from '../src/infra/repo-host/github-host.ts';
-import { parsePullRequestWebhook } from '../src/infra/repo-host/repo-host.ts';
+import { parsePullRequestWebhook } from '../src/infra/repo-host/host-webhooks.ts';
 import { expectGithubResponse, expectGithubWebhook } from './helpers/github-openapi.ts';
 import {
   api,

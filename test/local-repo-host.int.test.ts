@@ -9,7 +9,7 @@ import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { GithubHost } from '../src/infra/repo-host/github-host.ts';
-import { parsePullRequestWebhook } from '../src/infra/repo-host/repo-host.ts';
+import { parsePullRequestWebhook } from '../src/infra/repo-host/host-webhooks.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { contributorGitEnv } from './helpers/git.ts';
 import { expectGithubResponse, expectGithubWebhook } from './helpers/github-openapi.ts';
@@ -490,6 +490,44 @@ describe('pull requests', () => {
       state: 'open',
       merged: false,
     });
+  });
+
+  it('GithubHost.mergePullRequest: merges as the platform at the head given, a merged one is done, a stale head or a conflict is 409 not_mergeable', async () => {
+    const dir = await pushBranch('alpha', 'platform-merge', { 'platform.txt': 'one\n' });
+    const sha = await git(dir, 'rev-parse', 'HEAD');
+    const a = await octokit.rest.pulls.create({
+      owner: host.org,
+      repo: 'alpha',
+      title: 'P',
+      head: 'platform-merge',
+      base: 'main',
+    });
+    await pushBranch('alpha', 'platform-clash', { 'platform.txt': 'two\n' });
+    const b = await octokit.rest.pulls.create({
+      owner: host.org,
+      repo: 'alpha',
+      title: 'Q',
+      head: 'platform-clash',
+      base: 'main',
+    });
+    const notMergeable = { name: 'AppError', code: 'not_mergeable', status: 409 };
+    await expect(
+      repoHost.mergePullRequest(host.org, 'alpha', a.data.number, { sha: '0'.repeat(40) }),
+    ).rejects.toMatchObject(notMergeable);
+    expect(await repoHost.getPullRequest(host.org, 'alpha', a.data.number)).toMatchObject({ merged: false });
+    await repoHost.mergePullRequest(host.org, 'alpha', a.data.number, { sha });
+    expect(await repoHost.getPullRequest(host.org, 'alpha', a.data.number)).toMatchObject({
+      state: 'closed',
+      merged: true,
+    });
+    // A retry after a lost answer: merged already, so done.
+    await repoHost.mergePullRequest(host.org, 'alpha', a.data.number, { sha });
+    await expect(
+      repoHost.mergePullRequest(host.org, 'alpha', b.data.number, { sha: null }),
+    ).rejects.toMatchObject(notMergeable);
+    await expect(repoHost.mergePullRequest(host.org, 'alpha', 99_999, { sha: null })).rejects.toMatchObject(
+      notMergeable,
+    );
   });
 
   it('closes without merging: closed, not merged, webhook with merged false', async () => {

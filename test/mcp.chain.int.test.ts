@@ -198,13 +198,13 @@ describe('an agent on MCP tools and git alone', () => {
       status: 'claimed',
       claimed_by: devReg.id,
     });
-    const creds = await ok(dev, 'repo_credentials', { bounty_id: bounty.id });
+    const creds = (await ok(dev, 'repo_credentials', { bounty_id: bounty.id })).repository;
     expect(creds).toMatchObject({
-      host_kind: 'local',
+      host: 'local',
       repo_url: project.repo_url,
       repo_login: devReg.repo_login,
     });
-    expect(creds.password).toMatch(/API key/);
+    expect(creds.push).toMatch(/API key/);
 
     const gitEnv = { ...contributorGitEnv(tmp, 'MCP Contributor'), ...withApiKey(devReg.api_key) };
     const git = async (cwd: string, ...args: string[]) =>
@@ -247,8 +247,14 @@ describe('an agent on MCP tools and git alone', () => {
     const approved = await ok(founder, 'approve_submission', {
       bounty_id: bounty.id,
       review_notes: 'Thanks.',
+      merge: true,
     });
     expect(approved).toMatchObject({ bounty_id: bounty.id, status: 'done', submission_id: submission.id });
+    // merge: the built-in host merged it (a real git merge) before anything was paid.
+    const onHost = await fetch(
+      `${local.apiUrl}/repos/${local.org}/${project.repo_url.split('/').pop()}/pulls/${pr.number}`,
+    );
+    expect(((await onHost.json()) as Json).merged).toBe(true);
     expect(approved.contributor_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(approved.platform_fee_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
 

@@ -54,7 +54,8 @@ const ARGS: Record<string, Record<string, unknown>> = {
   set_allowance: { project_id: 'proj_x', amount: 1 },
   withdraw: { to: `0x${'1'.repeat(40)}`, amount_units: '1' },
   wallet_transaction: {},
-  open_pull_request: { project_id: 'proj_x', head: 'b', title: 't' },
+  open_pull_request: { bounty_id: 'bnt_x', head: 'b', title: 't' },
+  repo_credentials: { bounty_id: 'bnt_x' },
 };
 
 describe('POST /mcp', () => {

@@ -279,6 +279,7 @@ describe('projects', () => {
         activated_at: null,
         review_stats: {
           reviewed: 0,
+          decided: 0,
           approved: 0,
           rejected: 0,
           changes_requested: 0,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommitWebhook, parsePullRequestWebhook } from '../src/infra/repo-host/repo-host.ts';
+import { parseCommitWebhook, parsePullRequestWebhook } from '../src/infra/repo-host/host-webhooks.ts';
 import { signWebhook, verifyWebhookSignature } from '../src/infra/repo-host/webhook-signature.ts';
 import { AppError } from '../src/lib/errors.ts';
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reviewRecord } from '../src/web/public/board.ts';
 import { buildTestApp, createProject, expectError, registerAgent, type TestContext } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
@@ -43,6 +44,7 @@ describe('project review_stats', () => {
     const old = await inReview(ctx.app, s);
     expect((await getProject(s.project.id)).review_stats).toEqual({
       reviewed: 4,
+      decided: 4,
       approved: 2,
       rejected: 2,
       changes_requested: 0,
@@ -62,6 +64,7 @@ describe('project review_stats', () => {
     okJson(await approve(ctx.app, s.founder, old.bounty.id));
     expect((await getProject(s.project.id)).review_stats).toEqual({
       reviewed: 5,
+      decided: 5,
       approved: 3,
       rejected: 2,
       changes_requested: 0,
@@ -81,6 +84,7 @@ describe('project review_stats', () => {
         idle.id,
         {
           reviewed: 0,
+          decided: 0,
           approved: 0,
           rejected: 0,
           changes_requested: 0,
@@ -92,6 +96,41 @@ describe('project review_stats', () => {
       ],
       [s.project.id, (await getProject(s.project.id)).review_stats],
     ]);
+  });
+
+  it('never counts a request for changes against the founder: approved of decided, on the API and the pages', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty } = await inReview(ctx.app, s);
+    okJson(
+      await ctx.app.inject({
+        method: 'POST',
+        url: `/api/bounties/${bounty.id}/request-changes`,
+        headers: s.founder.headers,
+        payload: { review_notes: 'One more test, please.' },
+      }),
+    );
+    okJson(
+      await ctx.app.inject({
+        method: 'POST',
+        url: `/api/bounties/${bounty.id}/submit`,
+        headers: s.dev.headers,
+        payload: { pr_url: (await ctx.app.services.bounties.get(bounty.id)).submissions[0]?.pr_url },
+      }),
+      201,
+    );
+    okJson(await approve(ctx.app, s.founder, bounty.id));
+    expect((await getProject(s.project.id)).review_stats).toMatchObject({
+      reviewed: 2,
+      decided: 1,
+      approved: 1,
+      rejected: 0,
+      changes_requested: 1,
+    });
+    const page = await ctx.app.inject({ method: 'GET', url: `/projects/${s.project.id}` });
+    expect(page.body).toMatch(/<dt>Approved<\/dt><dd>1 of 1 decided<\/dd>/);
+    expect(page.body).toMatch(/<dt>Sent back for changes<\/dt><dd>1<\/dd>/);
+    // The board's card line for the project says the same.
+    expect(reviewRecord(await getProject(s.project.id)).text).toBe('1 of 1 decided approved');
   });
 
   it('keeps fractions of an hour, to two decimals', async () => {
@@ -115,6 +154,7 @@ describe('project review_stats', () => {
     await kit.payOwed();
     expect((await getProject(merged.project.id)).review_stats).toEqual({
       reviewed: 0,
+      decided: 0,
       approved: 0,
       rejected: 0,
       changes_requested: 0,
@@ -137,6 +177,7 @@ describe('project review_stats', () => {
     await kit.payOwed();
     expect((await getProject(merged.project.id)).review_stats).toEqual({
       reviewed: 1,
+      decided: 1,
       approved: 1,
       rejected: 0,
       changes_requested: 0,

@@ -117,13 +117,19 @@ describe('contributor and review forms', () => {
     const address = await founderWallet();
     const token = (await ctx.app.services.projects.get(projectId)).token_address as string;
     chain.setFunds(token, address, 1000n, 400n);
+    expect(queue.body).toContain(`id="approve-${bountyId}-merge"`);
+    const merges = host.merges.length;
     const approved = await web.submit(founderSession, `/console/bounties/${bountyId}/approve`, {
       review_notes: 'Clean work',
+      merge: 'true',
     });
     const sub = (await ctx.app.services.bounties.get(bountyId)).submissions[0];
-    expect(sub).toMatchObject({ status: 'approved', review_notes: 'Clean work' });
-    expect(approved.page.body).toContain(`Contributor transaction ${sub?.contributor_tx_hash}`);
-    expect(approved.page.body).toContain(`fee transaction ${sub?.platform_fee_tx_hash}`);
+    expect(sub).toMatchObject({ status: 'approved', review_notes: 'Clean work', founder_merged: true });
+    // Merged on the host first, at the head the review showed.
+    expect(host.merges.slice(merges)).toHaveLength(1);
+    expect(approved.page.body).toContain(
+      `Merged, approved and paid: the contributor&#39;s share and the platform fee in one transaction, ${sub?.contributor_tx_hash}.`,
+    );
     // One router transaction pays the contributor and the fee: one hash for both.
     expect(sub?.contributor_tx_hash).toBe(sub?.platform_fee_tx_hash);
     const row = /<tr id="payout-[^"]+">[\s\S]*?<\/tr>/.exec(approved.page.body)?.[0] ?? '';

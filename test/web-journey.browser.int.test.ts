@@ -171,7 +171,7 @@ describeBrowser('a new person claims a bounty from the web', () => {
       `${repoUrl}/pull/1`,
     );
     await page.getByRole('button', { name: 'Copy the push command' }).click();
-    expect(await page.evaluate(clipboardText)).toContain("GIT_KEY='<your API key>' git");
+    expect(await page.evaluate(clipboardText)).toContain("BOUNTY_API_KEY='<your API key>' git");
     expect((await web.app.services.bounties.get(bountyId)).status).toBe('claimed');
     expect(await checkA11y(page)).toEqual([]);
     await screenshot(page, 'bounty-claimed');

@@ -120,7 +120,7 @@ describe('the claimant', () => {
     expect(html).toContain(`git clone ${repoUrl}`);
     expect(html).toContain(`git checkout -b ${branch()}`);
     expect(html).toContain(
-      `GIT_KEY=&#39;&lt;your API key&gt;&#39; git -c credential.helper=&#39;!f() { echo username=agent; echo &quot;password=$GIT_KEY&quot;; }; f&#39; push origin ${branch()}`,
+      `BOUNTY_API_KEY=&#39;&lt;your API key&gt;&#39; git -c credential.helper=&#39;!f() { echo username=agent; echo &quot;password=$BOUNTY_API_KEY&quot;; }; f&#39; push origin ${branch()}`,
     );
     expect(html).not.toContain(dev.apiKey);
     expect(html).toContain(`href="${repoUrl}/compare/main...${branch()}?expand=1&amp;title=Fix+the+lexer"`);

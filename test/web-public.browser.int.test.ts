@@ -109,7 +109,7 @@ describeBrowser('public pages in a browser', () => {
     expect(text).toContain('800 PARSE');
     expect(text).toMatch(/≈ 0\.\d+ ETH/);
     expect(text).toContain('Payable');
-    expect(text).toContain('1/2 approved');
+    expect(text).toContain('1 of 2 decided approved');
     expect(await parser.locator('time').getAttribute('datetime')).toMatch(/Z$/);
     // Newest first; the done bounty is not on the default (open) board.
     expect(await cards.first().getAttribute('data-bounty-id')).toBe(ids.parser);

@@ -278,7 +278,8 @@ describeBrowser('the review loop in a browser', () => {
       ['Notes for the contributor', 'Thank you!'],
       /^Confirm: approve and pay 95 GRTW$/,
     );
-    await expectFlash(page, /Approved and paid\. Contributor transaction 0x[0-9a-f]{64}/);
+    // The console merges by default, then pays in one router transaction, named once.
+    await expectFlash(page, /Merged, approved and paid: .* in one transaction, 0x[0-9a-f]{64}\./);
     expect(posts()).toBe(1);
     const bounty = await web.app.services.bounties.get(bountyId);
     expect(bounty.status).toBe('done');

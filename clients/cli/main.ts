@@ -27,8 +27,9 @@ export function buildProgram(): Command {
     `
 Environment: BOUNTY_API_URL and BOUNTY_API_KEY override the login stored by \`bounty login\`.
 Start with: bounty register my-agent --login; bounty bounties --status open
-A contribution: bounty claim <bounty>; bounty repo <bounty> (clone with its git line); commit and
-git push; bounty pr open <bounty> --head <branch>; bounty submit <bounty> <pr url>`,
+A contribution: bounty claim <bounty>; bounty repo <bounty> (the branch, the git login, the clone
+line); commit and git push that branch; bounty pr open <bounty> --head <branch> (the service opens
+it as you); bounty submit <bounty> <pr url>`,
   );
   const cli = createCli(program);
   registerAccountCommands(cli);

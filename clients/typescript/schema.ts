@@ -300,6 +300,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bounties/{id}/repository": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to push a bounty's work, and how to authenticate
+         * @description The bounty's repository for its claimant or its project's founder: clone_url, the branch to push, the base branch, how a push authenticates and how to open the pull request (409 while the project has no repository).
+         */
+        get: operations["getBountyRepository"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bounties/{id}/pull-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the pull request of your claimed bounty (built-in host)
+         * @description Opens the pull request from your pushed branch into the repository's default branch, as you, on the built-in repository host (claimant, bounty claimed). Where the repositories are on GitHub: 409 invalid_state, open it with your own GitHub account. Then submit its html_url.
+         */
+        post: operations["openBountyPullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your review queue: pending submissions on your projects and what approving pays (founder)
+         * @description Every pending submission on the caller's projects, oldest first, with its bounty, the pull request report, and payout: the contributor_units and fee_units an approval sends (adding up to the reward). An agent without projects gets an empty list.
+         */
+        get: operations["listReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bounties/{id}/submit": {
         parameters: {
             query?: never;
@@ -750,7 +810,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "insufficient_eth" | "amount_too_small" | "invalid_destination" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "reclaim_cooldown" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_streams" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
+                code: "validation_error" | "insufficient_funds" | "not_in_review" | "no_pending_submission" | "contributor_without_wallet" | "founder_without_wallet" | "wallet_already_set" | "platform_wallet" | "invalid_wallet_address" | "pr_author_mismatch" | "repo_identity_required" | "invalid_repo_token" | "invalid_pr_url" | "no_wallet" | "external_wallet" | "token_not_deployed" | "slippage" | "insufficient_eth" | "amount_too_small" | "invalid_destination" | "unauthorized" | "forbidden" | "not_found" | "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "claim_limit" | "reclaim_cooldown" | "name_taken" | "wallet_taken" | "repo_login_taken" | "symbol_taken" | "pr_already_submitted" | "webhook_limit" | "payment_owed" | "not_mergeable" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "too_many_streams" | "internal_error" | "upstream_error" | "payouts_disabled" | "wallets_unavailable" | "chain_unavailable" | "repo_host_unavailable" | "shutting_down";
                 /** @description One sentence for a human. */
                 message: string;
                 /** @description With validation_error: which field is wrong and why. */
@@ -2799,6 +2859,8 @@ export interface operations {
                             review_stats: {
                                 /** @description Submissions approved, rejected or sent back for changes */
                                 reviewed: number;
+                                /** @description Submissions approved or rejected (approved + rejected): the approval rate is approved of decided; a request for changes is not a decision */
+                                decided: number;
                                 approved: number;
                                 rejected: number;
                                 /** @description Submissions the founder sent back for changes */
@@ -2984,6 +3046,8 @@ export interface operations {
                             review_stats: {
                                 /** @description Submissions approved, rejected or sent back for changes */
                                 reviewed: number;
+                                /** @description Submissions approved or rejected (approved + rejected): the approval rate is approved of decided; a request for changes is not a decision */
+                                decided: number;
                                 approved: number;
                                 rejected: number;
                                 /** @description Submissions the founder sent back for changes */
@@ -3288,6 +3352,8 @@ export interface operations {
                             review_stats: {
                                 /** @description Submissions approved, rejected or sent back for changes */
                                 reviewed: number;
+                                /** @description Submissions approved or rejected (approved + rejected): the approval rate is approved of decided; a request for changes is not a decision */
+                                decided: number;
                                 approved: number;
                                 rejected: number;
                                 /** @description Submissions the founder sent back for changes */
@@ -3482,6 +3548,8 @@ export interface operations {
                             review_stats: {
                                 /** @description Submissions approved, rejected or sent back for changes */
                                 reviewed: number;
+                                /** @description Submissions approved or rejected (approved + rejected): the approval rate is approved of decided; a request for changes is not a decision */
+                                decided: number;
                                 approved: number;
                                 rejected: number;
                                 /** @description Submissions the founder sent back for changes */
@@ -5486,6 +5554,929 @@ export interface operations {
             };
         };
     };
+    getBountyRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repository: {
+                            /**
+                             * @description The built-in repository host, or GitHub (config.repository_host.kind)
+                             * @enum {unknown}
+                             */
+                            host: "local" | "github";
+                            /** @description The repository's web address; pull requests are {repo_url}/pull/{n} */
+                            repo_url: string;
+                            /** @description `git clone {clone_url}` works; reads need no credentials */
+                            clone_url: string;
+                            /** @description The branch to push the work to: one per bounty, the same on a resubmission */
+                            branch: string;
+                            /** @description The default branch, which the pull request merges into */
+                            base: string;
+                            /** @description How a push authenticates, in one or two sentences */
+                            push: string;
+                            /** @description How to open the pull request and submit it */
+                            pull_request: string;
+                            repo_login: string | null;
+                            /** @description The host's page that opens the pull request in a browser */
+                            compare_url: string;
+                            /** @description The same as shell lines, with nothing secret in them */
+                            commands: {
+                                clone: string;
+                                /** @description Run in the parent of the clone: enters it, starts the branch */
+                                branch: string;
+                                /** @description On the built-in host it reads the API key from BOUNTY_API_KEY in its environment */
+                                push: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `invalid_state`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_state";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    openBountyPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Say what it does */
+                    title: string;
+                    /** @description The branch you pushed (the repository answer names one: `branch`) */
+                    head: string;
+                    /** @description The description */
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The pull request: submit it as pr_url */
+                        html_url: string;
+                        pull_request: {
+                            number: number;
+                            /** @description {repo_url}/pull/{number}: submit it as pr_url */
+                            html_url: string;
+                            title: string;
+                            head: string;
+                            base: string;
+                            /** @description Your login on the host */
+                            author_login: string;
+                            /** @enum {unknown} */
+                            state: "open" | "closed";
+                        };
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `invalid_state`, `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_state" | "idempotency_in_progress";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `upstream_error`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "upstream_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `repo_host_unavailable`, `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "repo_host_unavailable" | "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listReviews: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest submission first: review in the order the work arrived */
+                        reviews: {
+                            bounty: {
+                                id: string;
+                                project_id: string;
+                                project_name: string;
+                                title: string;
+                                description: string;
+                                /** @description Whole tokens of the project token. */
+                                reward_amount: number;
+                                /** @enum {unknown} */
+                                difficulty: "easy" | "medium" | "hard" | "extreme";
+                                /** @enum {unknown} */
+                                status: "open" | "claimed" | "in_review" | "done";
+                                claimed_by: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T12:00:00.000Z
+                                 */
+                                claimed_at: string | null;
+                                /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
+                                payable: boolean;
+                                /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
+                                payment_owed: boolean;
+                                /**
+                                 * @description What the contributor's share of the reward (after the platform fee) sells for on the project's curve now, in wei; null while the token is not deployed
+                                 * @example 4749988125004
+                                 */
+                                reward_eth_units: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
+                                 */
+                                revision_due_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T12:00:00.000Z
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T12:00:00.000Z
+                                 */
+                                updated_at: string;
+                            };
+                            /** @description The pending submission; its pull_request is the report of the pull request (state, size, mergeable, checks of the head commit), null for submissions made before reports existed */
+                            submission: {
+                                id: string;
+                                bounty_id: string;
+                                agent_id: string;
+                                pr_url: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "approved" | "rejected" | "changes_requested";
+                                review_notes: string | null;
+                                contributor_tx_hash: string | null;
+                                platform_fee_tx_hash: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T12:00:00.000Z
+                                 */
+                                created_at: string;
+                                reviewed_at: string | null;
+                                merged_at: string | null;
+                                merged_by: string | null;
+                                /** @description The founder merged it: the reward is owed, and reject is refused until it is paid */
+                                founder_merged: boolean;
+                                pull_request: {
+                                    number: number;
+                                    title: string;
+                                    /** @description The author's repository-host login */
+                                    author: string;
+                                    /** @enum {unknown} */
+                                    state: "open" | "closed" | "merged";
+                                    head_sha: string | null;
+                                    additions: number | null;
+                                    deletions: number | null;
+                                    changed_files: number | null;
+                                    mergeable: boolean | null;
+                                    /** @description The head commit's check runs and the statuses set by the founder or the repository's integrations (apps, bots, the platform), as GitHub sums them on a pull request; statuses anyone else set are not counted */
+                                    checks: {
+                                        /** @enum {unknown} */
+                                        state: "success" | "failure" | "pending" | "none";
+                                        total: number;
+                                        failed: number;
+                                        /** @description The statuses the pull request's author set on the head commit, summed the same way: the contributor's own claim, never counted above */
+                                        by_author: {
+                                            /** @enum {unknown} */
+                                            state: "success" | "failure" | "pending" | "none";
+                                            total: number;
+                                            failed: number;
+                                        };
+                                    };
+                                } | null;
+                            };
+                            /** @description What approving sends from your wallet, both in one transaction; the two add up to the reward (reward_amount * 10^18 base units). The bounty's reward_eth_units is what contributor_units sell for now */
+                            payout: {
+                                /**
+                                 * @description To the contributor: the reward minus the fee, in base units of the project token
+                                 * @example 95000000000000000000
+                                 */
+                                contributor_units: string;
+                                /**
+                                 * @description To the treasury: floor(reward * PLATFORM_FEE_BPS / 10000), in base units
+                                 * @example 95000000000000000000
+                                 */
+                                fee_units: string;
+                            };
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     submitPullRequest: {
         parameters: {
             query?: never;
@@ -6623,6 +7614,11 @@ export interface operations {
                 "application/json": {
                     /** @description Optional; when not empty it must hold a visible character (not only spaces) */
                     review_notes?: string;
+                    /**
+                     * @description Merge the pull request on the repository host first, and pay once it is merged; 409 `not_mergeable` (nothing paid) when the host cannot merge it
+                     * @default false
+                     */
+                    merge?: boolean;
                 } | null;
             };
         };
@@ -6762,7 +7758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_state`, `operation_in_progress`, `idempotency_in_progress`. */
+            /** @description Error: `invalid_state`, `operation_in_progress`, `idempotency_in_progress`, `not_mergeable`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6771,7 +7767,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_state" | "operation_in_progress" | "idempotency_in_progress";
+                            code: "invalid_state" | "operation_in_progress" | "idempotency_in_progress" | "not_mergeable";
                             /** @description One sentence for a human. */
                             message: string;
                             /** @description With validation_error: which field is wrong and why. */

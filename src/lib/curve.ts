@@ -46,10 +46,6 @@ export function unitsSellingFor(c: CurveAt, wei: bigint): bigint | null {
   return lo;
 }
 
-/** The contributor's part of a reward: the platform fee (floor of reward * bps / 10000) deducted. */
-export const contributorUnits = (rewardUnits: bigint, feeBps: number): bigint =>
-  rewardUnits - (rewardUnits * BigInt(feeBps)) / BPS;
-
 /**
  * What selling `units` pays now, or, for more than the whole supply (which cannot be sold at once:
  * the contract would revert), what selling the whole supply pays: what a balance is worth.

@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   pr_already_submitted: 409,
   webhook_limit: 409,
   payment_owed: 409,
+  not_mergeable: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { branchFor } from '../modules/bounties/bounty-repository.ts';
 import { reviewPrompt, user } from './review-prompt.ts';
 import { type BountyDetail as Detail, protocolError, type ToolContext } from './tool-kit.ts';
 
@@ -45,14 +46,12 @@ function standing(ctx: ToolContext, b: Detail): string {
 }
 
 function workSteps(ctx: ToolContext, b: Detail): string {
-  const local = ctx.repoHost.info.kind === 'local';
-  const branch = `bounty/${b.id}`;
-  const push = local
-    ? `git push origin ${branch} (any user name, your API key as the password)`
-    : `git push to a branch with your own GitHub credentials (your account linked as repo_login)`;
-  const open = local
-    ? `open_pull_request {bounty_id: "${b.id}", head: "${branch}", title: "<what it does>", body: "For bounty ${b.id}."}: it answers pull_request.html_url`
-    : 'open the pull request on GitHub yourself (gh pr create); its address is the html_url';
+  // The branch and the push instructions come from the bounty's repository answer (repo_credentials).
+  const branch = branchFor(b.id);
+  const open =
+    ctx.repoHost.info.kind === 'local'
+      ? `open_pull_request {bounty_id: "${b.id}", head: "${branch}", title: "<what it does>", body: "For bounty ${b.id}."}: it answers html_url`
+      : 'open the pull request as repo_credentials.pull_request says; its address is the html_url';
   return [
     `Work on bounty ${b.id} "${b.title}" (${b.project_name}): ${b.reward_amount} tokens of the project, ${b.difficulty}.`,
     '',
@@ -62,9 +61,9 @@ function workSteps(ctx: ToolContext, b: Detail): string {
     standing(ctx, b),
     '',
     `1. claim_bounty {bounty_id: "${b.id}"}: only you may then submit. One active claim per project; it lapses after ${ctx.claimTtlHours} hours without a submission.`,
-    `2. repo_credentials {bounty_id: "${b.id}"}: the clone_url and how to push.`,
+    `2. repo_credentials {bounty_id: "${b.id}"}: the clone_url, the branch, how to push (push) and the same as shell lines (commands).`,
     `3. git clone <clone_url>; git checkout -b ${branch}; make the change, with tests where the project has them; commit.`,
-    `4. ${push}.`,
+    `4. git push origin ${branch}, authenticating as repository.push says (commands.push is the line).`,
     `5. ${open}.`,
     `6. submit_pull_request {bounty_id: "${b.id}", pr_url: <html_url>}: the bounty goes to in_review.`,
     '7. Follow it with get_bounty or the resource me://work until the founder decides:',

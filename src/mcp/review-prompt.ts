@@ -1,7 +1,6 @@
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PullRequestFile } from '../infra/repo-host/repo-host.ts';
 import type { BountyDetail as Detail, ToolContext } from './tool-kit.ts';
-import { approvalPayout } from './tools/reviews.tools.ts';
 
 /** Patch text the prompt carries at most; past it, files are listed by name and size only. */
 const PATCH_BUDGET = 20_000;
@@ -106,13 +105,10 @@ export async function reviewPrompt(ctx: ToolContext, bounty: Detail): Promise<Ge
     );
     return { description: `Nothing to review on ${bounty.id}`, messages: [user(lines.join('\n'))] };
   }
-  const payout = approvalPayout(
-    bounty.reward_amount,
-    ctx.services.bounties.platformFeeBps,
-    bounty.reward_eth_units,
-  );
-  const worth = payout.reward_eth_units
-    ? ` (the contributor's share sells for ${payout.reward_eth_units} wei now)`
+  // What the approval will pay: the payouts module's own split.
+  const payout = ctx.services.payouts.split(bounty.reward_amount);
+  const worth = bounty.reward_eth_units
+    ? ` (the contributor's share sells for ${bounty.reward_eth_units} wei now)`
     : '';
   const earlier = bounty.submissions.filter((s) => s.id !== pending.id && s.review_notes);
   lines.push(
@@ -136,8 +132,8 @@ export async function reviewPrompt(ctx: ToolContext, bounty: Detail): Promise<Ge
   else
     lines.push(
       'Decide, with notes that say why:',
-      `- approve_submission {bounty_id: "${bounty.id}", review_notes?}: pays contributor_units ${payout.contributor_units} ` +
-        `and fee_units ${payout.fee_units} of the token from your wallet in one transaction${worth}. If it ` +
+      `- approve_submission {bounty_id: "${bounty.id}", review_notes?}: pays contributor_units ${payout.contributorUnits} ` +
+        `and fee_units ${payout.feeUnits} of the token from your wallet in one transaction${worth}. If it ` +
         'answers upstream_error, call it again: nothing is paid twice.',
       `- request_changes {bounty_id: "${bounty.id}", review_notes}: say exactly what to change; the same contributor ` +
         'keeps the claim and submits again before revision_due_at.',

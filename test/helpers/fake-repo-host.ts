@@ -13,6 +13,7 @@ import {
   type RepoHostInfo,
 } from '../../src/infra/repo-host/repo-host.ts';
 import { verifyWebhookSignature } from '../../src/infra/repo-host/webhook-signature.ts';
+import { AppError } from '../../src/lib/errors.ts';
 
 /**
  * A stand-in repository host for tests of HTTP rules (tests only). Every pull request of a
@@ -35,6 +36,11 @@ export class FakeRepoHost implements RepoHost {
   private readonly files = new Map<string, PullRequestFile[]>();
   /** When set, the next ensureRepository throws it (then clears). */
   failNextRepository: Error | null = null;
+  /** Every merge the service asked for, in order (also refused ones). */
+  readonly merges: { owner: string; repo: string; number: number; sha: string | null }[] = [];
+  /** When set, the next mergePullRequest throws it (then clears); `mergeAfterFailure` merges first. */
+  failNextMerge: Error | null = null;
+  mergeAfterFailure = false;
 
   constructor(opts: { kind?: RepoHostInfo['kind'] } = {}) {
     this.info = { kind: opts.kind ?? 'local', apiUrl: 'http://127.0.0.1:9/api/v3', org: 'bounty-org' };
@@ -179,6 +185,35 @@ export class FakeRepoHost implements RepoHost {
 
   async userLogin(token: string): Promise<string | null> {
     return this.users.get(token) ?? null;
+  }
+
+  /** GithubHost's rules: refused unless open, mergeable and at `sha`; a merged one is done. */
+  async mergePullRequest(owner: string, repo: string, number: number, opts: { sha: string | null }) {
+    this.merges.push({ owner, repo, number, sha: opts.sha });
+    const pr = await this.getPullRequest(owner, repo, number);
+    const url =
+      this.find(`/${owner}/${repo}/pull/${number}`) ?? `http://127.0.0.1:9/${owner}/${repo}/pull/${number}`;
+    const fail = this.failNextMerge;
+    this.failNextMerge = null;
+    if (fail && !this.mergeAfterFailure) throw fail;
+    if (pr?.merged) {
+      if (fail) throw fail;
+      return;
+    }
+    const refused = !pr
+      ? 'Not Found'
+      : pr.state !== 'open' || pr.mergeable === false
+        ? 'Pull Request is not mergeable'
+        : opts.sha !== null && opts.sha !== pr.headSha
+          ? 'Head branch was modified. Review and try the merge again.'
+          : null;
+    if (refused)
+      throw new AppError(
+        'not_mergeable',
+        `The repository host could not merge the pull request: ${refused}.`,
+      );
+    this.setPullRequest(url, { ...pr, state: 'closed', merged: true, mergedByLogin: 'platform-bot' });
+    if (fail) throw fail;
   }
 
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): boolean {

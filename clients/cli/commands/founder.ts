@@ -2,10 +2,10 @@ import { Option } from 'commander';
 import { ok } from '../../typescript/index.ts';
 import { type Cli, intArg } from '../context.ts';
 import { AgentNames } from '../names.ts';
-import { fields, formatUnits, line, printJson, table, withSpinner } from '../output.ts';
+import { dim, fields, formatUnits, line, printJson, table, withSpinner } from '../output.ts';
 import { CliError } from '../settings.ts';
 import { ethOption } from './amounts.ts';
-import { checksText, deadlineText, ethText, pendingReviews } from './review-report.ts';
+import { checksText, deadlineText, ethText, reviewQueue } from './review-report.ts';
 import { settle, waitOption } from './transactions.ts';
 
 /** A founder's commands: a project and its token, funds for payouts, bounties, reviews. */
@@ -169,13 +169,16 @@ export function registerFounderCommands(cli: Cli): void {
   program
     .command('reviews')
     .description(
-      'Your bounties in review: each pending submission, its checks, and what approving pays (tokens to the ' +
-        'contributor, the fee, and the ETH the share sells for now)',
+      'Your review queue, oldest first: each pending submission, its checks, and what approving pays (tokens ' +
+        'to the contributor, the fee, and the ETH the share sells for now)',
     )
-    .action(async () => {
+    .option('--limit <n>', 'at most this many (1-100, default 20)', intArg(1, 100))
+    .option('--offset <n>', 'skip this many', intArg(0, 1_000_000))
+    .action(async (opts: { limit?: number; offset?: number }) => {
       const c = client();
-      const reviews = await pendingReviews(c);
-      if (cli.json()) return printJson({ reviews });
+      const data = await reviewQueue(c, opts);
+      if (cli.json()) return printJson(data);
+      const { reviews } = data;
       const names = new AgentNames(c);
       await names.load(reviews.map((r) => r.submission.agent_id));
       table(
@@ -196,7 +199,7 @@ export function registerFounderCommands(cli: Cli): void {
         reviews.map(({ bounty: b, submission: s, payout: p }) => [
           b.id,
           b.reward_amount,
-          `${formatUnits(p.contributor_units)}${p.reward_eth_units === null ? '' : ` (${ethText(p.reward_eth_units)})`}`,
+          `${formatUnits(p.contributor_units)}${b.reward_eth_units === null ? '' : ` (${ethText(b.reward_eth_units)})`}`,
           formatUnits(p.fee_units),
           b.payment_owed ? 'yes' : 'no',
           b.project_name,
@@ -209,20 +212,27 @@ export function registerFounderCommands(cli: Cli): void {
         ]),
         '(nothing to review)',
       );
+      line(dim(`${reviews.length} shown, ${data.offset} skipped, ${data.total} in all`));
     });
 
   program
     .command('approve <bounty>')
     .description('Approve the pending submission: the contributor is paid on chain')
     .option('--notes <text>', 'review notes')
-    .action(async (id: string, opts: { notes?: string }) => {
-      const data = await withSpinner('Approving and paying on chain…', () =>
-        ok(
-          client().POST('/api/bounties/{id}/approve', {
-            params: { path: { id } },
-            body: opts.notes ? { review_notes: opts.notes } : {},
-          }),
-        ),
+    .option('--merge', 'merge the pull request on the repository host first, and pay once it is merged')
+    .action(async (id: string, opts: { notes?: string; merge?: boolean }) => {
+      const data = await withSpinner(
+        opts.merge ? 'Merging, then paying on chain…' : 'Approving and paying on chain…',
+        () =>
+          ok(
+            client().POST('/api/bounties/{id}/approve', {
+              params: { path: { id } },
+              body: {
+                ...(opts.notes ? { review_notes: opts.notes } : {}),
+                ...(opts.merge ? { merge: true } : {}),
+              },
+            }),
+          ),
       );
       if (cli.json()) return printJson(data);
       fields([

@@ -5,10 +5,10 @@ import { fields, line, printJson, warn } from '../output.ts';
 import { CliError } from '../settings.ts';
 
 /**
- * The repository side of a contribution: where a project's repository is and how git logs in to
- * it (`repo`, and `git-credential`, a git credential helper), and opening the pull request as the
- * agent (`pr open`). On the built-in local host an agent's API key is its git password (any user
- * name) and its REST bearer token; on GitHub the agent uses its own GitHub account instead.
+ * The repository side of a contribution, through the API's one answer about it
+ * (`GET /api/bounties/{id}/repository`: the clone URL, the branch, how a push authenticates): `repo`
+ * prints it with `git-credential`, a git credential helper that gives git the key on the built-in
+ * host, and `pr open` opens the pull request as the agent (`POST /api/bounties/{id}/pull-request`).
  */
 
 /** The launcher of this checkout: what the printed credential helper runs, however `bounty` was started. */
@@ -25,51 +25,6 @@ async function repoHostOf(client: BountyClient): Promise<RepoHostInfo> {
     throw new CliError('repo_host_unavailable', 'This marketplace has no repository host configured.');
   }
   return config.repository_host;
-}
-
-/** A bounty's or a project's repository: `proj_…` names a project, anything else a bounty. */
-async function repositoryOf(client: BountyClient, id: string) {
-  let projectId = id;
-  let bounty: { id: string; title: string } | null = null;
-  if (!id.startsWith('proj_')) {
-    const b = (await ok(client.GET('/api/bounties/{id}', { params: { path: { id } } }))).bounty;
-    bounty = { id: b.id, title: b.title };
-    projectId = b.project_id;
-  }
-  const { project } = await ok(client.GET('/api/projects/{id}', { params: { path: { id: projectId } } }));
-  if (!project.repo_url) {
-    throw new CliError(
-      'no_repository',
-      `${project.name} (${project.id}) has no repository yet: it is ${project.status}.`,
-    );
-  }
-  const fullName = new URL(project.repo_url).pathname.replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
-  return { project, bounty, repoUrl: project.repo_url, fullName };
-}
-
-/** The host's own error body (`{ message, errors }`, as GitHub answers) as one line. */
-async function hostRefusal(response: Response): Promise<CliError> {
-  const text = await response.text().catch(() => '');
-  let message = text.slice(0, 200).trim() || 'no body';
-  try {
-    const body = JSON.parse(text) as { message?: string; errors?: { message?: string; field?: string }[] };
-    const details = (body.errors ?? []).map((e) => e.message ?? e.field).filter(Boolean);
-    message = [body.message, ...details].filter(Boolean).join(': ') || message;
-  } catch {}
-  return new CliError('repo_host', `The repository host refused (HTTP ${response.status}): ${message}`);
-}
-
-/** fetch against the repository host; its network failure is said as such (not as the service's). */
-async function hostFetch(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new CliError(
-      'network',
-      `Cannot reach the repository host at ${new URL(url).origin} (${cause?.code ?? cause?.message ?? String(err)}).`,
-    );
-  }
 }
 
 /** Reads git's credential request (`key=value` lines up to a blank line or the end). */
@@ -91,46 +46,40 @@ export function registerRepoCommands(cli: Cli): void {
   const { program } = cli;
 
   program
-    .command('repo <id>')
-    .description("Where a bounty's (or a project's) repository is, and how git logs in to push to it")
+    .command('repo <bounty>')
+    .description(
+      "Where a bounty's repository is, which branch to push and how git logs in (its claimant or founder)",
+    )
     .action(async (id: string) => {
-      const client = cli.client();
-      const [{ project, repoUrl, fullName }, host] = await Promise.all([
-        repositoryOf(client, id),
-        repoHostOf(client),
-      ]);
+      if (id.startsWith('proj_'))
+        throw new CliError('usage', `repo takes a bounty id; a project's repository is its repo_url.`, 2);
+      const client = cli.client({ requireKey: true });
+      const { repository: r } = await ok(
+        client.GET('/api/bounties/{id}/repository', { params: { path: { id } } }),
+      );
       const { apiUrl } = cli.settings();
       const helper =
-        host.kind === 'local'
+        r.host === 'local'
           ? `!${shQuote(process.execPath)} ${shQuote(LAUNCHER)} --url ${shQuote(apiUrl)} git-credential`
           : null;
+      // With the helper in the clone's config git gets the key from `bounty` itself at each push.
       const clone = helper
-        ? `git clone -c credential.helper=${shQuote(helper)} ${shQuote(repoUrl)}`
-        : `git clone ${shQuote(repoUrl)}`;
-      if (cli.json()) {
-        return printJson({
-          project_id: project.id,
-          repo_url: repoUrl,
-          full_name: fullName,
-          host,
-          credential_helper: helper,
-          clone_command: clone,
-        });
-      }
+        ? `git clone -c credential.helper=${shQuote(helper)} ${shQuote(r.clone_url)}`
+        : r.commands.clone;
+      const push = helper ? `git push origin ${shQuote(r.branch)}` : r.commands.push;
+      if (cli.json())
+        return printJson({ bounty_id: id, repository: r, credential_helper: helper, clone_command: clone });
       fields([
-        ['project', `${project.name} (${project.id})`],
-        ['repository', repoUrl],
-        ['host', `${host.kind} (${host.api_url})`],
-        [
-          'git login',
-          helper
-            ? 'any user name, your API key as password: the helper below gives them to git'
-            : 'your own GitHub account (link it once: POST /api/agents/me/repo-identity)',
-        ],
-        ['credential helper', helper],
+        ['repository', r.repo_url],
+        ['branch', `${r.branch} (into ${r.base})`],
+        ['git login', r.push],
+        ['credential helper', helper && `${helper} (set in the clone below: it gives git your key)`],
+        ['pull request', helper ? `bounty pr open ${id} --head ${r.branch}` : r.pull_request],
       ]);
       line();
       line(clone);
+      line(r.commands.branch);
+      line(push);
     });
 
   program
@@ -166,57 +115,19 @@ export function registerRepoCommands(cli: Cli): void {
   const pr = program.command('pr').description('Pull requests on the repository host');
   pr.command('open <bounty>')
     .description(
-      'Open a pull request from your pushed branch as yourself (built-in host), and print its address',
+      "Open your claimed bounty's pull request from your pushed branch, as you (built-in host), and print its address",
     )
-    .requiredOption('--head <branch>', 'the branch you pushed')
+    .requiredOption('--head <branch>', 'the branch you pushed (`bounty repo` names it)')
     .option('--title <text>', "its title (default: the bounty's)")
     .option('--body <text>', 'its description')
-    .option('--base <branch>', "the branch to merge into (default: the repository's default branch)")
-    .action(async (id: string, opts: { head: string; title?: string; body?: string; base?: string }) => {
+    .action(async (id: string, opts: { head: string; title?: string; body?: string }) => {
       const client = cli.client({ requireKey: true });
-      const [{ bounty, fullName }, host] = await Promise.all([repositoryOf(client, id), repoHostOf(client)]);
-      if (!bounty) throw new CliError('usage', `${id} is a project; pr open takes a bounty id.`, 2);
-      if (host.kind !== 'local') {
-        throw new CliError(
-          'github_host',
-          `The repositories are on GitHub: open the pull request with your GitHub account, then: bounty submit ${bounty.id} <url>`,
-        );
-      }
-      const api = host.api_url.replace(/\/+$/, '');
-      const headers = {
-        authorization: `Bearer ${cli.settings().apiKey}`,
-        accept: 'application/vnd.github+json',
-        'content-type': 'application/json',
-      };
-      let base = opts.base;
-      if (!base) {
-        const repo = await hostFetch(`${api}/repos/${fullName}`, { headers });
-        if (!repo.ok) throw await hostRefusal(repo);
-        base = ((await repo.json()) as { default_branch?: string }).default_branch ?? 'main';
-      }
-      const response = await hostFetch(`${api}/repos/${fullName}/pulls`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          title: opts.title ?? bounty.title,
-          head: opts.head,
-          base,
-          ...(opts.body ? { body: opts.body } : {}),
-        }),
-      });
-      if (!response.ok) throw await hostRefusal(response);
-      const p = (await response.json()) as { number: number; html_url: string; title: string; state: string };
-      if (cli.json()) {
-        return printJson({
-          number: p.number,
-          html_url: p.html_url,
-          title: p.title,
-          state: p.state,
-          head: opts.head,
-          base,
-        });
-      }
-      line(`Opened pull request #${p.number}: ${p.html_url}`);
-      line(`Next: bounty submit ${bounty.id} ${p.html_url}`);
+      const params = { path: { id } };
+      const title = opts.title ?? (await ok(client.GET('/api/bounties/{id}', { params }))).bounty.title;
+      const body = { title, head: opts.head, ...(opts.body ? { body: opts.body } : {}) };
+      const opened = await ok(client.POST('/api/bounties/{id}/pull-request', { params, body }));
+      if (cli.json()) return printJson(opened);
+      line(`Opened pull request #${opened.pull_request.number}: ${opened.html_url}`);
+      line(`Next: bounty submit ${id} ${opened.html_url}`);
     });
 }

@@ -71,74 +71,13 @@ export function reviewRows(b: BountyDetail): [string, string][] {
   return rows;
 }
 
-/**
- * What approving a reward of `rewardAmount` whole tokens sends, as PayoutsService computes it:
- * fee = floor(reward * bps / 10000) to the treasury, the rest to the contributor.
- */
-export function approvalPayout(rewardAmount: number, feeBps: number, rewardEthUnits: string | null) {
-  const reward = BigInt(rewardAmount) * 10n ** 18n;
-  const fee = (reward * BigInt(feeBps)) / 10_000n;
-  return {
-    reward_units: reward.toString(),
-    platform_fee_bps: feeBps,
-    fee_units: fee.toString(),
-    contributor_units: (reward - fee).toString(),
-    reward_eth_units: rewardEthUnits,
-  };
-}
-
 /** `≈ 0.0123 ETH`, or `-` while the token has no price. */
 export const ethText = (units: string | null) => (units === null ? '-' : `≈ ${roughUnits(units)} ETH`);
 
 /**
- * The review queue: the founder's projects, their bounties in review, each one's pending
- * submission and what approving it pays (the fee from the public config). Pages through everything (at most 100 per call) so nothing is left out.
+ * A page of the founder's review queue (`GET /api/reviews`): each pending submission with its
+ * bounty and what approving pays, as the service splits it; oldest first.
  */
-export async function pendingReviews(client: BountyClient) {
-  const [me, config] = await Promise.all([
-    ok(client.GET('/api/agents/me')),
-    ok(client.GET('/api/config/public')),
-  ]);
-  const feeBps = config.config.platform_fee_bps;
-  const projects = await all((limit, offset) =>
-    ok(client.GET('/api/projects', { params: { query: { founder_id: me.agent.id, limit, offset } } })).then(
-      (d) => ({ items: d.projects, total: (d as { total?: number }).total }),
-    ),
-  );
-  const inReview = (
-    await Promise.all(
-      projects.map((p) =>
-        all((limit, offset) =>
-          ok(
-            client.GET('/api/bounties', {
-              params: { query: { project_id: p.id, status: 'in_review', limit, offset } },
-            }),
-          ).then((d) => ({ items: d.bounties, total: d.total })),
-        ),
-      ),
-    )
-  ).flat();
-  const detailed = await Promise.all(
-    inReview.map((b) => ok(client.GET('/api/bounties/{id}', { params: { path: { id: b.id } } }))),
-  );
-  return detailed.flatMap(({ bounty }) =>
-    bounty.submissions
-      .filter((s) => s.status === 'pending')
-      .map((submission) => ({
-        bounty: { ...bounty, submissions: undefined },
-        submission,
-        payout: approvalPayout(bounty.reward_amount, feeBps, bounty.reward_eth_units),
-      })),
-  );
-}
-
-async function all<T>(
-  page: (limit: number, offset: number) => Promise<{ items: T[]; total?: number | undefined }>,
-) {
-  const out: T[] = [];
-  for (let offset = 0; ; offset += 100) {
-    const { items, total } = await page(100, offset);
-    out.push(...items);
-    if (items.length < 100 || (total !== undefined && out.length >= total)) return out;
-  }
+export function reviewQueue(client: BountyClient, page: { limit?: number; offset?: number } = {}) {
+  return ok(client.GET('/api/reviews', { params: { query: page } }));
 }

@@ -120,6 +120,7 @@ export function registerWorkCommands(cli: Cli): void {
       if (cli.json()) return printJson(data);
       for (const w of (data as { warnings?: string[] }).warnings ?? []) warn(w);
       line(`Claimed ${data.bounty.id}: ${data.bounty.title}`);
+      line(`Next: bounty repo ${data.bounty.id} (where to push your work, and how git logs in)`);
     });
 
   program

@@ -1,14 +1,20 @@
 import { Octokit } from '@octokit/rest';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
-import { pullRequestDetails, readChecks, readPullRequestFiles } from './github-checks.ts';
+import { readChecks, readPullRequestFiles } from './github-checks.ts';
+import {
+  isOctokitError,
+  type OctokitError,
+  parsePullRequest,
+  refusedMerge,
+  refusedPullRequest,
+} from './github-pulls.ts';
 import {
   badUpstream,
   type CommitChecks,
   type EnsureRepositoryOptions,
   foreignRepository,
   type HostedRepository,
-  type JsonObject,
   markedFor,
   type NewPullRequest,
   type PullRequestFile,
@@ -17,8 +23,6 @@ import {
   type RepoHostInfo,
   readHttpUrl,
   readObject,
-  readOptionalBoolean,
-  readPositiveInt,
   readString,
 } from './repo-host.ts';
 import { verifyWebhookSignature } from './webhook-signature.ts';
@@ -37,16 +41,6 @@ export interface GithubHostOptions {
   /** Per request; a host that hangs must not hold an activation forever. */
   requestTimeoutMs?: number;
 }
-
-interface OctokitError {
-  status: number;
-  response?: { data?: unknown };
-}
-
-const isOctokitError = (err: unknown): err is OctokitError =>
-  err instanceof Error &&
-  err.name === 'HttpError' &&
-  typeof (err as { status?: unknown }).status === 'number';
 
 /** A 502 with a short, safe message; the full error stays on `cause` for the log. */
 function upstream(what: string, err: unknown): AppError {
@@ -71,31 +65,6 @@ function nameAlreadyExists(err: unknown): boolean {
 }
 
 /**
- * The host's refusals of a pull request the caller can fix (no such branch, nothing to merge, one
- * already open, no access) as the caller's error with the host's words; null for anything else.
- */
-function refusedPullRequest(err: unknown): AppError | null {
-  if (!isOctokitError(err)) return null;
-  const data = (err.response?.data ?? {}) as { message?: unknown; errors?: unknown };
-  const reasons = Array.isArray(data.errors)
-    ? data.errors.map((e) => {
-        const o = (e ?? {}) as { message?: unknown; field?: unknown; code?: unknown };
-        return String(o.message ?? `${String(o.field ?? 'request')} ${String(o.code ?? 'invalid')}`);
-      })
-    : [];
-  const said = [typeof data.message === 'string' ? data.message : '', ...reasons].filter(Boolean).join(': ');
-  if (err.status === 422)
-    return new AppError(
-      'validation_error',
-      `The repository host refused the pull request (${said.slice(0, 300)}); push the head branch first and make sure it has commits that base does not.`,
-    );
-  if (err.status === 404) return new AppError('not_found', 'The repository host has no such repository.');
-  if (err.status === 403)
-    return new AppError('forbidden', `The repository host refused: ${said.slice(0, 300)}.`);
-  return null;
-}
-
-/**
  * GitHub Enterprise Server without rate limits answers `GET /rate_limit` with 404 and a message
  * saying so ("Rate limiting is not enabled.", formerly "No rate limit for white listed users").
  */
@@ -115,27 +84,6 @@ function parseRepository(data: unknown, created: boolean): HostedRepository {
     cloneUrl: readHttpUrl(repo, 'clone_url', what),
     created,
     description,
-  };
-}
-
-function parsePullRequest(data: unknown): PullRequestInfo {
-  const what = 'pull request';
-  const pr = readObject(data, what);
-  const state = readString(pr, 'state', what);
-  if (state !== 'open' && state !== 'closed') throw badUpstream(what);
-  const head: JsonObject = readObject(pr.head, what);
-  const mergedBy =
-    pr.merged_by === null || pr.merged_by === undefined ? null : readObject(pr.merged_by, what);
-  return {
-    number: readPositiveInt(pr, 'number', what),
-    state,
-    merged: readOptionalBoolean(pr, 'merged', what),
-    htmlUrl: readHttpUrl(pr, 'html_url', what),
-    headRef: readString(head, 'ref', what),
-    title: readString(pr, 'title', what),
-    authorLogin: readString(readObject(pr.user, what), 'login', what),
-    mergedByLogin: mergedBy ? readString(mergedBy, 'login', what) : null,
-    ...pullRequestDetails(pr, head, what),
   };
 }
 
@@ -289,6 +237,19 @@ export class GithubHost implements RepoHost {
       return parsePullRequest(res.data);
     } catch (err) {
       throw refusedPullRequest(err) ?? upstream('open the pull request', err);
+    }
+  }
+
+  async mergePullRequest(owner: string, repo: string, number: number, opts: { sha: string | null }) {
+    try {
+      const sha = opts.sha ?? undefined;
+      await this.octokit.rest.pulls.merge({ owner, repo, pull_number: number, sha, merge_method: 'merge' });
+    } catch (err) {
+      const refused = refusedMerge(err);
+      if (!refused) throw upstream('merge the pull request', err);
+      // Merged already (the answer to an earlier try was lost): done.
+      if ((await this.getPullRequest(owner, repo, number))?.merged) return;
+      throw refused;
     }
   }
 

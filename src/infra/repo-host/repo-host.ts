@@ -112,25 +112,6 @@ export interface PullRequestFile {
   patch: string | null;
 }
 
-/** What the marketplace reads from a `pull_request` webhook delivery. */
-export interface PullRequestEvent {
-  action: string;
-  number: number;
-  merged: boolean;
-  htmlUrl: string;
-  /** `owner/repo` */
-  repositoryFullName: string;
-  /** The head commit (`pull_request.head.sha`), when the delivery carries it. */
-  headSha?: string;
-}
-
-/** What the marketplace reads from a delivery about a commit's checks (`status`, `check_run`, ...). */
-export interface CommitEvent {
-  /** `owner/repo` */
-  repositoryFullName: string;
-  sha: string;
-}
-
 /**
  * What the marketplace needs from a repository host. `GithubHost` (Octokit) is the one
  * implementation; it talks to GitHub, or to the built-in local host through the same REST subset.
@@ -160,6 +141,14 @@ export interface RepoHost {
   userLogin(token: string): Promise<string | null>;
   /** Checks `X-Hub-Signature-256` against the raw request body with the webhook secret. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): boolean;
+  /**
+   * Merges the pull request as the platform (the founder's approval with `merge`), only while its
+   * head is `sha` when given, so a head pushed after the review is never merged unreviewed.
+   * Resolves once it is merged, also when it already was (a retry after a lost answer). Throws 409
+   * `not_mergeable` when the host refuses for a reason the pull request carries (a conflict, a
+   * closed or missing pull request, a new head); 502 for anything else (the outcome is unknown).
+   */
+  mergePullRequest(owner: string, repo: string, number: number, opts: { sha: string | null }): Promise<void>;
   /**
    * Opens a pull request as the user whose credential this is (on the local host an agent's API
    * key), so that the user is its author. The credential is used for this one call, never kept.
@@ -227,61 +216,11 @@ export function readHttpUrl(o: JsonObject, key: string, what: string): string {
   return v;
 }
 
-/**
- * Parses a `pull_request` webhook delivery (already signature-checked). Deliveries of other
- * actions parse too; the caller acts on `action === 'closed' && merged`.
- */
-export function parsePullRequestWebhook(payload: unknown): PullRequestEvent {
-  const what = 'pull_request webhook payload';
-  const body = readObject(payload, what);
-  const action = readString(body, 'action', what);
-  const pr = readObject(body.pull_request, what);
-  const number = readPositiveInt(pr, 'number', what);
-  if (body.number !== undefined && body.number !== number) throw badUpstream(what);
-  const head = pr.head === undefined || pr.head === null ? null : readObject(pr.head, what);
-  const headSha = head && head.sha !== undefined ? readSha(head, 'sha', what) : undefined;
-  return {
-    action,
-    number,
-    merged: readOptionalBoolean(pr, 'merged', what),
-    htmlUrl: readHttpUrl(pr, 'html_url', what),
-    repositoryFullName: readFullName(body, what),
-    ...(headSha ? { headSha } : {}),
-  };
-}
-
 /** A commit's id as git names it in full: 40 hex digits (SHA-1) or 64 (SHA-256). */
 export function readSha(o: JsonObject, key: string, what: string): string {
   const v = readString(o, key, what);
   if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(v)) throw badUpstream(what);
   return v;
-}
-
-/** `repository.full_name` of a delivery: `owner/repo`. */
-function readFullName(body: JsonObject, what: string): string {
-  const fullName = readString(readObject(body.repository, what), 'full_name', what);
-  if (!/^[^/\s]+\/[^/\s]+$/.test(fullName)) throw badUpstream(what);
-  return fullName;
-}
-
-/** Where each commit event carries the commit: `status.sha`, `check_run.head_sha`, ... */
-const COMMIT_EVENTS: Record<string, (body: JsonObject, what: string) => string> = {
-  status: (body, what) => readSha(body, 'sha', what),
-  check_run: (body, what) => readSha(readObject(body.check_run, what), 'head_sha', what),
-  check_suite: (body, what) => readSha(readObject(body.check_suite, what), 'head_sha', what),
-};
-
-/**
- * Parses a delivery (already signature-checked) that reports on a commit's checks: `status`,
- * `check_run` or `check_suite`, whatever its action. Null for any other event; a malformed payload
- * of one of these is a bad upstream answer (502), as for `parsePullRequestWebhook`.
- */
-export function parseCommitWebhook(event: string, payload: unknown): CommitEvent | null {
-  const read = Object.hasOwn(COMMIT_EVENTS, event) ? COMMIT_EVENTS[event] : undefined;
-  if (!read) return null;
-  const what = `${event} webhook payload`;
-  const body = readObject(payload, what);
-  return { repositoryFullName: readFullName(body, what), sha: read(body, what) };
 }
 
 const refuse = (): never => {
@@ -296,6 +235,7 @@ export const unavailableRepoHost: RepoHost = {
   getPullRequest: async () => refuse(),
   getChecks: async () => refuse(),
   listPullRequestFiles: async () => refuse(),
+  mergePullRequest: async () => refuse(),
   userLogin: async () => refuse(),
   verifyWebhook: () => false,
 };

@@ -68,6 +68,8 @@ export const ERROR_FIXES: Record<ErrorCode, string> = {
     'You have the maximum of 10 webhooks; delete one (`DELETE /api/agents/me/webhooks/{id}`) first.',
   payment_owed:
     'You merged this pull request, so its reward is owed: it cannot be rejected or sent back. The service pays it on its own as soon as your balance and allowance cover it; check `payment_owed` on `GET /api/bounties/{id}` and `GET /api/projects/{id}/approval-status`.',
+  not_mergeable:
+    'The repository host could not merge the pull request (a conflict with the base, a closed pull request, or a head pushed after the review): nothing was paid. Ask the contributor to update it (or request changes), then approve again; `"merge": false` pays without merging.',
   payload_too_large: 'The body is over 64 KiB; send less (descriptions have length limits too).',
   unsupported_media_type: 'Send the body as JSON with `Content-Type: application/json`.',
   idempotency_key_reused:

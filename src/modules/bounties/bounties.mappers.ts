@@ -1,5 +1,6 @@
-import { contributorUnits, worthOf } from '../../lib/curve.ts';
+import { worthOf } from '../../lib/curve.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
+import { splitReward } from '../payouts/fee-split.ts';
 import type * as repo from './bounties.repo.ts';
 import type { BountyWithProject, SubmissionRow } from './bounties.repo.ts';
 import type { BountyJson, SubmissionJson } from './bounties.schemas.ts';
@@ -17,7 +18,8 @@ export function rewardValue(
   feeBps: number,
 ): string | null {
   if (curve.a === null || curve.b === null || curve.supply === null) return null;
-  const share = contributorUnits(BigInt(rewardTokens) * WHOLE, feeBps);
+  // The share the payouts module pays: the one fee split.
+  const share = splitReward(BigInt(rewardTokens) * WHOLE, feeBps).contributorUnits;
   return worthOf({ a: curve.a, b: curve.b, supplyUnits: curve.supply }, share).toString();
 }
 

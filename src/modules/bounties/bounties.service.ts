@@ -20,7 +20,6 @@ import {
 import * as repo from './bounties.repo.ts';
 import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
 import * as listRepo from './bounty-list.repo.ts';
-import * as state from './bounty-state.repo.ts';
 import { ClaimLimits, perProjectLimit } from './claim-limits.ts';
 import { notClaimable, warnExpiringClaims } from './claim-warnings.ts';
 
@@ -120,11 +119,6 @@ export class BountiesService {
     // Its first computed value is not a change, so it records no event.
     await this.deps.payability.afterChange(projectId, { quiet: [id] });
     return toBountyJson(await this.require(id), this.deps.platformFeeBps);
-  }
-
-  /** Inside the merge's transaction: the founder merged the pending submission, so its reward is owed. */
-  markPaymentOwed(tx: Executor, bountyId: string): Promise<void> {
-    return state.markPaymentOwed(tx, bountyId, this.deps.clock.now());
   }
 
   /** Rewards of the project's open, claimed and in-review bounties, in token base units. */

@@ -38,6 +38,14 @@ export async function markPaymentOwed(ex: Executor, id: string, now: Date): Prom
     .where(and(eq(bounties.id, id), eq(bounties.status, 'in_review')));
 }
 
+/** An approval's merge the host refused: no longer owed (a merge the host reported is never undone). */
+export async function clearPaymentOwed(ex: Executor, id: string, now: Date): Promise<void> {
+  await ex
+    .update(bounties)
+    .set({ paymentOwed: false, updatedAt: now })
+    .where(and(eq(bounties.id, id), eq(bounties.status, 'in_review')));
+}
+
 /**
  * Extends the lease while `owner` still holds it and the bounty is in review: a first payout's
  * signing transaction runs this after locking the submission (the order a reject takes them in).

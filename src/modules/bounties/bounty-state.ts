@@ -72,6 +72,16 @@ export class BountyState {
     return state.releaseLease(this.db, bountyId, owner);
   }
 
+  /** The pending submission's reward is owed (the founder merged it, or asked the approval to). */
+  markPaymentOwed(tx: Executor, bountyId: string, now: Date): Promise<void> {
+    return state.markPaymentOwed(tx, bountyId, now);
+  }
+
+  /** The merge an approval asked for was refused: nothing is owed any more. */
+  clearPaymentOwed(tx: Executor, bountyId: string, now: Date): Promise<void> {
+    return state.clearPaymentOwed(tx, bountyId, now);
+  }
+
   /** A paid approval: done, lease released, payable, no longer owed; its project, or undefined. */
   finishApproval(tx: Executor, bountyId: string, now: Date): Promise<state.FinishedBounty | undefined> {
     return state.finishApproval(tx, bountyId, now);

@@ -2,6 +2,7 @@ import { tokensToUnits } from '../../infra/chain/chain.ts';
 import type { Executor } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { splitReward } from './fee-split.ts';
 import * as fresh from './fresh-payout.repo.ts';
 import { FreshPayout, type FreshResult } from './fresh-payout.ts';
 import { LedgerRepair } from './ledger-repair.ts';
@@ -67,11 +68,9 @@ export class PayoutsService {
     for (const l of this.repaidListeners) await l({ submissionId: payout.submissionId, kind, txHash });
   }
 
-  /** fee = floor(reward * bps / 10000) in base units; the contributor gets the rest. */
+  /** What approving a reward of `rewardAmount` whole tokens pays (`splitReward`, at PLATFORM_FEE_BPS). */
   split(rewardAmount: number): RewardSplit {
-    const rewardUnits = tokensToUnits(rewardAmount);
-    const feeUnits = (rewardUnits * BigInt(this.deps.platformFeeBps)) / 10_000n;
-    return { rewardUnits, feeUnits, contributorUnits: rewardUnits - feeUnits };
+    return splitReward(tokensToUnits(rewardAmount), this.deps.platformFeeBps);
   }
 
   assertEnabled(): void {

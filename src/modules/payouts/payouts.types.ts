@@ -3,6 +3,9 @@ import type { Chain, PayoutSigner } from '../../infra/chain/chain.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FundsService } from '../funds/funds.service.ts';
+import type { RewardSplit } from './fee-split.ts';
+
+export type { RewardSplit };
 
 export interface PayoutsDeps {
   db: Db;
@@ -31,12 +34,6 @@ export type RepaidListener = (p: {
   kind: RepaidKind;
   txHash: string;
 }) => Promise<void>;
-
-export interface RewardSplit {
-  rewardUnits: bigint;
-  feeUnits: bigint;
-  contributorUnits: bigint;
-}
 
 export interface PayoutIntent {
   submissionId: string;

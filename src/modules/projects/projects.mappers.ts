@@ -4,6 +4,7 @@ import type { ProjectJson, ReviewStatsJson } from './projects.schemas.ts';
 /** A project nobody has submitted to yet. */
 export const NO_REVIEWS: ReviewStatsJson = {
   reviewed: 0,
+  decided: 0,
   approved: 0,
   rejected: 0,
   changes_requested: 0,
@@ -17,6 +18,7 @@ export const toReviewStatsJson = (r: ReviewStatsRow | undefined): ReviewStatsJso
   r
     ? {
         reviewed: r.approved + r.rejected + r.changesRequested,
+        decided: r.approved + r.rejected,
         approved: r.approved,
         rejected: r.rejected,
         changes_requested: r.changesRequested,

@@ -8,6 +8,10 @@ export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 export const ReviewStats = Type.Object(
   {
     reviewed: Type.Integer({ description: 'Submissions approved, rejected or sent back for changes' }),
+    decided: Type.Integer({
+      description:
+        'Submissions approved or rejected (approved + rejected): the approval rate is approved of decided; a request for changes is not a decision',
+    }),
     approved: Type.Integer(),
     rejected: Type.Integer(),
     changes_requested: Type.Integer({ description: 'Submissions the founder sent back for changes' }),

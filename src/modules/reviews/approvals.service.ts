@@ -7,11 +7,12 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { BountyState } from '../bounties/bounty-state.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
-import type { DriveResult, PaidLeg, Payout, PayoutsService } from '../payouts/payouts.service.ts';
+import type { DriveResult, Payout, PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
+import type { ApproveMerge } from './approve-merge.ts';
+import { type ApprovalResult, finishApproval } from './finish-approval.ts';
 import * as owedRepo from './owed.repo.ts';
 import { loadReviewable } from './review-checks.ts';
-import * as submissionsRepo from './submissions.repo.ts';
 import { inProgress } from './submissions.service.ts';
 
 export interface ApprovalsDeps {
@@ -28,18 +29,12 @@ export interface ApprovalsDeps {
   payability: Pick<PayabilityService, 'afterChange'>;
   /** The wallet rule (AgentsService.checkWallet): throws 400 for an address that must never be paid. */
   checkWallet: (address: string) => Promise<string>;
+  /** `"merge": true`: the pull request merged on the host before anything is paid. */
+  merger: Pick<ApproveMerge, 'mergeFirst'>;
   /** How long an approval holds the bounty; another attempt (any instance) gets 409 meanwhile. */
   approvalLeaseMs: number;
   /** How long approve waits for both receipts before answering 502 and leaving the rest to the reconciler. */
   receiptTimeoutMs: number;
-}
-
-export interface ApprovalResult {
-  bounty_id: string;
-  status: 'done';
-  submission_id: string;
-  contributor_tx_hash: string;
-  platform_fee_tx_hash: string;
 }
 
 /** A payout sent but not confirmed within the wait: not a failure, it completes on its own. */
@@ -70,13 +65,13 @@ export class ApprovalsService {
    * Every 400 of the spec is checked before anything is signed; a failed payout answers 502.
    * `submissionId` pins the submission to pay (an owed payout: the one the founder merged);
    * `replay` (an Idempotency-Key retry of a request that died) answers a finished approval with
-   * its outcome instead of 400 `not_in_review`.
+   * its outcome instead of 400 `not_in_review`; `merge` merges on the host first (ApproveMerge).
    */
   async approve(
     callerId: string,
     bountyId: string,
     notes: string | undefined,
-    opts: { submissionId?: string; replay?: boolean } = {},
+    opts: { submissionId?: string; replay?: boolean; merge?: boolean } = {},
   ): Promise<ApprovalResult> {
     const { payouts, bountyState } = this.deps;
     let reviewable: Awaited<ReturnType<typeof loadReviewable>>;
@@ -112,6 +107,16 @@ export class ApprovalsService {
       // Read with the lease: the founder may have rejected it (and someone else submitted) since.
       if (lease.pendingSubmissionId !== pending.id) {
         throw invalidState('The submission under review changed during this approval; nothing was paid.');
+      }
+      if (opts.merge) {
+        const { projectId, id } = bounty;
+        await this.deps.merger.mergeFirst({
+          submissionId: pending.id,
+          bountyId: id,
+          projectId,
+          founderId: project.founderId,
+          contributorId: pending.agentId,
+        });
       }
       const intent = {
         submissionId: pending.id,
@@ -151,7 +156,7 @@ export class ApprovalsService {
         result = await payouts.drive(payout.id, receiptTimeoutMs, { retry: true });
       }
       if (result.status === 'confirmed') {
-        const answer = await this.finish(payout, result);
+        const answer = await finishApproval(this.deps, payout, result);
         finished = answer.released;
         return answer.result;
       }
@@ -210,7 +215,7 @@ export class ApprovalsService {
           Math.min(RECONCILE_WAIT_MS, this.deps.receiptTimeoutMs),
         );
         if (result.status === 'confirmed') {
-          released = (await this.finish(payout, result)).released;
+          released = (await finishApproval(this.deps, payout, result)).released;
           finished++;
         } else if (result.status === 'failed') {
           log.warn(
@@ -235,66 +240,5 @@ export class ApprovalsService {
     const now = this.deps.clock.now();
     const until = new Date(now.getTime() + this.deps.approvalLeaseMs);
     return this.deps.bountyState.takeApprovalLease(bountyId, owner, now, until);
-  }
-
-  /**
-   * Confirms the payout (recording the legs a fresh payout saw mine), approves the submission with
-   * both hashes, marks the bounty done (releasing its lease) and records `submission.approved`,
-   * in one transaction; each module writes its own table, each step only if the one before it
-   * did. `released`: this call finished the approval (a second finisher changes nothing).
-   */
-  private async finish(
-    payout: Payout,
-    paid: Extract<DriveResult, { status: 'confirmed' }> & { legs?: PaidLeg[] },
-  ): Promise<{ result: ApprovalResult; released: boolean }> {
-    const { db, clock, activity, payouts, bountyState } = this.deps;
-    const now = clock.now();
-    const finished = await db.transaction(async (tx) => {
-      // Whoever confirms the payout finishes the approval; a second finisher changes nothing.
-      if (!(await payouts.confirmPaid(tx, payout.id, paid.legs ?? [], now))) return null;
-      const agentId = await submissionsRepo.approvePaid(tx, payout.submissionId, {
-        reviewNotes: payout.reviewNotes,
-        contributorTxHash: paid.contributorTxHash,
-        platformFeeTxHash: paid.platformFeeTxHash,
-        rewardUnits: payout.rewardUnits,
-        feeUnits: payout.feeUnits,
-        now,
-      });
-      // Never mark the bounty done (nor the payout confirmed) for a submission not the one paid.
-      if (!agentId)
-        throw new Error(`Submission ${payout.submissionId} of payout ${payout.id} is not pending.`);
-      const bounty = await bountyState.finishApproval(tx, payout.bountyId, now);
-      await activity.record(tx, {
-        type: 'submission.approved',
-        agentId,
-        projectId: bounty?.projectId ?? null,
-        bountyId: payout.bountyId,
-        data: {
-          submission_id: payout.submissionId,
-          reward_units: payout.rewardUnits.toString(),
-          fee_units: payout.feeUnits.toString(),
-          contributor_tx_hash: paid.contributorTxHash,
-          platform_fee_tx_hash: paid.platformFeeTxHash,
-        },
-      });
-      // Undefined when the bounty was not in review: nothing to refresh; the caller releases the lease.
-      return bounty;
-    });
-    // Paid: the founder's funds fell and the done bounty no longer counts.
-    const { projectId, tokenAddress, founderId, founderAddress } = finished ?? {};
-    if (projectId && tokenAddress && founderId) {
-      const project = { projectId, tokenAddress, founderId, founderAddress: founderAddress ?? null };
-      await this.deps.payability.afterChange(projectId, { project, holders: [payout.contributorAddress] });
-    }
-    return {
-      released: projectId != null,
-      result: {
-        bounty_id: payout.bountyId,
-        status: 'done',
-        submission_id: payout.submissionId,
-        contributor_tx_hash: paid.contributorTxHash,
-        platform_fee_tx_hash: paid.platformFeeTxHash,
-      },
-    };
   }
 }

@@ -4,6 +4,7 @@ import type { AppError } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
+import type { BountyState } from '../bounties/bounty-state.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import type { OwedPayoutState, OwedSubmission } from './owed.repo.ts';
 import * as owedRepo from './owed.repo.ts';
@@ -14,6 +15,7 @@ export interface MergesDeps {
   clock: Clock;
   activity: ActivityService;
   bounties: BountiesService;
+  bountyState: Pick<BountyState, 'markPaymentOwed'>;
   projects: ProjectsService;
   agents: AgentDirectory;
 }
@@ -58,11 +60,16 @@ export class MergesService {
   /**
    * Records the merge and `submission.merged`, in one transaction. A merge already recorded (a
    * second delivery) answers what was recorded then; null once the submission is not pending.
+   * `forFounder`: the platform merged it at the founder's approval (`ApproveMerge`).
    */
-  async record(p: PendingMerge, mergedBy: string | null): Promise<RecordedMerge | null> {
+  async record(
+    p: PendingMerge,
+    mergedBy: string | null,
+    opts: { forFounder?: boolean } = {},
+  ): Promise<RecordedMerge | null> {
     const { db, clock, activity, agents } = this.deps;
     const founder = await agents.require(p.founderId);
-    const byFounder = sameLogin(founder.repoLogin, mergedBy);
+    const byFounder = opts.forFounder === true || sameLogin(founder.repoLogin, mergedBy);
     const now = clock.now();
     return db.transaction(async (tx) => {
       const row = await submissionsRepo.recordMerge(tx, p.submissionId, {
@@ -77,7 +84,7 @@ export class MergesService {
         return { mergedBy: pending.mergedBy, byFounder: pending.founderMerged };
       }
       // Owed from here on, in the merge's own transaction: the owed-payouts job pays it.
-      if (byFounder) await this.deps.bounties.markPaymentOwed(tx, p.bountyId);
+      if (byFounder) await this.deps.bountyState.markPaymentOwed(tx, p.bountyId, now);
       await activity.record(tx, {
         type: 'submission.merged',
         agentId: p.contributorId,

@@ -115,8 +115,10 @@ export class OwedPayouts {
     for (const owed of await merges.owed(BATCH)) {
       if (await this.waits(owed)) continue;
       try {
+        // With merge: one an approval asked for and did not finish (a crash) is merged first.
         await approvals.approve(owed.founderId, owed.bountyId, `Merged: ${owed.prUrl}`, {
           submissionId: owed.submissionId,
+          merge: true,
         });
         paid++;
       } catch (err) {

@@ -13,6 +13,8 @@ import {
   RejectBody,
   RejectResponse,
   RequestChangesResponse,
+  ReviewQueueQuery,
+  ReviewQueueResponse,
   SubmissionResponse,
   SubmitBody,
 } from './reviews.schemas.ts';
@@ -25,6 +27,24 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { submissions, approvals }) => {
   const authed = { onRequest: app.authenticate };
   const security = [{ bearerAuth: [] }];
+
+  app.get(
+    '/api/reviews',
+    {
+      ...authed,
+      schema: {
+        security,
+        operationId: 'listReviews',
+        tags: ['reviews'],
+        summary: 'Your review queue: pending submissions on your projects and what approving pays (founder)',
+        description:
+          "Every pending submission on the caller's projects, oldest first, with its bounty, the pull request report, and payout: the contributor_units and fee_units an approval sends (adding up to the reward). An agent without projects gets an empty list.",
+        querystring: ReviewQueueQuery,
+        response: { 200: ReviewQueueResponse },
+      },
+    },
+    async (request) => submissions.queue(requireAgent(request).id, request.query),
+  );
 
   app.post(
     '/api/bounties/:id/submit',
@@ -140,6 +160,7 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
           'invalid_state',
           'insufficient_funds',
           'founder_without_wallet',
+          'not_mergeable',
           'upstream_error',
           'chain_unavailable',
         ],
@@ -152,6 +173,7 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
         request.body?.review_notes ?? undefined,
         {
           replay: request.idempotency?.retryOfLost === true,
+          merge: request.body?.merge === true,
         },
       ),
   );

@@ -79,10 +79,34 @@ export async function recordMerge(
 ): Promise<SubmissionRow | undefined> {
   const [row] = await ex
     .update(submissions)
-    .set(merge)
+    // Owed stays owed: a merge an approval asked for arrives as the platform's, not the founder's.
+    .set({ ...merge, founderMerged: sql`${submissions.founderMerged} or ${merge.founderMerged}` })
     .where(and(eq(submissions.id, id), eq(submissions.status, 'pending'), isNull(submissions.mergedAt)))
     .returning();
   return row;
+}
+
+/**
+ * An approval with `merge` asked the host to merge: the reward is owed from before the host is
+ * asked (a crash after the merge still pays). The pending submission with its merge and report.
+ */
+export async function requestMerge(ex: Executor, id: string, now: Date) {
+  const [row] = await ex
+    .update(submissions)
+    .set({ founderMerged: true, updatedAt: now })
+    .where(and(eq(submissions.id, id), eq(submissions.status, 'pending')))
+    .returning({ mergedAt: submissions.mergedAt, prUrl: submissions.prUrl, report: submissions.pullRequest });
+  return row;
+}
+
+/** The host refused the merge an approval asked for: not owed, unless the host reported a merge. */
+export async function undoMergeRequest(ex: Executor, id: string, now: Date): Promise<boolean> {
+  const rows = await ex
+    .update(submissions)
+    .set({ founderMerged: false, updatedAt: now })
+    .where(and(eq(submissions.id, id), eq(submissions.status, 'pending'), isNull(submissions.mergedAt)))
+    .returning({ id: submissions.id });
+  return rows.length > 0;
 }
 
 /**

@@ -14,6 +14,8 @@ import type { PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { pullRequestParts, readReport } from './pr-report.ts';
 import { loadReviewable } from './review-checks.ts';
+import { reviewQueue } from './review-queue.ts';
+import type { ReviewQueueJson, ReviewQueueQuery } from './reviews.schemas.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
 export interface SubmissionsDeps {
@@ -181,6 +183,12 @@ export class SubmissionsService {
       submission_id: pending.id,
       revision_due_at: due.toISOString(),
     };
+  }
+
+  /** The founder's review queue, a page of it (see review-queue.ts): the one read every surface shows. */
+  queue(founderId: string, page: ReviewQueueQuery): Promise<ReviewQueueJson> {
+    const { db, payouts, bounties } = this.deps;
+    return reviewQueue({ db, payouts, platformFeeBps: bounties.platformFeeBps }, founderId, page);
   }
 
   /** The files of a submission's pull request with their patches, from the host (for review). */

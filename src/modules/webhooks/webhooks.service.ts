@@ -1,10 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../infra/db/client.ts';
-import {
-  parseCommitWebhook,
-  parsePullRequestWebhook,
-  type RepoHost,
-} from '../../infra/repo-host/repo-host.ts';
+import { parseCommitWebhook, parsePullRequestWebhook } from '../../infra/repo-host/host-webhooks.ts';
+import type { RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MergesService, PendingMerge } from '../reviews/merges.service.ts';

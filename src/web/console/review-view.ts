@@ -1,5 +1,4 @@
 import type { PullRequestReport } from '../../infra/db/schema.ts';
-import { contributorUnits } from '../../lib/curve.ts';
 import { type Amount, ethAmount, timeLeft, tokenAmount } from './format.ts';
 
 /**
@@ -72,17 +71,17 @@ export interface ApprovalAmounts {
   worth: Amount | null;
 }
 
-/** What approving sends for a reward of `rewardAmount` whole tokens (the payouts' arithmetic). */
+/**
+ * What approving sends, as the review queue says it (`payout`, split by the payouts module), and
+ * what the contributor's share sells for now (the bounty's `reward_eth_units`).
+ */
 export function approvalAmounts(
-  rewardAmount: number,
-  feeBps: number,
+  payout: { contributor_units: string; fee_units: string },
   rewardEthUnits: string | null,
 ): ApprovalAmounts {
-  const reward = BigInt(rewardAmount) * 10n ** 18n;
-  const share = contributorUnits(reward, feeBps);
   return {
-    contributor: tokenAmount(share),
-    fee: tokenAmount(reward - share),
+    contributor: tokenAmount(payout.contributor_units),
+    fee: tokenAmount(payout.fee_units),
     worth: rewardEthUnits === null ? null : ethAmount(rewardEthUnits),
   };
 }

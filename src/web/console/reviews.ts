@@ -37,57 +37,44 @@ async function diffOf(ctx: ConsoleCtx, prUrl: string, changedFiles: number | nul
   }
 }
 
+/** The most submissions the page shows: the queue's first page at its largest (the oldest). */
+const QUEUE_PAGE = 100;
+
 /**
- * The founder's review queue (oldest submission first, as the MCP tool orders it): each pending
- * submission with its pull request report, its diff, what approving sends, and payouts.
+ * The founder's review queue, as `GET /api/reviews` and MCP's `review_queue` give it (the same
+ * service call: oldest submission first, amounts split by the payouts module), each submission
+ * with what the page adds: its contributor's name, its diff, and how often the bounty was sent back.
  */
 export async function loadReviews(ctx: ConsoleCtx) {
   const { services, session, config } = ctx;
-  const { projects } = await services.projects.list({
-    founder_id: session.agentId,
-    status: 'active',
-    limit: 100,
-    offset: 0,
-  });
+  const [{ projects }, page] = await Promise.all([
+    services.projects.list({ founder_id: session.agentId, status: 'active', limit: 100, offset: 0 }),
+    services.submissions.queue(session.agentId, { limit: QUEUE_PAGE, offset: 0 }),
+  ]);
   const symbols = new Map(projects.map((p) => [p.id, p.token_symbol]));
-  const inReview = (
-    await Promise.all(
-      projects.map((p) =>
-        services.bounties
-          .list({ project_id: p.id, status: 'in_review', limit: 100, offset: 0 })
-          .then((r) => r.bounties),
-      ),
-    )
-  ).flat();
   const now = ctx.clock.now();
   const revisionDue = deadline(new Date(now.getTime() + config.revisionHours * 3_600_000), now);
-  const queue = (
-    await Promise.all(
-      inReview.map(async (b) => {
-        const detail = await services.bounties.get(b.id);
-        const pending = detail.submissions.find((s) => s.status === 'pending');
-        if (!pending) return null;
-        const [contributor, report] = await Promise.all([
-          services.directory.require(pending.agent_id),
-          reportOf(ctx, pending.pr_url, pending.pull_request),
-        ]);
-        const diff = await diffOf(ctx, pending.pr_url, report?.changed_files ?? null);
-        return {
-          bounty: detail,
-          submission: pending,
-          contributorName: contributor.name,
-          report: report ? reportView(report) : null,
-          diff,
-          pay: approvalAmounts(detail.reward_amount, config.platformFeeBps, detail.reward_eth_units),
-          symbol: symbols.get(detail.project_id) ?? 'tokens',
-          // Earlier rounds of this bounty: how often it was sent back already.
-          rounds: detail.submissions.filter((s) => s.status === 'changes_requested').length,
-        };
-      }),
-    )
-  )
-    .filter((r) => r !== null)
-    .sort((a, b) => a.submission.created_at.localeCompare(b.submission.created_at));
+  const queue = await Promise.all(
+    page.reviews.map(async ({ bounty, submission, payout }) => {
+      const [contributor, report, detail] = await Promise.all([
+        services.directory.require(submission.agent_id),
+        reportOf(ctx, submission.pr_url, submission.pull_request),
+        services.bounties.get(bounty.id),
+      ]);
+      const diff = await diffOf(ctx, submission.pr_url, report?.changed_files ?? null);
+      return {
+        bounty,
+        submission,
+        contributorName: contributor.name,
+        report: report ? reportView(report) : null,
+        diff,
+        pay: approvalAmounts(payout, bounty.reward_eth_units),
+        symbol: symbols.get(bounty.project_id) ?? 'tokens',
+        // Earlier rounds of this bounty: how often it was sent back already.
+        rounds: detail.submissions.filter((s) => s.status === 'changes_requested').length,
+      };
+    }),
+  );
   const payouts = (await payoutsOfFounder(ctx.db, session.agentId)).map((p) => ({
     ...p,
     toContributor: tokenAmount(p.contributorUnits),
@@ -95,7 +82,15 @@ export async function loadReviews(ctx: ConsoleCtx) {
   }));
   // console-live.js re-fetches the queue on the events of these projects.
   const liveProjects = projects.map((p) => p.id);
-  return { queue, revisionDue, revisionHours: config.revisionHours, payouts, liveProjects };
+  return {
+    queue,
+    // How many wait in all; past QUEUE_PAGE the page shows the oldest and says so.
+    waiting: page.total,
+    revisionDue,
+    revisionHours: config.revisionHours,
+    payouts,
+    liveProjects,
+  };
 }
 
 const bountyForm = (name: string) => (p: { id: string }) => `${name}-${p.id}`;
@@ -112,9 +107,13 @@ export function registerReviewPages(app: FastifyInstance, deps: ConsoleDeps): vo
     form: bountyForm('approve'),
     run: async (ctx, { id }, body) => {
       const notes = notesOf(body);
-      const r = await ctx.services.approvals.approve(ctx.session.agentId, id, notes || undefined);
+      const merge = body.merge === 'true';
+      const r = await ctx.services.approvals.approve(ctx.session.agentId, id, notes || undefined, { merge });
       return {
-        flash: `Approved and paid. Contributor transaction ${r.contributor_tx_hash}; fee transaction ${r.platform_fee_tx_hash}.`,
+        flash:
+          r.contributor_tx_hash === r.platform_fee_tx_hash
+            ? `${merge ? 'Merged, approved' : 'Approved'} and paid: the contributor's share and the platform fee in one transaction, ${r.contributor_tx_hash}.`
+            : `${merge ? 'Merged, approved' : 'Approved'} and paid. Contributor transaction ${r.contributor_tx_hash}; fee transaction ${r.platform_fee_tx_hash}.`,
       };
     },
   });

@@ -93,8 +93,9 @@ export function statusLabel(s: string): string {
 export function reviewRecord(p: ProjectJson | undefined) {
   const r = p?.review_stats;
   if (!r || r.reviewed === 0) return { text: 'No reviews yet', median: null };
+  // A request for changes is not a decision: the rate counts approvals of approve-or-reject.
   return {
-    text: `${r.approved}/${r.reviewed} approved`,
+    text: r.decided === 0 ? 'No decisions yet' : `${r.approved} of ${r.decided} decided approved`,
     median: `median ${hours(r.median_hours_to_review)}`,
   };
 }

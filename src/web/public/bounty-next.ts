@@ -1,30 +1,29 @@
 import type { BountyJson } from '../../modules/bounties/bounties.schemas.ts';
+import type { RepositoryAccessJson } from '../../modules/bounties/bounty-repository.schemas.ts';
+import { KEY_VARIABLE } from '../../modules/bounties/bounty-repository.ts';
 import type { WebSession } from '../web-core.ts';
 import { safeHref } from './format.ts';
 
 /**
  * "What to do next" on a bounty's page, for whoever looks at it: a visitor is asked to sign in or
  * create an agent; a signed-in agent gets the claim form; the claimant gets this bounty's own
- * steps (clone, branch, push with its key, open the pull request, submit). Values only: the
- * template shows them, and the key itself never appears (a placeholder stands for it).
+ * steps (clone, branch, push with its key, open the pull request, submit), as the service's
+ * repository answer gives them. Values only: the template shows them, and the key itself never
+ * appears (a placeholder stands for it).
  */
 
-/** The branch skill.md names: one per bounty, so that a resubmission pushes to the same one. */
-export const branchFor = (bountyId: string) => `bounty-${bountyId}`;
-
-/** Where repositories are on GitHub, pushes take the agent's own GitHub credentials, not its key. */
-const onGithub = (repoUrl: string) => /^https:\/\/github\.com\//i.test(repoUrl);
-
-/** The credential helper reads the key from this command's environment: never a file or a URL. */
-const pushWithKey = (branch: string) =>
-  `GIT_KEY='<your API key>' git -c credential.helper='!f() { echo username=agent; echo "password=$GIT_KEY"; }; f' push origin ${branch}`;
+/** What git needs for a push on the built-in host: the key, in the push command's environment. */
+const withKey = (push: string) => `${KEY_VARIABLE}='<your API key>' ${push}`;
 
 export interface RepoSteps {
   repoUrl: string;
   repoHref: string | null;
   branch: string;
+  base: string;
   clone: string;
   checkout: string;
+  /** How a push authenticates, as the service says it (`GET /api/bounties/{id}/repository`). */
+  pushText: string;
   push: string;
   github: boolean;
   /** GitHub's compare page, or the same path on the local host: both offer the new pull request. */
@@ -32,22 +31,21 @@ export interface RepoSteps {
   prExample: string;
 }
 
-export function repoSteps(bounty: Pick<BountyJson, 'id' | 'title'>, repoUrl: string): RepoSteps {
-  const branch = branchFor(bounty.id);
-  const base = repoUrl.replace(/\/+$/, '').replace(/\.git$/, '');
-  const dir = base.split('/').pop() ?? 'repository';
-  const github = onGithub(base);
-  const query = new URLSearchParams({ expand: '1', title: bounty.title });
+/** The claimant's steps, from the service's one answer about the bounty's repository. */
+export function repoSteps(access: RepositoryAccessJson): RepoSteps {
+  const github = access.host === 'github';
   return {
-    repoUrl,
-    repoHref: safeHref(repoUrl),
-    branch,
-    clone: `git clone ${repoUrl}`,
-    checkout: `cd ${dir} && git checkout -b ${branch}`,
-    push: github ? `git push origin ${branch}` : pushWithKey(branch),
+    repoUrl: access.repo_url,
+    repoHref: safeHref(access.repo_url),
+    branch: access.branch,
+    base: access.base,
+    clone: access.commands.clone,
+    checkout: access.commands.branch,
+    pushText: access.push,
+    push: github ? access.commands.push : withKey(access.commands.push),
     github,
-    compareHref: safeHref(`${base}/compare/main...${encodeURIComponent(branch)}?${query}`),
-    prExample: `${base}/pull/1`,
+    compareHref: safeHref(access.compare_url),
+    prExample: `${access.repo_url.replace(/\/+$/, '')}/pull/1`,
   };
 }
 
@@ -66,8 +64,10 @@ export type NextStep =
 
 export function nextStep(
   bounty: Pick<BountyJson, 'id' | 'title' | 'status' | 'claimed_by' | 'revision_due_at'>,
-  project: { founder_id: string; repo_url: string | null },
+  project: { founder_id: string },
   viewer: WebSession | null,
+  /** The viewer's repository answer, read for a claimant of a claimed bounty; null without one. */
+  access: RepositoryAccessJson | null = null,
 ): NextStep {
   const mine = viewer !== null && bounty.claimed_by === viewer.agentId;
   if (bounty.status === 'open') {
@@ -77,7 +77,7 @@ export function nextStep(
   if (mine && bounty.status === 'claimed')
     return {
       kind: 'mine',
-      steps: project.repo_url ? repoSteps(bounty, project.repo_url) : null,
+      steps: access ? repoSteps(access) : null,
       revisionDue: bounty.revision_due_at
         ? {
             iso: bounty.revision_due_at,

@@ -1,6 +1,7 @@
 import { formatEther } from 'viem';
 import type { Services } from '../../compose.ts';
 import { unitsToTokens } from '../../infra/chain/chain.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { PublicAgentJson } from '../../modules/agents/agents.schemas.ts';
 import type { SubmissionJson } from '../../modules/bounties/bounties.schemas.ts';
 import type { WebSession } from '../web-core.ts';
@@ -10,7 +11,7 @@ import { curveChart } from './chart.ts';
 import { type CurveQuotes, priceAt } from './curve-quotes.ts';
 import { addressUrl, age, formatEth, formatTokenUnits, groupDigits, safeHref, txUrl } from './format.ts';
 
-type PageServices = Pick<Services, 'bounties' | 'projects' | 'agents' | 'activity'>;
+type PageServices = Pick<Services, 'bounties' | 'projects' | 'agents' | 'activity' | 'bountyRepository'>;
 
 const when = (iso: string, now: Date) => ({ iso, text: age(new Date(iso), now) });
 
@@ -94,7 +95,7 @@ export async function loadBounty(
     founder: people.get(project.founder_id) ?? null,
     claimant: bounty.claimed_by ? (people.get(bounty.claimed_by) ?? null) : null,
     repoHref: safeHref(project.repo_url),
-    next: nextStep(bounty, project, viewer),
+    next: nextStep(bounty, project, viewer, await claimantAccess(services, bounty, viewer)),
     submissions: bounty.submissions.map((s) => ({
       ...s,
       agent: people.get(s.agent_id) ?? null,
@@ -107,6 +108,20 @@ export async function loadBounty(
       paid: paid.get(s.id) ?? null,
     })),
   };
+}
+
+/** The claimant's repository instructions while it works on the bounty (the service's answer). */
+async function claimantAccess(
+  services: PageServices,
+  bounty: { id: string; status: string; claimed_by: string | null },
+  viewer: WebSession | null,
+) {
+  if (!viewer || bounty.status !== 'claimed' || bounty.claimed_by !== viewer.agentId) return null;
+  return services.bountyRepository.access(viewer.agentId, bounty.id).catch((err: unknown) => {
+    // No repository yet: the page says so instead of the steps.
+    if (err instanceof AppError && err.code === 'invalid_state') return null;
+    throw err;
+  });
 }
 
 const PROJECT_BOUNTIES = 50;
