@@ -27,6 +27,7 @@ import { agentWebhooksRoutes } from './modules/agent-webhooks/agent-webhooks.rou
 import { agentsRoutes } from './modules/agents/agents.routes.ts';
 import { bountiesRoutes } from './modules/bounties/bounties.routes.ts';
 import { bountyRepositoryRoutes } from './modules/bounties/bounty-repository.routes.ts';
+import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
 import { BODY_LIMIT_BYTES, publicConfig } from './modules/config/config.service.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
@@ -39,6 +40,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { consolePages } from './web/console/console.plugin.ts';
 import { docsUiOptions } from './web/public/docs-ui.ts';
 import { publicPages } from './web/public/public-pages.ts';
+import { type LocalHostSignIn, repoHostSignIn } from './web/repo-host-sign-in.ts';
 import { webSessionPlugin } from './web/session.ts';
 import { webCore } from './web/web-core.ts';
 
@@ -57,6 +59,8 @@ export interface AppDeps extends ServiceDeps {
   metrics?: Metrics;
   /** The @fastify/otel plugin when tracing is on (telemetry.ts); registered before anything else. */
   tracing?: FastifyPluginCallback;
+  /** The built-in repository host (main.ts): its pages sign in through the marketplace's session. */
+  localRepoHost?: LocalHostSignIn;
 }
 
 declare module 'fastify' {
@@ -144,6 +148,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(projectsRoutes, { projects: services.projects, activation: services.activation });
   await app.register(bountiesRoutes, { bounties: services.bounties });
   await app.register(bountyRepositoryRoutes, { repository: services.bountyRepository });
+  await app.register(commentsRoutes, { comments: services.comments });
   await app.register(reviewsRoutes, { submissions: services.submissions, approvals: services.approvals });
   await app.register(activityRoutes, { activity: services.activity });
   await app.register(eventsRoutes, { events: services.events });
@@ -196,6 +201,9 @@ export async function buildApp(deps: AppDeps) {
     explorerUrl: deps.chain.info?.explorerUrl ?? config.chain.explorerUrl ?? null,
     rateLimit: config.rateLimit,
   });
+
+  if (deps.localRepoHost)
+    await app.register(repoHostSignIn, { host: deps.localRepoHost, agents: services.agents });
 
   // Sign-in's console: every form calls the services the JSON routes call.
   await app.register(consolePages, {

@@ -18,6 +18,7 @@ import { RepoIdentity } from './modules/agents/repo-identity.ts';
 import { BountiesService } from './modules/bounties/bounties.service.ts';
 import { BountyRepository } from './modules/bounties/bounty-repository.ts';
 import { BountyState } from './modules/bounties/bounty-state.ts';
+import { CommentsService } from './modules/comments/comments.service.ts';
 import { EventBus } from './modules/events/event-bus.ts';
 import { EventsService } from './modules/events/events.service.ts';
 import { StreamSlots } from './modules/events/stream-slots.ts';
@@ -250,6 +251,7 @@ export function buildServices(
     projects,
     activation,
     bounties,
+    comments: new CommentsService({ db, clock, activity, bounties, projects, agents: directory }),
     bountyRepository: new BountyRepository({ bounties, projects, agents: directory, repoHost }),
     bountyState,
     wallets,

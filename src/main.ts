@@ -77,6 +77,7 @@ async function main() {
     runJobs: true,
     metrics,
     ...(tracing ? { tracing: tracing.plugin } : {}),
+    ...(local ? { localRepoHost: local } : {}),
   });
   // The local host knows agents only through the service: an API key -> the agent's repo_login.
   local?.setAuthenticator((key) => app.services.agents.repoLoginForKey(key));
@@ -134,6 +135,8 @@ async function main() {
   const address = await app.listen({ port: config.port, host: config.host });
   // The local host reports merges to this very service; its address is known only now.
   local?.setWebhookUrl(`${address.replace('0.0.0.0', '127.0.0.1')}/api/webhooks/github`);
+  // Its pages link back to bounties and sign in through this service's session.
+  local?.setMarketplaceUrl(address.replace('0.0.0.0', '127.0.0.1'));
 }
 
 main().catch((err) => {

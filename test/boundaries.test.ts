@@ -28,6 +28,7 @@ const OWNERS: Record<string, string> = {
   // Kept by triggers on bounties (migration 0001); nobody writes it from code.
   bounty_counts: 'src/modules/bounties/',
   claim_cooldowns: 'src/modules/bounties/',
+  bounty_comments: 'src/modules/comments/',
   submissions: 'src/modules/reviews/',
   activity_events: 'src/modules/activity/',
   agent_webhooks: 'src/modules/agent-webhooks/',

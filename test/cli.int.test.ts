@@ -345,6 +345,62 @@ describe('bounty reviews, request-changes and show', () => {
     const empty = await runBounty(['reviews'], env(s.founder.apiKey));
     expect(empty.stdout).toContain('(nothing to review)');
   });
+
+  it('reviews lists the bounties waiting for their contributor, then the earlier review; changes shows the diff since', async () => {
+    const s = await kit.inReview(100);
+    const env = (key: string) => cliEnv(reviewBase, freshConfig(), key);
+    const sent = await review.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${s.bounty.id}/request-changes`,
+      headers: s.founder.headers,
+      payload: { review_notes: 'Cover the empty case.\nAnd the docs.' },
+    });
+    const due = `${sent.json().revision_due_at.slice(0, 16).replace('T', ' ')} UTC`;
+    const waiting = await runBounty(['reviews'], env(s.founder.apiKey));
+    expect(waiting.code, waiting.stderr).toBe(0);
+    expect(waiting.stdout).toContain('Waiting for the contributor');
+    expect(waiting.stdout).toMatch(new RegExp(`${s.bounty.id}\\s.*\\s${due}\\s+Cover the empty case\\.\\n`));
+
+    const reviewed = fakeHeadSha(s.prUrl);
+    const pushed = 'e'.repeat(40);
+    host.setPullRequest(s.prUrl, { state: 'open', authorLogin: s.devLogin, headSha: pushed });
+    const [owner = '', repo = ''] = new URL(s.repoUrl).pathname.slice(1).split('/');
+    host.setComparison(owner, repo, reviewed, pushed, {
+      totalCommits: 1,
+      commits: [{ sha: pushed, authorName: 'Dev', message: 'Cover the empty case' }],
+      files: [
+        {
+          filename: 'src/empty.ts',
+          status: 'modified',
+          additions: 1,
+          deletions: 0,
+          patch: '@@ -1 +1,2 @@\n a\n+empty',
+        },
+      ],
+    });
+    const resubmitted = await review.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${s.bounty.id}/submit`,
+      headers: s.dev.headers,
+      payload: { pr_url: s.prUrl },
+    });
+    expect(resubmitted.statusCode, resubmitted.body).toBe(201);
+    const queue = await runBounty(['reviews'], env(s.founder.apiKey));
+    expect(queue.stdout).toContain('(nothing sent back)');
+    expect(queue.stdout).toMatch(
+      new RegExp(
+        `${s.bounty.id}\\s+${s.submissionId}\\s.*\\s${reviewed.slice(0, 7)}\\s+Cover the empty case\\.`,
+      ),
+    );
+    const changes = await runBounty(['changes', s.bounty.id], env(s.founder.apiKey));
+    expect(changes.code, changes.stderr).toBe(0);
+    expect(changes.stdout).toContain(
+      `Since ${reviewed.slice(0, 7)} (your last review) to eeeeeee: 1 commit, 1 file`,
+    );
+    expect(changes.stdout).toContain('src/empty.ts (modified +1 −0)\n@@ -1 +1,2 @@\n a\n+empty');
+    const stranger = await runBounty(['changes', s.bounty.id], env((await registerAgent(review.app)).apiKey));
+    expect(stranger.stderr).toMatch(/^error: forbidden: /);
+  });
 });
 
 describe('bounty sell, withdraw, buy, allowance and tx: a transaction still pending', () => {

@@ -278,6 +278,7 @@ describe('pull requests', () => {
       htmlUrl: `${host.baseUrl}/${host.org}/alpha/pull/${number}`,
       headRef: 'feature/greet',
       title,
+      body: 'Says hello.',
       authorLogin: 'bob',
       mergedByLogin: null,
       // The branch adds hello.txt, one line.

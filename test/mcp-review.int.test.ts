@@ -164,6 +164,8 @@ describe('review_queue', () => {
       deletions: 2,
       changed_files: 3,
       mergeable: true,
+      body: null,
+      reviewed_head_sha: null,
       checks: { state: 'failure', total: 3, failed: 1, by_author: { state: 'none', total: 0, failed: 0 } },
     });
     // 2.5% of 80 tokens to the treasury, 78 to the contributor, worth what 78 sell for now.
@@ -194,5 +196,77 @@ describe('review_queue', () => {
       additions: null,
       checks: { state: 'none', total: 0, failed: 0 },
     });
+  });
+});
+
+describe('review history: waiting, earlier_reviews and review_changes', () => {
+  it('lists the bounty sent back as waiting, then the resubmission with its earlier review and what changed since', async () => {
+    const s = await kit.inReview(20);
+    const founder = await as(s.founder);
+    await ok(founder, 'request_changes', { bounty_id: s.bounty.id, review_notes: 'Cover the empty case.' });
+    const waiting = ((await ok(founder, 'review_queue')).waiting as Json[]).filter(
+      (w) => w.bounty.id === s.bounty.id,
+    );
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]?.submission).toMatchObject({
+      id: s.submissionId,
+      review_notes: 'Cover the empty case.',
+    });
+    expect(waiting[0]?.bounty.revision_due_at).toEqual(expect.any(String));
+    expect((await ok(await as(s.dev), 'review_queue')).waiting).toEqual([]);
+
+    const reviewed = fakeHeadSha(s.prUrl);
+    const pushed = 'e'.repeat(40);
+    host.setPullRequest(s.prUrl, {
+      state: 'open',
+      authorLogin: s.devLogin,
+      headSha: pushed,
+      body: 'Now with tests.',
+    });
+    const [owner = '', repo = ''] = new URL(s.repoUrl).pathname.slice(1).split('/');
+    const files = [
+      {
+        filename: 'test/empty.test.ts',
+        status: 'added',
+        additions: 3,
+        deletions: 0,
+        patch: '@@ -0,0 +1,3 @@\n+a\n+b\n+c',
+      },
+    ];
+    host.setComparison(owner, repo, reviewed, pushed, {
+      totalCommits: 1,
+      commits: [{ sha: pushed, authorName: 'Dev', message: 'Add the test' }],
+      files,
+    });
+    const again = (
+      await ok(await as(s.dev), 'submit_pull_request', { bounty_id: s.bounty.id, pr_url: s.prUrl })
+    ).submission as Json;
+    const [review] = await queueOf(s);
+    expect(review?.submission.pull_request).toMatchObject({
+      reviewed_head_sha: reviewed,
+      body: 'Now with tests.',
+    });
+    expect(review?.earlier_reviews).toEqual([
+      expect.objectContaining({
+        id: s.submissionId,
+        review_notes: 'Cover the empty case.',
+        head_sha: reviewed,
+      }),
+    ]);
+    expect(await ok(founder, 'review_changes', { bounty_id: s.bounty.id, submission_id: again.id })).toEqual({
+      submission_id: again.id,
+      reviewed_head_sha: reviewed,
+      head_sha: pushed,
+      changes: {
+        total_commits: 1,
+        commits: [{ sha: pushed, author_name: 'Dev', message: 'Add the test' }],
+        files,
+      },
+    });
+    const stranger = await call(await as(await registerAgent(ctx.app)), 'review_changes', {
+      bounty_id: s.bounty.id,
+      submission_id: again.id,
+    });
+    expect(stranger.structuredContent).toMatchObject({ code: 'forbidden' });
   });
 });

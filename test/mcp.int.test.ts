@@ -56,6 +56,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
   wallet_transaction: {},
   open_pull_request: { bounty_id: 'bnt_x', head: 'b', title: 't' },
   repo_credentials: { bounty_id: 'bnt_x' },
+  comment_on_bounty: { bounty_id: 'bnt_x', body: 'A question' },
 };
 
 describe('POST /mcp', () => {

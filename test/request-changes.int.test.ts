@@ -189,6 +189,8 @@ describe('the pull-request report on a submission', () => {
       deletions: null,
       changed_files: null,
       mergeable: true,
+      body: null,
+      reviewed_head_sha: null,
       checks: { state: 'none', total: 0, failed: 0, by_author: { state: 'none', total: 0, failed: 0 } },
     });
     // The agent's CI reports on the head commit: a signed status delivery refreshes the report.

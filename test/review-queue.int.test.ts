@@ -87,9 +87,9 @@ describe('GET /api/reviews', () => {
 
   it('is empty for an agent with no projects, and for a contributor whose work is in review', async () => {
     const nobody = await registerAgent(ctx.app);
-    expect(await queueOf(nobody)).toEqual({ reviews: [], total: 0, limit: 20, offset: 0 });
+    expect(await queueOf(nobody)).toEqual({ reviews: [], waiting: [], total: 0, limit: 20, offset: 0 });
     const { dev } = await inReview(await projectOf());
-    expect(await queueOf(dev)).toEqual({ reviews: [], total: 0, limit: 20, offset: 0 });
+    expect(await queueOf(dev)).toEqual({ reviews: [], waiting: [], total: 0, limit: 20, offset: 0 });
   });
 
   it("lists every pending submission of the founder's projects, oldest first, and no one else's", async () => {
@@ -153,7 +153,7 @@ describe('GET /api/reviews', () => {
     const last = await queueOf(p.founder, '?limit=2&offset=4');
     expect(ids(last)).toEqual(made.slice(4));
     const past = await queueOf(p.founder, '?offset=10');
-    expect(past).toEqual({ reviews: [], total: 5, limit: 20, offset: 10 });
+    expect(past).toEqual({ reviews: [], waiting: [], total: 5, limit: 20, offset: 10 });
     for (const query of ['?limit=0', '?limit=101', '?offset=-1', '?cursor=abc']) {
       const res = await ctx.app.inject({
         method: 'GET',

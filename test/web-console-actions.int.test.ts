@@ -118,6 +118,11 @@ describe('founder forms', () => {
   });
 
   it('posts a bounty; one the funds cannot cover is refused with the service’s message', async () => {
+    // The form says what a reward is worth before it is posted: the fee, and a token's price now.
+    const form = (await web.get(founderSession, '/console/projects')).body;
+    expect(form).toMatch(
+      /The contributor gets it minus the 5% platform fee; 1 CONS sells for ≈ [0-9.]+ ETH now\./,
+    );
     const { page } = await web.submit(founderSession, `/console/projects/${projectId}/bounties`, {
       title: 'Fix the parser',
       description: 'It chokes on tabs.',

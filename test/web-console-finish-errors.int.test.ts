@@ -160,7 +160,7 @@ describe('live parts', () => {
     // Without the parameter the page is whole, with the stream to follow and the types it wants.
     const page = (await web.get(founderSession, '/console/reviews')).body;
     expect(page).toMatch(
-      /<p id="live-status" class="live-status" role="status" aria-live="polite" data-live-for="reviews-live" data-live-stream="\/console\/events" data-live-types="[^"]*submission\.created[^"]*"/,
+      /<p id="live-status" data-live-since="evt_[0-9a-f]{32}" class="live-status" role="status" aria-live="polite" data-live-for="reviews-live" data-live-stream="\/console\/events" data-live-types="[^"]*submission\.created[^"]*"/,
     );
   });
 });

@@ -268,7 +268,8 @@ describe('request changes, the contributor revises, the founder approves', () =>
     for (const shown of [
       'status-changes_requested">changes requested</span>',
       '<strong>Changes requested</strong>',
-      '<blockquote class="review-notes">Add a test for &lt;tabs&gt;,\nand keep the old behaviour.</blockquote>',
+      // Markdown, rendered safely: the tag shown as text, the line break kept.
+      '<blockquote class="review-notes"><div class="md"><p>Add a test for &lt;tabs&gt;,<br>\nand keep the old behaviour.</p>\n</div></blockquote>',
       `<time datetime="${due}">${due.slice(0, 16).replace('T', ' ')} UTC</time>`,
       '(in 2 d 0 h)',
       'Time left: <strong>2 d 0 h</strong>',

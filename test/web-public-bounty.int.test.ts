@@ -125,7 +125,9 @@ describe('the claimant', () => {
     expect(html).not.toContain(dev.apiKey);
     expect(html).toContain(`href="${repoUrl}/compare/main...${branch()}?expand=1&amp;title=Fix+the+lexer"`);
     expect(html).toContain(`action="/bounties/${bounty.id}/submit" id="submit"`);
-    expect(html).toContain(`placeholder="${repoUrl}/pull/1"`);
+    // An example in the hint, never in the field, where it reads as a value.
+    expect(html).toContain(`Like <code>${repoUrl}/pull/1</code>`);
+    expect(html).not.toContain('placeholder=');
     expect(html).toContain(`action="/bounties/${bounty.id}/unclaim" id="unclaim"`);
     // The notice is shown once: that page cleared it.
     expect(after.cookies.find((c) => c.name === 'bm_notice')?.value).toBe('');
@@ -181,20 +183,22 @@ describe('the claimant', () => {
     // 50 tokens, 5% platform fee.
     expect(res.body).toContain(`<strong>47.5 ${sym}</strong> to Dev Linus, 2.5 ${sym} platform fee.`);
     const sub = (await ctx.app.services.bounties.get(bounty.id)).submissions[0];
-    for (const [label, hash] of [
-      [`To the contributor, 47.5 ${sym}`, sub?.contributor_tx_hash],
-      [`Platform fee, 2.5 ${sym}`, sub?.platform_fee_tx_hash],
-    ]) {
-      expect(res.body).toContain(
-        `<span class="tx-label">${label}</span> <a class="mono hash" href="${EXPLORER}/tx/${hash}" rel="noopener">${hash}</a>`,
-      );
-    }
+    // One router transaction carries both: shown once, linked to the explorer.
+    const hash = sub?.contributor_tx_hash;
+    expect(sub?.platform_fee_tx_hash).toBe(hash);
+    expect(res.body).toContain(
+      `One transaction paid the contributor's share and the platform fee: <a class="mono hash" href="${EXPLORER}/tx/${hash}" rel="noopener">${hash}</a>`,
+    );
+    expect(res.body.split(`${hash}</a>`)).toHaveLength(2);
+    // Before paying, the facts name the share and the fee.
+    expect(res.body).toContain(`<dt>Contributor's share</dt><dd>47.5 ${sym}, worth`);
+    expect(res.body).toContain(`<dt>Platform fee</dt><dd>2.5 ${sym}</dd>`);
     expect(res.body).not.toContain('id="next-step"');
   });
 });
 
 describe('changes requested', () => {
-  it('gives the claimant the steps again, the deadline and the submit form', async () => {
+  it('gives the claimant the notes, the deadline and one next step: push, then submit the same pull request (filled in)', async () => {
     const third = await createBounty(ctx.app, founder, project.id, { title: 'Third one', reward_amount: 5 });
     const author = await registerAgent(ctx.app, { name: 'Rev Iser' });
     const session = await web.signIn(author.apiKey);
@@ -211,11 +215,22 @@ describe('changes requested', () => {
     expect(sent.statusCode, sent.body).toBe(200);
     const due = (await ctx.app.services.bounties.get(third.id)).revision_due_at as string;
     const res = await page(session, third.id);
-    expect(res.body).toContain('The founder asked for changes (see the review notes below).');
-    expect(res.body).toContain(`<time datetime="${due}">${due.slice(0, 16).replace('T', ' ')} UTC</time>`);
-    expect(res.body).toContain(`git checkout -b bounty-${third.id}`);
-    expect(res.body).toContain(`action="/bounties/${third.id}/submit" id="submit"`);
-    expect(res.body).toContain('Add a test for tabs.');
+    const next = res.body.slice(res.body.indexOf('id="next-step"'), res.body.indexOf('id="about-h"'));
+    expect(next).toContain('<strong>The founder asked for changes</strong>');
+    expect(next).toContain('<blockquote class="review-notes"><div class="md"><p>Add a test for tabs.</p>');
+    expect(next).toContain(`<time datetime="${due}">${due.slice(0, 16).replace('T', ' ')} UTC</time>`);
+    expect(next).toContain('Next: push your changes, then submit again');
+    // One next step, not the first-time five: the clone and branch commands fold away.
+    expect(next).not.toContain('<h3>Clone the repository</h3>');
+    expect(next).not.toContain('<h3>Open a pull request</h3>');
+    expect(next).toMatch(/<details class="more-steps">[\s\S]*git checkout -b bounty-/);
+    // The submit form names the pull request already under review.
+    expect(next).toContain(`action="/bounties/${third.id}/submit" id="submit"`);
+    expect(next).toContain(`value="${prUrl}"`);
+    expect(next).toContain('Submit again for review');
+    // Badges are words.
+    expect(res.body).toContain('>Changes requested</span>');
+    expect(res.body).not.toContain('Changes_requested');
   });
 });
 

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { BountyApiError } from '../typescript/index.ts';
 import { registerAccountCommands } from './commands/account.ts';
+import { registerCommentCommands } from './commands/comments.ts';
 import { registerFounderCommands } from './commands/founder.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
 import { registerRepoCommands } from './commands/repo.ts';
@@ -34,6 +35,7 @@ it as you); bounty submit <bounty> <pr url>`,
   const cli = createCli(program);
   registerAccountCommands(cli);
   registerWorkCommands(cli);
+  registerCommentCommands(cli);
   registerRepoCommands(cli);
   registerFounderCommands(cli);
   registerWalletCommands(cli);

@@ -340,6 +340,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bounties/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bounty's conversation, oldest first
+         * @description The bounty's comments, oldest first, each with its author and the author's role (founder, claimant).
+         */
+        get: operations["listBountyComments"];
+        put?: never;
+        /**
+         * Comment on a bounty: ask or answer in its conversation
+         * @description Any registered agent; Markdown, 1-4000 characters. The founder and the claimant get bounty.commented (stream and webhooks) for comments they did not write.
+         */
+        post: operations["commentOnBounty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reviews": {
         parameters: {
             query?: never;
@@ -352,6 +376,26 @@ export interface paths {
          * @description Every pending submission on the caller's projects, oldest first, with its bounty, the pull request report, and payout: the contributor_units and fee_units an approval sends (adding up to the reward). An agent without projects gets an empty list.
          */
         get: operations["listReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bounties/{id}/submissions/{submission_id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed on a resubmission since the last review (founder, or its author)
+         * @description The repository host's compare of the head the founder last reviewed (pull_request.reviewed_head_sha) with the submission's head now: the commits between and the diff file by file. changes is null for a submission that is not a resubmission, or when the host no longer has one of the two commits.
+         */
+        get: operations["getSubmissionChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4640,6 +4684,8 @@ export interface operations {
                                     deletions: number | null;
                                     changed_files: number | null;
                                     mergeable: boolean | null;
+                                    body: string | null;
+                                    reviewed_head_sha: string | null;
                                     /** @description The head commit's check runs and the statuses set by the founder or the repository's integrations (apps, bots, the platform), as GitHub sums them on a pull request; statuses anyone else set are not counted */
                                     checks: {
                                         /** @enum {unknown} */
@@ -6203,6 +6249,505 @@ export interface operations {
             };
         };
     };
+    listBountyComments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first */
+                        comments: {
+                            id: string;
+                            bounty_id: string;
+                            author_id: string;
+                            author_name: string;
+                            author_role: ("founder" | "claimant") | null;
+                            /** @description Markdown source, as written */
+                            body: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
+                            created_at: string;
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    commentOnBounty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Markdown, 1-4000 characters with at least one visible character; pages render it safely */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: {
+                            id: string;
+                            bounty_id: string;
+                            author_id: string;
+                            author_name: string;
+                            author_role: ("founder" | "claimant") | null;
+                            /** @description Markdown source, as written */
+                            body: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `idempotency_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_in_progress";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listReviews: {
         parameters: {
             query?: {
@@ -6267,7 +6812,7 @@ export interface operations {
                                  */
                                 updated_at: string;
                             };
-                            /** @description The pending submission; its pull_request is the report of the pull request (state, size, mergeable, checks of the head commit), null for submissions made before reports existed */
+                            /** @description The pending submission; its pull_request is the report of the pull request (state, size, mergeable, checks of the head commit, description; on a resubmission reviewed_head_sha, the head you last reviewed: GET /api/bounties/{id}/submissions/{submission_id}/changes shows what changed since), null for submissions made before reports existed */
                             submission: {
                                 id: string;
                                 bounty_id: string;
@@ -6300,6 +6845,8 @@ export interface operations {
                                     deletions: number | null;
                                     changed_files: number | null;
                                     mergeable: boolean | null;
+                                    body: string | null;
+                                    reviewed_head_sha: string | null;
                                     /** @description The head commit's check runs and the statuses set by the founder or the repository's integrations (apps, bots, the platform), as GitHub sums them on a pull request; statuses anyone else set are not counted */
                                     checks: {
                                         /** @enum {unknown} */
@@ -6328,6 +6875,113 @@ export interface operations {
                                  * @example 95000000000000000000
                                  */
                                 fee_units: string;
+                            };
+                            /** @description This contributor's earlier submissions of the bounty that you sent back for changes, newest first, with your notes: empty for a first submission */
+                            earlier_reviews: {
+                                /** @description The submission sent back */
+                                id: string;
+                                pr_url: string;
+                                review_notes: string | null;
+                                reviewed_at: string | null;
+                                head_sha: string | null;
+                            }[];
+                        }[];
+                        /** @description Waiting for the contributor: bounties of your projects you sent back for changes, not submitted again yet, soonest revision deadline first (at most 100); not paged */
+                        waiting: {
+                            /** @description Claimed again by the same contributor until its revision_due_at */
+                            bounty: {
+                                id: string;
+                                project_id: string;
+                                project_name: string;
+                                title: string;
+                                description: string;
+                                /** @description Whole tokens of the project token. */
+                                reward_amount: number;
+                                /** @enum {unknown} */
+                                difficulty: "easy" | "medium" | "hard" | "extreme";
+                                /** @enum {unknown} */
+                                status: "open" | "claimed" | "in_review" | "done";
+                                claimed_by: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T12:00:00.000Z
+                                 */
+                                claimed_at: string | null;
+                                /** @description The founder's min(balance, allowance) on the project token covers this reward together with the rewards of the project's older open, claimed and in-review bounties. A done bounty is true. */
+                                payable: boolean;
+                                /** @description The founder merged the pending submission: its reward is owed (reject and request-changes are 409 payment_owed) and the service pays it on its own as soon as the founder can cover it */
+                                payment_owed: boolean;
+                                /**
+                                 * @description What the contributor's share of the reward (after the platform fee) sells for on the project's curve now, in wei; null while the token is not deployed
+                                 * @example 4749988125004
+                                 */
+                                reward_eth_units: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
+                                 */
+                                revision_due_at: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T12:00:00.000Z
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T12:00:00.000Z
+                                 */
+                                updated_at: string;
+                            };
+                            /** @description The submission you sent back (changes_requested), with your review_notes */
+                            submission: {
+                                id: string;
+                                bounty_id: string;
+                                agent_id: string;
+                                pr_url: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "approved" | "rejected" | "changes_requested";
+                                review_notes: string | null;
+                                contributor_tx_hash: string | null;
+                                platform_fee_tx_hash: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T12:00:00.000Z
+                                 */
+                                created_at: string;
+                                reviewed_at: string | null;
+                                merged_at: string | null;
+                                merged_by: string | null;
+                                /** @description The founder merged it: the reward is owed, and reject is refused until it is paid */
+                                founder_merged: boolean;
+                                pull_request: {
+                                    number: number;
+                                    title: string;
+                                    /** @description The author's repository-host login */
+                                    author: string;
+                                    /** @enum {unknown} */
+                                    state: "open" | "closed" | "merged";
+                                    head_sha: string | null;
+                                    additions: number | null;
+                                    deletions: number | null;
+                                    changed_files: number | null;
+                                    mergeable: boolean | null;
+                                    body: string | null;
+                                    reviewed_head_sha: string | null;
+                                    /** @description The head commit's check runs and the statuses set by the founder or the repository's integrations (apps, bots, the platform), as GitHub sums them on a pull request; statuses anyone else set are not counted */
+                                    checks: {
+                                        /** @enum {unknown} */
+                                        state: "success" | "failure" | "pending" | "none";
+                                        total: number;
+                                        failed: number;
+                                        /** @description The statuses the pull request's author set on the head commit, summed the same way: the contributor's own claim, never counted above */
+                                        by_author: {
+                                            /** @enum {unknown} */
+                                            state: "success" | "failure" | "pending" | "none";
+                                            total: number;
+                                            failed: number;
+                                        };
+                                    };
+                                } | null;
                             };
                         }[];
                         total: number;
@@ -6477,6 +7131,272 @@ export interface operations {
             };
         };
     };
+    getSubmissionChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                submission_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        submission_id: string;
+                        reviewed_head_sha: string | null;
+                        head_sha: string | null;
+                        changes: {
+                            /** @description Commits on head since the reviewed head */
+                            total_commits: number;
+                            /** @description Oldest first; the host lists at most 250 */
+                            commits: {
+                                sha: string;
+                                author_name: string | null;
+                                message: string;
+                            }[];
+                            /** @description The diff from the reviewed head to head, file by file (at most 300) */
+                            files: {
+                                filename: string;
+                                /** @description added, removed, modified, renamed, ... */
+                                status: string;
+                                additions: number;
+                                deletions: number;
+                                patch: string | null;
+                            }[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description Error: `validation_error`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "validation_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "forbidden";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `upstream_error`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "upstream_error";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error: `repo_host_unavailable`, `shutting_down`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "repo_host_unavailable" | "shutting_down";
+                            /** @description One sentence for a human. */
+                            message: string;
+                            /** @description With validation_error: which field is wrong and why. */
+                            details?: {
+                                field: string;
+                                message: string;
+                            }[];
+                            /** @description The X-Request-Id of the request, for support. */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     submitPullRequest: {
         parameters: {
             query?: never;
@@ -6558,6 +7478,8 @@ export interface operations {
                                 deletions: number | null;
                                 changed_files: number | null;
                                 mergeable: boolean | null;
+                                body: string | null;
+                                reviewed_head_sha: string | null;
                                 /** @description The head commit's check runs and the statuses set by the founder or the repository's integrations (apps, bots, the platform), as GitHub sums them on a pull request; statuses anyone else set are not counted */
                                 checks: {
                                     /** @enum {unknown} */
@@ -8135,7 +9057,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated event types (any of: agent.registered, project.created, project.activated, bounty.created, bounty.claimed, bounty.unclaimed, bounty.claim_expired, submission.created, submission.rejected, submission.changes_requested, submission.approved, submission.merged, claim.expiring, payout.failed, bounty.unpayable, bounty.payable, webhook.disabled, wallet.tx_confirmed, wallet.tx_failed); all when absent. */
+                /** @description Comma-separated event types (any of: agent.registered, project.created, project.activated, bounty.created, bounty.claimed, bounty.unclaimed, bounty.claim_expired, submission.created, submission.rejected, submission.changes_requested, submission.approved, submission.merged, claim.expiring, bounty.commented, payout.failed, bounty.unpayable, bounty.payable, webhook.disabled, wallet.tx_confirmed, wallet.tx_failed); all when absent. */
                 types?: string;
                 project_id?: string;
                 /** @description Resume after this event (for clients that cannot send the Last-Event-ID header). */

@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   attempt: 'att',
   verification: 'vrf',
   walletTx: 'wtx',
+  comment: 'cmt',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -1,9 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
-import type { ToolContext } from './tool-kit.ts';
+import { portableTools, type ToolContext } from './tool-kit.ts';
 import { registerAgentTools } from './tools/agents.tools.ts';
 import { registerBountyTools } from './tools/bounties.tools.ts';
+import { registerCommentTools } from './tools/comments.tools.ts';
 import { registerProjectTools } from './tools/projects.tools.ts';
 import { registerRepoTools } from './tools/repo.tools.ts';
 import { registerReviewTools } from './tools/reviews.tools.ts';
@@ -18,7 +19,7 @@ Cash out: my_wallet (tokens held, their value in ETH, earnings) -> sell_tokens (
 Found: create_project -> activate_project -> (dev_faucet on the dev chain) -> buy_tokens -> set_allowance -> create_bounty -> review_queue (each pull request's checks, size and mergeability, and what approving pays) -> approve_submission, request_changes (the same contributor revises and submits again) or reject_submission.
 Resources: bounty://{id} (a bounty with its submissions), bounties://open (open payable bounties), me://work (your claims, what the founder asked you to change and by when, what is in review, your earnings) and me://wallet.
 Prompts: work_on_bounty, review_submission (founder), cash_out.
-Errors come back as isError results with {code, message}: read the message, it says what to do.`;
+Errors come back as isError results with {code, message} (and details: the arguments to fix, on validation_error): read the message, it says what to do.`;
 
 /**
  * The marketplace's MCP server for one caller: tools, resources and prompts. Every one calls the
@@ -29,12 +30,14 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
     { name: MCP_SERVER_NAME, title: 'Bounty Marketplace', version: '1.0.0' },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } },
   );
-  registerAgentTools(server, ctx);
-  registerBountyTools(server, ctx);
-  registerReviewTools(server, ctx);
-  registerProjectTools(server, ctx);
-  registerWalletTools(server, ctx);
-  registerRepoTools(server, ctx);
+  const tools = portableTools(server);
+  registerAgentTools(tools, ctx);
+  registerBountyTools(tools, ctx);
+  registerCommentTools(tools, ctx);
+  registerReviewTools(tools, ctx);
+  registerProjectTools(tools, ctx);
+  registerWalletTools(tools, ctx);
+  registerRepoTools(tools, ctx);
   registerResources(server, ctx);
   registerPrompts(server, ctx);
   return server;

@@ -1,3 +1,4 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -130,33 +131,70 @@ export function checked<T extends TSchema>(schema: T, value: unknown): Static<T>
   return copy as Static<T>;
 }
 
-/** The zod twin of a route's TypeBox response schema: one source for REST and MCP output shapes. */
-export function fromTypebox(schema: TSchema): z.ZodObject {
-  const zod = z.fromJSONSchema(JSON.parse(JSON.stringify(schema)));
-  if (!(zod instanceof z.ZodObject)) throw new Error('An MCP output schema must be an object schema.');
-  return zod;
+/** Any object: `additionalProperties: true` said outright (an empty `{}` schema is not portable). */
+const anyObject = () => z.looseObject({}).meta({ additionalProperties: true });
+
+/** The JSON type of a schema (TypeBox's, or JSON Schema from zod) as zod, one level deep; null for a union. */
+function shallowOf(schema: JsonShape): z.ZodType | null {
+  if (schema.type === 'object') return anyObject();
+  if (schema.type === 'array') {
+    const items = schema.items ? shallowOf(schema.items) : null;
+    return items ? z.array(items) : null;
+  }
+  if (schema.type === 'string') return z.string();
+  if (schema.type === 'integer' || schema.type === 'number') return z.number();
+  if (schema.type === 'boolean') return z.boolean();
+  return null;
 }
 
-const ToolErrorFields = {
-  code: z
-    .string()
-    .optional()
-    .describe('Only on an isError result: the error code, as the JSON API names it.'),
-  message: z.string().optional().describe('Only on an isError result: what went wrong and what to do.'),
-  details: z
-    .array(z.object({ field: z.string(), message: z.string() }))
-    .optional()
-    .describe('Only on a validation_error: the arguments to fix.'),
-};
+interface JsonShape {
+  type?: unknown;
+  items?: JsonShape;
+  properties?: Record<string, JsonShape>;
+}
 
 /**
- * A tool's `outputSchema`: the success shape, its top-level fields optional only because an
- * `isError` result carries `{code, message}` in their place (clients validate both against it).
+ * A tool's `outputSchema`: the success shape's top-level fields with their JSON types (nested
+ * values as any object, a nullable field left to `additionalProperties`), all optional because an
+ * `isError` result carries `{code, message, details?}` in their place (the server's instructions
+ * say so once, instead of every tool's schema).
+ * One level deep on purpose: the full shapes made `tools/list` 100 KB of output schemas that a
+ * client puts in its model's context; the tool descriptions and the API's OpenAPI document
+ * describe the fields. No `type` arrays and no empty schemas, so every client can read it.
  */
-export function output(shape: TObject | z.ZodObject): z.ZodObject {
-  const success = shape instanceof z.ZodObject ? shape : fromTypebox(shape);
-  return success.partial().extend(ToolErrorFields);
+export function output(shape: TObject | z.ZodObject, more: z.ZodRawShape = {}): z.ZodObject {
+  const json: JsonShape = shape instanceof z.ZodObject ? (z.toJSONSchema(shape) as JsonShape) : shape;
+  const fields: Record<string, z.ZodType> = {};
+  for (const [key, value] of Object.entries(json.properties ?? {})) {
+    const field = shallowOf(value);
+    if (field) fields[key] = field.optional();
+  }
+  return z.looseObject({ ...fields, ...more }).meta({ additionalProperties: true, $schema: undefined });
 }
 
 /** An id argument, described for an agent. */
 export const id = (what: string) => z.string().min(1).max(100).describe(what);
+
+/**
+ * The server as tools register on it, each tool's input schema an object schema without `$schema`
+ * (the SDK would repeat the draft's URL in every tool of `tools/list`, which a client puts in its
+ * model's context). Arguments are checked exactly as before: the same fields, unknown ones dropped.
+ */
+export function portableTools(server: McpServer): McpServer {
+  return new Proxy(server, {
+    get(target, prop) {
+      if (prop === 'registerTool') {
+        return (name: string, config: { inputSchema?: z.ZodRawShape }, handler: unknown) =>
+          (target.registerTool as (n: string, c: object, h: unknown) => unknown)(
+            name,
+            config.inputSchema
+              ? { ...config, inputSchema: z.object(config.inputSchema).meta({ $schema: undefined }) }
+              : config,
+            handler,
+          );
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

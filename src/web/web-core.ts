@@ -9,6 +9,7 @@ import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SECURITY_HEADERS } from '../infra/http/security-headers.ts';
+import { renderMarkdown } from './markdown.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const VIEWS_DIR = join(here, 'views');
@@ -31,6 +32,21 @@ declare module 'fastify' {
 }
 
 /**
+ * Eta, escaping every interpolation, with `md(text)` in every template: Markdown rendered safely
+ * (markdown.ts), to insert raw: `<%~ md(b.description) %>`. A template runs with the engine as
+ * `this`, so the header reads the renderer from it.
+ */
+function etaWithMarkdown(): Eta {
+  const eta = new Eta({
+    views: VIEWS_DIR,
+    autoEscape: true,
+    cache: true,
+    functionHeader: 'const md = this.markdown;',
+  });
+  return Object.assign(eta, { markdown: renderMarkdown });
+}
+
+/**
  * What every page needs, shared by the public pages and the console: the template engine (Eta,
  * escaping every interpolation by default), form bodies, cookies, static assets under /assets
  * (our CSS and scripts, and htmx from its npm package), and security headers with a content
@@ -43,7 +59,7 @@ export const webCore = fp(async (app: FastifyInstance) => {
   // The JSON API and the Swagger page keep their own headers; pages get the strict policy.
   await app.register(helmet, { global: false, ...SECURITY_HEADERS });
   await app.register(view, {
-    engine: { eta: new Eta({ views: VIEWS_DIR, autoEscape: true, cache: true }) },
+    engine: { eta: etaWithMarkdown() },
     templates: VIEWS_DIR,
     // Compiled templates are cached. @fastify/view otherwise follows NODE_ENV and, unless it is
     // "production", configures Eta to read and compile every template again on every render

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, buildApp } from '../../src/app.ts';
 import type { Chain } from '../../src/infra/chain/chain.ts';
 import { unavailableChain } from '../../src/infra/chain/unavailable-chain.ts';
 import type { WalletVault } from '../../src/infra/chain/wallet-vault.ts';
@@ -44,6 +44,8 @@ export async function buildTestApp(
      * held receipts many times.
      */
     tune?: (config: ReturnType<typeof loadConfig>) => void;
+    /** The built-in host's sign-in hand-off, as main.ts passes it (`/repo-host/sign-in`). */
+    localRepoHost?: AppDeps['localRepoHost'];
   } = {},
 ): Promise<TestContext> {
   const leased = opts.database ? null : await leaseTestDatabase();
@@ -65,6 +67,7 @@ export async function buildTestApp(
     vault: opts.vault ?? null,
     repoHost,
     ...(opts.webhookSender ? { webhookSender: opts.webhookSender } : {}),
+    ...(opts.localRepoHost ? { localRepoHost: opts.localRepoHost } : {}),
   });
   if (repoHost instanceof FakeRepoHost) submittersOpenTheirPullRequests(app, repoHost);
   await app.ready();

@@ -3,6 +3,7 @@ import {
   type ChecksSummary,
   type CommitCheck,
   type CommitChecks,
+  type CommitComparison,
   type EnsureRepositoryOptions,
   foreignRepository,
   type HostedRepository,
@@ -21,8 +22,8 @@ import { AppError } from '../../src/lib/errors.ts';
  * Its author is whoever a test names; one no test described is claimed by its first submitter
  * (`adoptAuthor`, called by `buildTestApp`), as if that agent had opened it. A pull request's head
  * commit is a stable fake sha of its address (`fakeHeadSha`) and it is mergeable, unless a test
- * says otherwise; every commit has no checks (`setChecks`, `setCheckList`) and every pull request no files
- * (`setFiles`) until a test gives them some.
+ * says otherwise; every commit has no checks (`setChecks`, `setCheckList`), every pull request no files
+ * (`setFiles`) and two commits no difference (`setComparison`) until a test gives them some.
  */
 export class FakeRepoHost implements RepoHost {
   readonly info: RepoHostInfo;
@@ -34,6 +35,7 @@ export class FakeRepoHost implements RepoHost {
   private readonly users = new Map<string, string>();
   private readonly checks = new Map<string, CommitCheck[]>();
   private readonly files = new Map<string, PullRequestFile[]>();
+  private readonly comparisons = new Map<string, CommitComparison | null>();
   /** When set, the next ensureRepository throws it (then clears). */
   failNextRepository: Error | null = null;
   /** Every merge the service asked for, in order (also refused ones). */
@@ -176,6 +178,20 @@ export class FakeRepoHost implements RepoHost {
 
   async listPullRequestFiles(owner: string, repo: string, number: number): Promise<PullRequestFile[]> {
     return (this.files.get(`${owner}/${repo}#${number}`.toLowerCase()) ?? []).map((f) => ({ ...f }));
+  }
+
+  /** What `compareCommits(owner, repo, base, head)` answers from now on; null: no such commit. */
+  setComparison(owner: string, repo: string, base: string, head: string, c: CommitComparison | null): void {
+    this.comparisons.set(`${owner}/${repo}/${base}...${head}`.toLowerCase(), c);
+  }
+
+  /** What a test set, else the two commits are the same: no commits, no files. */
+  async compareCommits(owner: string, repo: string, base: string, head: string) {
+    const key = `${owner}/${repo}/${base}...${head}`.toLowerCase();
+    const c = this.comparisons.has(key)
+      ? this.comparisons.get(key)
+      : { totalCommits: 0, commits: [], files: [] };
+    return c ? structuredClone(c) : null;
   }
 
   /** `GET /user` answers `login` for this token; any other token is refused. */

@@ -5,6 +5,7 @@ import { AgentNames } from '../names.ts';
 import { dim, fields, formatUnits, line, printJson, table, withSpinner } from '../output.ts';
 import { CliError } from '../settings.ts';
 import { ethOption } from './amounts.ts';
+import { printReviewHistory, registerReviewHistoryCommands } from './review-history.ts';
 import { checksText, deadlineText, ethText, reviewQueue } from './review-report.ts';
 import { settle, waitOption } from './transactions.ts';
 
@@ -170,7 +171,8 @@ export function registerFounderCommands(cli: Cli): void {
     .command('reviews')
     .description(
       'Your review queue, oldest first: each pending submission, its checks, and what approving pays (tokens ' +
-        'to the contributor, the fee, and the ETH the share sells for now)',
+        'to the contributor, the fee, and the ETH the share sells for now); then your earlier reviews of ' +
+        'resubmissions and the bounties waiting for their contributor',
     )
     .option('--limit <n>', 'at most this many (1-100, default 20)', intArg(1, 100))
     .option('--offset <n>', 'skip this many', intArg(0, 1_000_000))
@@ -180,7 +182,7 @@ export function registerFounderCommands(cli: Cli): void {
       if (cli.json()) return printJson(data);
       const { reviews } = data;
       const names = new AgentNames(c);
-      await names.load(reviews.map((r) => r.submission.agent_id));
+      await names.load([...reviews, ...data.waiting].map((r) => r.submission.agent_id));
       table(
         [
           'BOUNTY',
@@ -213,7 +215,9 @@ export function registerFounderCommands(cli: Cli): void {
         '(nothing to review)',
       );
       line(dim(`${reviews.length} shown, ${data.offset} skipped, ${data.total} in all`));
+      printReviewHistory(data, names);
     });
+  registerReviewHistoryCommands(cli);
 
   program
     .command('approve <bounty>')

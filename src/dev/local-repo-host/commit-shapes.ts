@@ -67,6 +67,43 @@ export function combinedStatus(
   };
 }
 
+/** `commit`, as the `status` webhook and a compare carry it (GitHub's accounts of it: none here). */
+export function commitJson(u: HostUrls, r: StoredRepo, commit: CommitInfo): Json {
+  const api = apiOf(u, r);
+  const html = `${u.baseUrl}/${r.org}/${r.name}`;
+  const person = (p: CommitInfo['author']) => ({ name: p.name, email: p.email, date: p.date });
+  return {
+    sha: commit.sha,
+    node_id: Buffer.from(`0:Commit${r.id}:${commit.sha}`).toString('base64'),
+    commit: {
+      author: person(commit.author),
+      committer: person(commit.committer),
+      message: commit.message,
+      tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
+      url: `${api}/git/commits/${commit.sha}`,
+      comment_count: 0,
+      verification: {
+        verified: false,
+        reason: 'unsigned',
+        signature: null,
+        payload: null,
+        verified_at: null,
+      },
+    },
+    url: `${api}/commits/${commit.sha}`,
+    html_url: `${html}/commit/${commit.sha}`,
+    comments_url: `${api}/commits/${commit.sha}/comments`,
+    // GitHub names the accounts whose e-mail addresses these are; the local host knows none.
+    author: null,
+    committer: null,
+    parents: commit.parents.map((p) => ({
+      sha: p,
+      url: `${api}/commits/${p}`,
+      html_url: `${html}/commit/${p}`,
+    })),
+  };
+}
+
 /** The `status` webhook GitHub sends when a commit status is created. */
 export function statusEvent(
   u: HostUrls,
@@ -77,8 +114,6 @@ export function statusEvent(
   repoJson: Json,
 ): Json {
   const api = apiOf(u, r);
-  const html = `${u.baseUrl}/${r.org}/${r.name}`;
-  const person = (p: CommitInfo['author']) => ({ name: p.name, email: p.email, date: p.date });
   return {
     id: s.id,
     sha: s.sha,
@@ -88,36 +123,7 @@ export function statusEvent(
     context: s.context,
     description: s.description,
     state: s.state,
-    commit: {
-      sha: commit.sha,
-      node_id: Buffer.from(`0:Commit${r.id}:${commit.sha}`).toString('base64'),
-      commit: {
-        author: person(commit.author),
-        committer: person(commit.committer),
-        message: commit.message,
-        tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
-        url: `${api}/git/commits/${commit.sha}`,
-        comment_count: 0,
-        verification: {
-          verified: false,
-          reason: 'unsigned',
-          signature: null,
-          payload: null,
-          verified_at: null,
-        },
-      },
-      url: `${api}/commits/${commit.sha}`,
-      html_url: `${html}/commit/${commit.sha}`,
-      comments_url: `${api}/commits/${commit.sha}/comments`,
-      // GitHub names the accounts whose e-mail addresses these are; the local host knows none.
-      author: null,
-      committer: null,
-      parents: commit.parents.map((p) => ({
-        sha: p,
-        url: `${api}/commits/${p}`,
-        html_url: `${html}/commit/${p}`,
-      })),
-    },
+    commit: commitJson(u, r, commit),
     branches: branches.map((b) => ({
       name: b.name,
       commit: { sha: b.sha, url: `${api}/commits/${b.sha}` },

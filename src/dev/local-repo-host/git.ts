@@ -76,6 +76,13 @@ export interface CommitInfo {
   message: string;
 }
 
+/** One line of a pull request's commit list: its id, author name and message's first line. */
+export interface CommitLine {
+  sha: string;
+  author: string;
+  subject: string;
+}
+
 /** A full commit id, SHA-1 or SHA-256, as the REST API takes it in a path. */
 export const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
@@ -161,6 +168,23 @@ export class BareRepo {
     return stats;
   }
 
+  /** Commits on head that base lacks, oldest first (as GitHub's page lists them), `max` at most. */
+  async commits(baseSha: string, headSha: string, max: number): Promise<CommitLine[]> {
+    const { stdout } = await this.git([
+      'log',
+      '--reverse',
+      `--max-count=${max}`,
+      '--format=%H%x00%an%x00%s%x00',
+      '--end-of-options',
+      `${baseSha}..${headSha}`,
+    ]);
+    const f = stdout.split('\0');
+    const out: CommitLine[] = [];
+    for (let i = 0; i + 2 < f.length; i += 3)
+      out.push({ sha: (f[i] ?? '').trim(), author: f[i + 1] ?? '', subject: f[i + 2] ?? '' });
+    return out;
+  }
+
   /** The commit named by a full sha, or null when there is no such commit. */
   async commitSha(sha: string): Promise<string | null> {
     if (!FULL_SHA.test(sha)) return null;
@@ -231,5 +255,25 @@ export class BareRepo {
       allow: [1, 128],
     });
     return code === 0;
+  }
+
+  /**
+   * What a compare of two commits counts (as GitHub's): their merge base (null without one), the
+   * commits head has that base lacks and the reverse, and the first `max` of those on head, oldest
+   * first.
+   */
+  async compareRange(baseSha: string, headSha: string, max: number) {
+    const [base, counts, shas] = await Promise.all([
+      this.git(['merge-base', '--end-of-options', baseSha, headSha], { allow: [1] }),
+      this.git(['rev-list', '--left-right', '--count', '--end-of-options', `${baseSha}...${headSha}`]),
+      this.git(['rev-list', '--reverse', '--end-of-options', `${baseSha}..${headSha}`]),
+    ]);
+    const [behind = '0', ahead = '0'] = counts.stdout.trim().split(/\s+/);
+    return {
+      mergeBase: base.code === 0 ? base.stdout.trim() : null,
+      aheadBy: Number(ahead),
+      behindBy: Number(behind),
+      shas: lines(shas.stdout).slice(0, max),
+    };
   }
 }

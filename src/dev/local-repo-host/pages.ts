@@ -1,43 +1,48 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Gatekeeper } from './auth.ts';
-import { combinedState, latestStatuses } from './commit-shapes.ts';
+import type { Actor, Gatekeeper } from './auth.ts';
+import { acceptedForm, CSRF_FIELD, type Viewer } from './page-sessions.ts';
 import type { ApiResponse } from './responses.ts';
 import type { RestApi } from './rest-api.ts';
-import type { StoredPull, StoredRepo, StoredStatus } from './store.ts';
+import type { StoredPull, StoredRepo } from './store.ts';
+import { STYLESHEET_PATH } from './stylesheet.ts';
 import type { Views } from './views.ts';
 
 /** Plain, readable pages for people who open a repository or pull request URL in a browser. */
 
-const esc = (s: string): string =>
+export const esc = (s: string): string =>
   s.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
-/**
- * Served at STYLESHEET_PATH rather than inline: the pages carry the app's content security policy
- * (`style-src 'self'`), which refuses inline styles. `-` is no GitHub login, so no org's path.
- */
-export const STYLESHEET_PATH = '/-/style.css';
-export const STYLESHEET = `body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1f2328}
-a{color:#0969da}code,pre{background:#f6f8fa;padding:.15rem .35rem;border-radius:4px}pre{padding:.8rem;white-space:pre-wrap}
-.state{display:inline-block;padding:.1rem .7rem;border-radius:1rem;color:#fff;font-weight:600}
-.open{background:#1f883d}.merged{background:#8250df}.closed{background:#cf222e}
-table{border-collapse:collapse}td{padding:.2rem .8rem .2rem 0;vertical-align:top}small{color:#59636e}
-.success{color:#1a7f37}.failure,.error{color:#cf222e}.pending{color:#9a6700}
-label{display:block;font-weight:600;margin:.8rem 0 .2rem}input,textarea{width:100%;box-sizing:border-box;font:inherit;padding:.35rem .5rem}
-button{margin-top:1rem;font:inherit;font-weight:600;padding:.4rem 1rem;background:#1f883d;color:#fff;border:0;border-radius:6px}
-p.error{font-weight:600}`;
-
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string, foot = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${esc(title)}</title><link rel="stylesheet" href="${STYLESHEET_PATH}"></head>
+<title>${esc(title)}</title><link rel="stylesheet" href="${STYLESHEET_PATH}"><link rel="icon" href="data:,"></head>
 <body>${body}
-<p><small>Local repository host (development only). Reads need no credentials; to push, git asks
-for a user name (any) and a password (your marketplace API key).</small></p></body></html>
+<footer>${foot}<p><small>Local repository host (development only). Reads need no credentials; to push, git asks
+for a user name (any) and a password (your marketplace API key).</small></p></footer></body></html>
 `;
 }
+
+/** Who reads the host's pages, and where the marketplace is (once known). */
+export interface PageContext {
+  views: Views;
+  viewer: Viewer | null;
+  marketplaceUrl: string | null;
+}
+
+/** Signed in (and a way out), or a way in through the marketplace, which sends the person back here. */
+export function viewerLine(ctx: Omit<PageContext, 'views'>, pageUrl: string): string {
+  if (ctx.viewer)
+    return `<form class="viewer" method="post" action="/-/sign-out"><small>Signed in as <strong>${esc(ctx.viewer.login)}</strong>
+through the marketplace.</small> <input type="hidden" name="${CSRF_FIELD}" value="${esc(ctx.viewer.csrf)}"><button type="submit" class="link">Sign out</button></form>`;
+  if (!ctx.marketplaceUrl) return '';
+  const to = `${ctx.marketplaceUrl}/repo-host/sign-in?to=${encodeURIComponent(pageUrl)}`;
+  return `<p class="viewer"><small><a href="${esc(to)}">Sign in through the marketplace</a> to act here as your agent (the founder merges from this page).</small></p>`;
+}
+
+export const shortSha = (sha: string) => sha.slice(0, 7);
 
 export const pullStateLabel = (p: StoredPull): 'open' | 'merged' | 'closed' =>
   p.merged ? 'merged' : p.state;
@@ -92,56 +97,6 @@ ${repo.description ? `<p>${esc(repo.description)}</p>` : ''}
   );
 }
 
-/**
- * The head commit's statuses, latest per context: one line each, its link only if http(s), and
- * who set it (a status is a claim by its creator).
- */
-function checksCell(statuses: StoredStatus[]): string {
-  if (statuses.length === 0) return 'none reported';
-  const line = (s: StoredStatus) =>
-    `<span class="${s.state}">${s.state}</span> <code>${esc(s.context)}</code>` +
-    (s.description ? ` ${esc(s.description)}` : '') +
-    (s.targetUrl ? ` <a href="${esc(s.targetUrl)}" rel="nofollow noopener">details</a>` : '') +
-    ` · by ${esc(s.creatorLogin)}`;
-  const state = combinedState(statuses);
-  return [`<span class="${state}">${state}</span>`, ...statuses.map(line)].join('<br>');
-}
-
-export async function pullPage(views: Views, repo: StoredRepo, pull: StoredPull): Promise<string> {
-  const full = `${repo.org}/${repo.name}`;
-  const htmlUrl = `${views.urls.baseUrl}/${full}`;
-  const json = await views.pull(repo, pull);
-  const state = pullStateLabel(pull);
-  const headSha = String((json.head as { sha?: unknown }).sha ?? '');
-  const rows: [string, string][] = [
-    ['Branch', `<code>${esc(pull.head)}</code> &rarr; <code>${esc(pull.base)}</code>`],
-    ['State', state],
-    ['Opened', esc(pull.createdAt)],
-    ...(pull.mergedAt ? [['Merged', esc(pull.mergedAt)] as [string, string]] : []),
-    ...(pull.mergeCommitSha
-      ? [['Merge commit', `<code>${pull.mergeCommitSha}</code>`] as [string, string]]
-      : []),
-    ['Commits', String(json.commits)],
-    ['Changed files', `${json.changed_files} (+${json.additions} &minus;${json.deletions})`],
-    ...(pull.state === 'open'
-      ? [['Mergeable', json.mergeable ? 'yes' : 'no, it conflicts with the base branch'] as [string, string]]
-      : []),
-    ['Head', `<code>${esc(headSha)}</code>`],
-    ['Checks', checksCell(latestStatuses(repo, headSha))],
-  ];
-  return layout(
-    `${pull.title} · Pull Request #${pull.number} · ${full}`,
-    `<p><a href="${esc(htmlUrl)}">${esc(full)}</a></p>
-<h1>${esc(pull.title)} <small>#${pull.number}</small></h1>
-<p><span class="state ${state}">${state[0]?.toUpperCase()}${state.slice(1)}</span>
- <code>${esc(pull.head)}</code> &rarr; <code>${esc(pull.base)}</code></p>
-<table>${rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join('')}</table>
-${pull.body ? `<h2>Description</h2><pre>${esc(pull.body)}</pre>` : ''}
-<h2>Check it out</h2><pre>git clone ${esc(htmlUrl)}
-git -C ${esc(repo.name)} checkout ${esc(pull.head)}</pre>`,
-  );
-}
-
 /*
  * Opening a pull request from a page: GitHub's compare address, `/{org}/{name}/compare/{base}...{head}`,
  * shows a form (head and base branch, title, description) and opens the pull request as the
@@ -150,7 +105,9 @@ git -C ${esc(repo.name)} checkout ${esc(pull.head)}</pre>`,
  * checked, used for this one request and never stored, echoed back or logged. The marketplace
  * cannot do this for the agent: its session never holds the key, and the platform's own token
  * would make the platform the author (a pull request is paid only to the agent that opened it).
- * No cookie is involved, so another site's form can do nothing without the key.
+ * No cookie is involved, so another site's form can do nothing without the key. A person signed in
+ * through the marketplace (page-sessions.ts) is not asked for it: the form carries the session's
+ * token instead and opens the pull request as that person.
  */
 
 const DEFAULT_BASE = 'main';
@@ -167,7 +124,13 @@ interface PullForm {
   body: string;
 }
 
-function pullFormPage(views: Views, repo: StoredRepo, form: PullForm, branches: string[], error?: string) {
+function pullFormPage(
+  { views, viewer }: { views: Views; viewer?: Viewer | null },
+  repo: StoredRepo,
+  form: PullForm,
+  branches: string[],
+  error?: string,
+) {
   const full = `${repo.org}/${repo.name}`;
   const htmlUrl = `${views.urls.baseUrl}/${full}`;
   const missing = form.head && !branches.includes(form.head);
@@ -184,15 +147,20 @@ ${field('head', 'From branch (head)')}
 ${field('base', 'Into branch (base)')}
 ${field('title', 'Title')}
 <label for="body">Description</label><textarea id="body" name="body" rows="6">${esc(form.body)}</textarea>
-<label for="api_key">Your marketplace API key</label>
+${
+  viewer
+    ? `<input type="hidden" name="${CSRF_FIELD}" value="${esc(viewer.csrf)}">
+<p><small>The pull request is opened as <strong>${esc(viewer.login)}</strong>, signed in through the marketplace.</small></p>`
+    : `<label for="api_key">Your marketplace API key</label>
 <input id="api_key" name="api_key" type="password" required autocomplete="off" spellcheck="false" aria-describedby="api_key-hint">
-<p id="api_key-hint"><small>The pull request is opened as the agent this key belongs to. The key is used for this one request and not kept.</small></p>
+<p id="api_key-hint"><small>The pull request is opened as the agent this key belongs to. The key is used for this one request and not kept.</small></p>`
+}
 <button type="submit">Open pull request</button>
 </form>`,
   );
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -229,7 +197,12 @@ const decode = (s: string) => {
 export async function servePullForm(
   req: IncomingMessage,
   res: ServerResponse,
-  deps: { views: Views; api: Pick<RestApi, 'handle'>; gate: Pick<Gatekeeper, 'actor'> },
+  deps: {
+    views: Views;
+    viewer?: Viewer | null;
+    api: Pick<RestApi, 'handle'>;
+    gate: Pick<Gatekeeper, 'actor'>;
+  },
   [, owner = '', name = '', spec = '']: string[],
 ): Promise<void> {
   const html = (status: number, page: string) => {
@@ -248,17 +221,29 @@ export async function servePullForm(
     body: url.searchParams.get('body') ?? '',
   };
   if (req.method === 'GET' || req.method === 'HEAD')
-    return html(200, pullFormPage(deps.views, repo, form, branches));
+    return html(200, pullFormPage(deps, repo, form, branches));
   if (req.method !== 'POST') return html(405, notFoundPage());
   const fields = await readForm(req);
-  if (!fields) return html(413, pullFormPage(deps.views, repo, form, branches, 'The form is too large.'));
+  if (!fields) return html(413, pullFormPage(deps, repo, form, branches, 'The form is too large.'));
   for (const k of ['head', 'base', 'title', 'body'] as const) form[k] = (fields.get(k) ?? '').trim();
-  const key = fields.get('api_key')?.trim() ?? '';
-  const actor = key ? await deps.gate.actor(`Bearer ${key}`) : null;
+  // A signed-in person's form carries the session's token; anyone else types the key.
+  const token = fields.get(CSRF_FIELD);
+  let actor: Actor | null | undefined = null;
+  if (token !== null) {
+    if (!deps.viewer || !acceptedForm(req, deps.views.urls.baseUrl, deps.viewer, token))
+      return html(
+        403,
+        pullFormPage(deps, repo, form, branches, 'This form did not come from this page: reload it.'),
+      );
+    actor = { login: deps.viewer.login, platform: false };
+  } else {
+    const key = fields.get('api_key')?.trim() ?? '';
+    actor = key ? await deps.gate.actor(`Bearer ${key}`) : null;
+  }
   if (!actor)
     return html(
       401,
-      pullFormPage(deps.views, repo, form, branches, 'That API key is not valid: check it and try again.'),
+      pullFormPage(deps, repo, form, branches, 'That API key is not valid: check it and try again.'),
     );
   const answer = await deps.api.handle(
     'POST',
@@ -271,7 +256,7 @@ export async function servePullForm(
   if (answer.status !== 201 || typeof number !== 'number')
     return html(
       answer.status >= 400 ? answer.status : 422,
-      pullFormPage(deps.views, repo, form, branches, refusalText(answer, form)),
+      pullFormPage(deps, repo, form, branches, refusalText(answer, form)),
     );
   res.writeHead(303, { location: `${deps.views.urls.baseUrl}/${owner}/${name}/pull/${number}` });
   res.end();

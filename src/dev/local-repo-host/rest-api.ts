@@ -1,4 +1,5 @@
 import type { Actor } from './auth.ts';
+import { compareCommits } from './compare-api.ts';
 import { publicUser, rateLimitOverview } from './github-shapes.ts';
 import { PullsApi } from './pulls-api.ts';
 import {
@@ -98,6 +99,8 @@ export class RestApi {
       ['GET', new RegExp(`${repo}/commits/${ref}/status$`), (p, q) => statuses.combined(p, q)],
       ['GET', new RegExp(`${repo}/commits/${ref}/statuses$`), (p, q) => statuses.list(p, q)],
       ['GET', new RegExp(`${repo}/commits/${ref}/check-runs$`), (p) => statuses.checkRuns(p)],
+      // `{base}...{head}`: branches may hold slashes.
+      ['GET', new RegExp(`${repo}/compare/(.+)$`), (p) => compareCommits(views, p)],
     ];
   }
 

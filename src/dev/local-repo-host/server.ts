@@ -8,29 +8,17 @@ import { SECURITY_HEADERS } from '../../infra/http/security-headers.ts';
 import { redactUrl } from '../../infra/logger.ts';
 import { type Authenticator, Gatekeeper } from './auth.ts';
 import { serveGit } from './git-http.ts';
-import {
-  COMPARE_PAGE,
-  indexPage,
-  notFoundPage,
-  pullPage,
-  repoPage,
-  STYLESHEET,
-  STYLESHEET_PATH,
-  servePullForm,
-} from './pages.ts';
+import { MERGE_ACTION, mergeFromPage, SIGN_IN_PATH, SIGN_OUT_PATH, signIn, signOut } from './page-actions.ts';
+import { PageSessions } from './page-sessions.ts';
+import { COMPARE_PAGE, indexPage, notFoundPage, type PageContext, repoPage, servePullForm } from './pages.ts';
+import { pullPage } from './pull-page.ts';
 import { recordPushedTips } from './pushers.ts';
 import { readPushBody, refusedUpdate } from './ref-updates.ts';
 import { controlInPath, crossSiteWithBasic, readJson } from './request-checks.ts';
-import {
-  type ApiResponse,
-  type Body,
-  badCredentials,
-  forbidden,
-  refused,
-  requiresAuthentication,
-} from './responses.ts';
+import { type ApiResponse, badCredentials, forbidden, refused, requiresAuthentication } from './responses.ts';
 import { RestApi } from './rest-api.ts';
 import { RepoStore } from './store.ts';
+import { STYLESHEET, STYLESHEET_PATH } from './stylesheet.ts';
 import { synchronizePulls } from './synchronize.ts';
 import { Views } from './views.ts';
 import { WebhookSender, type WebhookTarget } from './webhooks.ts';
@@ -55,6 +43,8 @@ export interface LocalRepoHostOptions {
    * grants the founder's role). Agents authenticate with their API keys, see `setAuthenticator`.
    */
   platformToken: string;
+  /** The marketplace's web address, for links back to it; `setMarketplaceUrl` when known later. */
+  marketplaceUrl?: string;
 }
 
 export interface LocalRepoHost {
@@ -70,12 +60,20 @@ export interface LocalRepoHost {
    * Until it is set, only the platform token writes.
    */
   setAuthenticator(fn: Authenticator | null): void;
+  /** The marketplace's web address (its pages link back to bounties and sign-in there). */
+  setMarketplaceUrl(url: string | null): void;
+  /**
+   * A one-use sign-in ticket for the host's pages, a minute long, for the login of an agent the
+   * marketplace has signed in: `{baseUrl}/-/sign-in?ticket=...&to=/path`.
+   */
+  issueTicket(login: string): string;
   stop(): Promise<void>;
 }
 
 const API_PREFIX = '/api/v3';
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
-const PULL_PAGE = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/pull\/(\d+)\/?$/;
+// `/files` too: the console links a pull request's files there, as on GitHub.
+const PULL_PAGE = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/pull\/(\d+)(?:\/files)?\/?$/;
 const REPO_PAGE = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/;
 
 function sendJson(res: ServerResponse, r: ApiResponse): void {
@@ -88,8 +86,9 @@ function sendJson(res: ServerResponse, r: ApiResponse): void {
   res.end(body);
 }
 
+// Never cached: a pull request's page shows its reader's own merge button.
 const sendHtml = (res: ServerResponse, status: number, html: string) => {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(html);
 };
 
@@ -121,6 +120,14 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
   const views = new Views(store, urls);
   const api = new RestApi(views, webhooks);
   const gate = new Gatekeeper(opts.platformToken);
+  const sessions = new PageSessions();
+  let marketplaceUrl = opts.marketplaceUrl ?? null;
+  const context = (req: IncomingMessage): PageContext => ({
+    views,
+    viewer: sessions.viewer(req),
+    marketplaceUrl,
+  });
+  const pageDeps = { sessions, api, context };
   // The app's own page headers (CSP without framing, nosniff, ...) on every answer: pages, JSON, git.
   const secure = helmet(SECURITY_HEADERS);
 
@@ -152,7 +159,11 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     const git = GIT_PATH.exec(path);
     if (git) return routeGit(req, res, url, git.slice(1) as [string, string, string]);
     const compare = COMPARE_PAGE.exec(path);
-    if (compare) return servePullForm(req, res, { views, api, gate }, [...compare]);
+    if (compare) return servePullForm(req, res, { ...context(req), api, gate }, [...compare]);
+    if (path === SIGN_IN_PATH && method === 'GET') return signIn(res, url, pageDeps);
+    if (path === SIGN_OUT_PATH && method === 'POST') return signOut(req, res, pageDeps);
+    const merge = method === 'POST' ? MERGE_ACTION.exec(path) : null;
+    if (merge) return mergeFromPage(req, res, pageDeps, [...merge]);
     if (method !== 'GET' && method !== 'HEAD') return sendJson(res, refused(405, 'Method Not Allowed'));
     if (path === STYLESHEET_PATH) {
       res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' });
@@ -165,7 +176,7 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
       const repo = await store.get(pull[1] ?? '', pull[2] ?? '');
       const p = repo?.pulls.find((x) => x.number === Number(pull[3]));
       return repo && p
-        ? sendHtml(res, 200, await pullPage(views, repo, p))
+        ? sendHtml(res, 200, await pullPage(context(req), repo, p))
         : sendHtml(res, 404, notFoundPage());
     }
     const page = REPO_PAGE.exec(path);
@@ -241,6 +252,10 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
     org,
     setWebhookUrl: (url) => webhooks.setUrl(url),
     setAuthenticator: (fn) => gate.setAuthenticator(fn),
+    setMarketplaceUrl: (url) => {
+      marketplaceUrl = url?.replace(/\/+$/, '') ?? null;
+    },
+    issueTicket: (login) => sessions.issueTicket(login),
     stop: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -2,6 +2,7 @@
 
 export * from './tables/cash-out.ts';
 export * from './tables/claims.ts';
+export * from './tables/comments.ts';
 export * from './tables/events.ts';
 export * from './tables/marketplace.ts';
 export * from './tables/money.ts';

@@ -2,6 +2,7 @@ import { Octokit } from '@octokit/rest';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { readChecks, readPullRequestFiles } from './github-checks.ts';
+import { readComparison } from './github-compare.ts';
 import {
   isOctokitError,
   type OctokitError,
@@ -12,6 +13,7 @@ import {
 import {
   badUpstream,
   type CommitChecks,
+  type CommitComparison,
   type EnsureRepositoryOptions,
   foreignRepository,
   type HostedRepository,
@@ -223,6 +225,21 @@ export class GithubHost implements RepoHost {
       return await readPullRequestFiles(this.octokit, owner, repo, number);
     } catch (err) {
       throw upstream("list the pull request's files", err);
+    }
+  }
+
+  async compareCommits(
+    owner: string,
+    repo: string,
+    base: string,
+    head: string,
+  ): Promise<CommitComparison | null> {
+    try {
+      return await readComparison(this.octokit, owner, repo, base, head);
+    } catch (err) {
+      // No such commit (a force-push the host collected) or repository.
+      if (isOctokitError(err) && err.status === 404) return null;
+      throw upstream('compare the commits', err);
     }
   }
 

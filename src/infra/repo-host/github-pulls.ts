@@ -70,6 +70,7 @@ export function parsePullRequest(data: unknown): PullRequestInfo {
   const head: JsonObject = readObject(pr.head, what);
   const mergedBy =
     pr.merged_by === null || pr.merged_by === undefined ? null : readObject(pr.merged_by, what);
+  if (pr.body !== undefined && pr.body !== null && typeof pr.body !== 'string') throw badUpstream(what);
   return {
     number: readPositiveInt(pr, 'number', what),
     state,
@@ -80,5 +81,7 @@ export function parsePullRequest(data: unknown): PullRequestInfo {
     authorLogin: readString(readObject(pr.user, what), 'login', what),
     mergedByLogin: mergedBy ? readString(mergedBy, 'login', what) : null,
     ...pullRequestDetails(pr, head, what),
+    // GitHub sends null for an empty description; an empty string reads the same.
+    ...(pr.body === undefined ? {} : { body: pr.body || null }),
   };
 }

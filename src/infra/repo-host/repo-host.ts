@@ -65,6 +65,8 @@ export interface PullRequestInfo {
   headSha?: string;
   /** Whether it merges cleanly into its base; null while the host is still computing it. */
   mergeable?: boolean | null;
+  /** Its description (Markdown as the author wrote it); null when empty, absent when the host omits it. */
+  body?: string | null;
 }
 
 /**
@@ -112,6 +114,24 @@ export interface PullRequestFile {
   patch: string | null;
 }
 
+/** One commit of a comparison: its id, its author's name and its message. */
+export interface ComparedCommit {
+  sha: string;
+  /** The git author's name; null when the host does not say. */
+  authorName: string | null;
+  message: string;
+}
+
+/** What changed from one commit to another (`GET /repos/{o}/{r}/compare/{base}...{head}`). */
+export interface CommitComparison {
+  /** Commits on head that base lacks, in all (`commits` lists at most the host's first page). */
+  totalCommits: number;
+  /** Those commits, oldest first, as the host lists them (GitHub: at most 250). */
+  commits: ComparedCommit[];
+  /** The diff from their merge base to head, file by file (GitHub: at most 300 files). */
+  files: PullRequestFile[];
+}
+
 /**
  * What the marketplace needs from a repository host. `GithubHost` (Octokit) is the one
  * implementation; it talks to GitHub, or to the built-in local host through the same REST subset.
@@ -134,6 +154,11 @@ export interface RepoHost {
   getChecks(owner: string, repo: string, sha: string): Promise<CommitChecks>;
   /** The pull request's files with their patches, as the host lists them (at most 300). */
   listPullRequestFiles(owner: string, repo: string, number: number): Promise<PullRequestFile[]>;
+  /**
+   * What changed from `base` to `head` (commit ids or branches): the commits between and the diff
+   * file by file, as GitHub's compare has it; null when the host has no such commit (404).
+   */
+  compareCommits(owner: string, repo: string, base: string, head: string): Promise<CommitComparison | null>;
   /**
    * The login of the account a user token belongs to (`GET /user`), or null when the host refuses
    * the token. The token is used for this one call and never kept.
@@ -235,6 +260,7 @@ export const unavailableRepoHost: RepoHost = {
   getPullRequest: async () => refuse(),
   getChecks: async () => refuse(),
   listPullRequestFiles: async () => refuse(),
+  compareCommits: async () => refuse(),
   mergePullRequest: async () => refuse(),
   userLogin: async () => refuse(),
   verifyWebhook: () => false,

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Type } from 'typebox';
 import * as z from 'zod';
 import {
   BOUNTY_STATUSES,
@@ -10,6 +11,7 @@ import {
   CreateBountyBody,
   DIFFICULTIES,
 } from '../../modules/bounties/bounties.schemas.ts';
+import { Comment } from '../../modules/comments/comments.schemas.ts';
 import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
 
 export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
@@ -49,12 +51,24 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
         'One bounty with its submissions (newest first): status, who claimed it, pull request URLs and reports ' +
         '(checks, size, mergeable), review notes, and for an approved submission both payout transaction hashes. ' +
         'revision_due_at set means the founder requested changes: the claimant submits again before then (read the ' +
-        "changes_requested submission's review_notes). Needs no API key.",
+        "changes_requested submission's review_notes). With its conversation: the first 50 comments, oldest " +
+        'first (bounty_comments pages through more; comment_on_bounty to ask). Needs no API key.',
       inputSchema: { bounty_id: id('The bounty id (bnt_...)') },
-      outputSchema: output(BountyDetailResponse),
+      outputSchema: output(
+        Type.Object({
+          ...BountyDetailResponse.properties,
+          comments: Type.Array(Comment, { description: 'The first 50, oldest first' }),
+          comments_total: Type.Integer(),
+        }),
+      ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ bounty_id }) => run(ctx, async () => ({ bounty: await bounties.get(bounty_id) })),
+    ({ bounty_id }) =>
+      run(ctx, async () => {
+        const bounty = await bounties.get(bounty_id);
+        const thread = await ctx.services.comments.list(bounty_id, { limit: 50 });
+        return { bounty, comments: thread.comments, comments_total: thread.total };
+      }),
   );
 
   server.registerTool(

@@ -8,6 +8,7 @@ import {
   RequestChangesResponse,
   ReviewQueueQuery,
   ReviewQueueResponse,
+  SubmissionChangesResponse,
   SubmissionResponse,
   SubmitBody,
 } from '../../modules/reviews/reviews.schemas.ts';
@@ -47,17 +48,13 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Submissions waiting for your review (founder)',
       description:
-        'Every pending submission on your projects, with its bounty, oldest first: a page of limit (default 20) ' +
-        'from offset, total counting them all (GET /api/reviews). submission.pull_request reports the pull request ' +
-        'as the repository host sees it (open/closed/merged, +additions -deletions, changed files, mergeable, and ' +
-        'the checks of its head commit: success, failure with how many failed, pending or none, counting only your ' +
-        "statuses and the repository's integrations; checks.by_author sums the statuses the contributor set itself, " +
-        'its own claim, never counted); payout says what an approval sends, in base units of the token ' +
-        "(contributor_units and fee_units, adding up to the reward); the bounty's reward_eth_units is what the " +
-        "contributor's share sells for now. Look at the pull request, then approve_submission (pays the reward), " +
-        'request_changes (the same contributor revises it) or reject_submission (reopens the bounty). A bounty with ' +
-        'payment_owed true is one you merged: it is paid on its own once your funds cover it and cannot be rejected ' +
-        'or sent back. Needs your API key.',
+        'Pending submissions on your projects, oldest first (GET /api/reviews; limit, offset, total). ' +
+        'submission.pull_request: state, size, mergeable, checks (yours and integrations; checks.by_author is the ' +
+        "contributor's own, not counted), body, reviewed_head_sha. payout: contributor_units and fee_units (base " +
+        'units, adding up to the reward). earlier_reviews: your notes on rounds sent back (review_changes shows ' +
+        'what changed since). waiting: bounties you sent back, with revision_due_at. payment_owed: you merged it, ' +
+        'it is paid once your funds cover it. Then approve_submission, request_changes or reject_submission. ' +
+        'Needs your API key.',
       inputSchema: {
         limit: z.number().int().optional().describe('1-100, default 20'),
         offset: z.number().int().optional().describe('Skip this many; default 0'),
@@ -66,6 +63,26 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(ctx, async () => submissions.queue(requireAgent(ctx).id, checked(ReviewQueueQuery, args))),
+  );
+
+  server.registerTool(
+    'review_changes',
+    {
+      title: 'What changed since your last review (founder)',
+      description:
+        'What changed on a resubmission since the head you last reviewed (its pull_request.reviewed_head_sha): the ' +
+        "repository host's compare of that head with the head now, the commits between and the diff file by file " +
+        '(GET /api/bounties/{id}/submissions/{submission_id}/changes). changes is null for a first submission, or ' +
+        "when the host no longer has the reviewed commit. The founder's and the submission's author's. Needs your API key.",
+      inputSchema: {
+        bounty_id: id('The bounty (bnt_...)'),
+        submission_id: id('Its submission, e.g. the pending one in review_queue (sub_...)'),
+      },
+      outputSchema: output(SubmissionChangesResponse),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    ({ bounty_id, submission_id }) =>
+      run(ctx, async () => submissions.changesSince(requireAgent(ctx).id, bounty_id, submission_id)),
   );
 
   server.registerTool(

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Type } from 'typebox';
 import * as z from 'zod';
 import {
   AllowanceBody,
@@ -17,7 +18,7 @@ import {
   WithdrawBody,
   WithdrawResponse,
 } from '../../modules/wallets/wallets.schemas.ts';
-import { checked, fromTypebox, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
 
 const units = (what: string) =>
   z.string().describe(`${what}, a decimal string of base units (10^18 per ETH or token)`);
@@ -25,17 +26,19 @@ const IN_APP =
   'Signed by your in-app wallet (an agent with an external wallet signs for itself). Needs your API key.';
 /** What every wallet action says about a transaction that outlives the service's receipt wait. */
 const PENDING =
-  "When its transaction is sent but not mined within the service's wait (PAYOUT_RECEIPT_TIMEOUT_SECONDS), the " +
-  'result is {transaction: {id, status: "pending", ...}, tx_hash, next} instead: it may still mine; do not ' +
-  "send it again, call wallet_transaction {id} until it is confirmed (result: this tool's answer) or failed (error).";
+  'A transaction not mined within the wait comes back as {transaction (pending), tx_hash, next}: it may ' +
+  'still mine; never send it again, follow it with wallet_transaction {id}.';
 
-const Transaction = fromTypebox(WalletTransaction);
 /** A wallet action's output: its own answer, or (a pending transaction) the transaction and what to do. */
 const actionOutput = (schema: Parameters<typeof output>[0]) =>
-  output(schema).extend({
-    transaction: Transaction.optional().describe(
-      "Only while the transaction may still mine (the JSON route's 202): follow it with wallet_transaction.",
-    ),
+  output(schema, {
+    transaction: z
+      .looseObject({})
+      .meta({ additionalProperties: true })
+      .optional()
+      .describe(
+        "Only while the transaction may still mine (the JSON route's 202): follow it with wallet_transaction.",
+      ),
     next: z.string().optional().describe('Only with transaction: what to do next.'),
   });
 
@@ -200,9 +203,9 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         limit: z.number().int().optional().describe('Without id: how many, 1 to 100 (default 20)'),
       },
       outputSchema: output(
-        z.object({
-          transaction: Transaction.describe('With id: the transaction'),
-          transactions: z.array(Transaction).describe('Without id: recent transactions, newest first'),
+        Type.Object({
+          transaction: WalletTransaction,
+          transactions: Type.Array(WalletTransaction),
         }),
       ),
       annotations: { readOnlyHint: true, openWorldHint: false },

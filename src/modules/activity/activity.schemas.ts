@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
 /** Delivered only to the agents concerned (stream and webhooks), never in the public feed. */
 export const PERSONAL_EVENT_TYPES = [
   'claim.expiring',
+  'bounty.commented',
   'payout.failed',
   'bounty.unpayable',
   'bounty.payable',

@@ -67,6 +67,16 @@ export class ActivityService {
     return repo.latestId(this.db);
   }
 
+  /**
+   * The newest event no running transaction can precede: a page rendered after reading it hands it
+   * to its stream (`last_event_id`), which replays everything after it, so a change made between the
+   * render and the stream's connection still arrives. Null before any event.
+   */
+  async latestFinalId(): Promise<string | null> {
+    const at = await repo.latestReady(this.db);
+    return at.id || null;
+  }
+
   async list(q: ActivityQuery): Promise<ActivityEventJson[]> {
     const rows = await repo.list(this.db, {
       limit: q.limit,

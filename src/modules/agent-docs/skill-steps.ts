@@ -56,6 +56,14 @@ ${fence(`
 curl -sf "$BASE/api/bounties?status=open&payable=true&limit=10" | jq '.bounties[] | {id, title, reward_amount, difficulty, project_name}'
 BOUNTY=$(curl -sf "$BASE/api/bounties?status=open&payable=true&limit=1" | jq -r '.bounties[0].id')
 curl -sf "$BASE/api/bounties/$BOUNTY" | jq '.bounty | {title, description, reward_amount, project_id}'
+`)}
+
+Unsure what the founder wants? Ask in the bounty's public conversation (Markdown, 1-4000 characters);
+the founder and the claimant get \`bounty.commented\`, and answers appear in the same list, oldest first:
+
+${fence(`
+curl -sf -X POST "$BASE/api/bounties/$BOUNTY/comments" -H "$AUTH" -H "$J" -d '{"body":"Is one test per case enough?"}' | jq '.comment | {id, author_role}'
+curl -sf "$BASE/api/bounties/$BOUNTY/comments" | jq '.comments[] | {author_name, author_role, body}'
 `)}`,
     },
     {
@@ -222,6 +230,11 @@ repository's integrations only; the contributor's own are its claim, in \`checks
 more work and keep it with its author:
 \`POST /api/bounties/{id}/request-changes\` \`{"review_notes": "what to change"}\`. To refuse:
 \`POST /api/bounties/{id}/reject\` \`{"review_notes": "why"}\`; the bounty reopens to anyone.
+While the contributor revises, the bounty is in the queue's \`waiting\` list (its \`revision_due_at\` and
+the submission you sent back with your \`review_notes\`). When it comes back, the item's
+\`earlier_reviews\` are your earlier rounds (notes, date, the \`head_sha\` you reviewed), its
+\`pull_request.body\` is the description, and \`pull_request.reviewed_head_sha\` the head you last
+reviewed: \`GET /api/bounties/{id}/submissions/{submission_id}/changes\` is the diff since then.
 
 ${fence(`
 curl -sf "$BASE/api/reviews" -H "$FAUTH" | jq '.reviews[] | {bounty: .bounty.id, pr_url: .submission.pr_url, checks: .submission.pull_request.checks.state, payout}'

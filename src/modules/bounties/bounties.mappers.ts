@@ -88,7 +88,13 @@ function withByAuthor(
   pr: NonNullable<SubmissionRow['pullRequest']>,
 ): NonNullable<SubmissionJson['pull_request']> {
   const { by_author = { state: 'none', total: 0, failed: 0 }, ...counted } = pr.checks;
-  return { ...pr, checks: { ...counted, by_author } };
+  // Reports stored before descriptions and reviewed heads were kept have neither.
+  return {
+    ...pr,
+    body: pr.body ?? null,
+    reviewed_head_sha: pr.reviewed_head_sha ?? null,
+    checks: { ...counted, by_author },
+  };
 }
 
 /** GET /api/bounties/{id}: the bounty and its submissions, newest first. */

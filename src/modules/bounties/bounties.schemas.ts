@@ -93,6 +93,15 @@ export const PullRequestReport = Type.Object(
     deletions: Nullable(Type.Integer()),
     changed_files: Nullable(Type.Integer()),
     mergeable: Nullable(Type.Boolean({ description: 'Merges cleanly into its base; null while unknown' })),
+    body: Nullable(
+      Type.String({ description: "The pull request's description (Markdown); null when empty or not read" }),
+    ),
+    reviewed_head_sha: Nullable(
+      Type.String({
+        description:
+          'The head the founder last reviewed: on a resubmission, the head the submission before it was sent back at (compare it with head_sha to see what changed since); on a submission sent back, the head it was sent back at; null otherwise',
+      }),
+    ),
     checks: ChecksReport,
   },
   {

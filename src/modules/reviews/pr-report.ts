@@ -38,6 +38,22 @@ export async function readReport(
     deletions: pr.deletions ?? null,
     changed_files: pr.changedFiles ?? null,
     mergeable: pr.mergeable ?? null,
+    body: pr.body ? pr.body.slice(0, MAX_BODY) : null,
     checks,
   };
+}
+
+/** GitHub keeps at most this many characters of a description; a host sending more is cut. */
+const MAX_BODY = 65_536;
+
+/**
+ * The head the founder last reviewed, for a new submission's report: when the agent's previous
+ * submission of the bounty was sent back for changes, the head it was sent back at (or, stored
+ * before that was kept, its reported head); null for a first submission or after a rejection.
+ */
+export function reviewedHeadOf(
+  previous: { status: string; pullRequest: PullRequestReport | null } | undefined,
+): string | null {
+  if (previous?.status !== 'changes_requested') return null;
+  return previous.pullRequest?.reviewed_head_sha ?? previous.pullRequest?.head_sha ?? null;
 }

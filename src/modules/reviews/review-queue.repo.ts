@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { bounties, projects, submissions, tokenStates } from '../../infra/db/schema.ts';
 
@@ -41,4 +41,35 @@ export async function totalOf(ex: Executor, founderId: string): Promise<number> 
     .innerJoin(projects, eq(projects.id, bounties.projectId))
     .where(pendingOf(founderId));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Bounties of the founder's projects claimed again after a request for changes (the claimant
+ * revising until `revision_due_at`), soonest deadline first, `limit` at most.
+ */
+export function waitingOf(ex: Executor, founderId: string, limit: number) {
+  return ex
+    .select({ bounty })
+    .from(bounties)
+    .innerJoin(projects, eq(projects.id, bounties.projectId))
+    .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
+    .where(
+      and(
+        eq(projects.founderId, founderId),
+        eq(bounties.status, 'claimed'),
+        isNotNull(bounties.revisionDueAt),
+      ),
+    )
+    .orderBy(asc(bounties.revisionDueAt), asc(bounties.id))
+    .limit(limit);
+}
+
+/** The submissions of these bounties sent back for changes, newest first. */
+export function sentBackOf(ex: Executor, bountyIds: string[]) {
+  if (bountyIds.length === 0) return Promise.resolve([]);
+  return ex
+    .select()
+    .from(submissions)
+    .where(and(inArray(submissions.bountyId, bountyIds), eq(submissions.status, 'changes_requested')))
+    .orderBy(desc(submissions.createdAt), desc(submissions.id));
 }

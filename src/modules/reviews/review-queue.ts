@@ -2,7 +2,12 @@ import type { Db } from '../../infra/db/client.ts';
 import { toBountyJson, toSubmissionJson } from '../bounties/bounties.mappers.ts';
 import type { PayoutsService } from '../payouts/payouts.service.ts';
 import * as queueRepo from './review-queue.repo.ts';
-import type { ReviewQueueJson, ReviewQueueQuery } from './reviews.schemas.ts';
+import {
+  type EarlierReviewJson,
+  type ReviewQueueJson,
+  type ReviewQueueQuery,
+  WAITING_MAX,
+} from './reviews.schemas.ts';
 
 export interface ReviewQueueDeps {
   db: Db;
@@ -11,21 +16,41 @@ export interface ReviewQueueDeps {
   platformFeeBps: number;
 }
 
+type SentBack = Awaited<ReturnType<typeof queueRepo.sentBackOf>>[number];
+
+/** A sent-back submission as the queue lists it: the notes, when, and the head reviewed then. */
+const toEarlierReview = (s: SentBack): EarlierReviewJson => ({
+  id: s.id,
+  pr_url: s.prUrl,
+  review_notes: s.reviewNotes,
+  reviewed_at: s.reviewedAt ? s.reviewedAt.toISOString() : null,
+  head_sha: s.pullRequest?.reviewed_head_sha ?? s.pullRequest?.head_sha ?? null,
+});
+
 /**
  * The founder's review queue, the one read behind `GET /api/reviews`, the console's review page
  * and MCP's `review_queue` (the CLI reads the route): every pending submission on the founder's
- * projects with its bounty, oldest submission first, and what approving it pays, split by the
- * payouts module exactly as the approval will pay it.
+ * projects with its bounty, oldest submission first, what approving it pays (split by the payouts
+ * module exactly as the approval will pay it) and the contributor's earlier rounds the founder
+ * sent back; and the bounties waiting for their contributor's revision.
  */
 export async function reviewQueue(
   deps: ReviewQueueDeps,
   founderId: string,
   page: ReviewQueueQuery,
 ): Promise<ReviewQueueJson> {
-  const [rows, total] = await Promise.all([
+  const [rows, total, waitingRows] = await Promise.all([
     queueRepo.pageOf(deps.db, founderId, page.limit, page.offset),
     queueRepo.totalOf(deps.db, founderId),
+    queueRepo.waitingOf(deps.db, founderId, WAITING_MAX),
   ]);
+  const sentBack = await queueRepo.sentBackOf(deps.db, [
+    ...rows.map((r) => r.bounty.id),
+    ...waitingRows.map((r) => r.bounty.id),
+  ]);
+  // Newest first: the earlier rounds of a bounty by one contributor.
+  const roundsOf = (bountyId: string, agentId: string | null) =>
+    sentBack.filter((s) => s.bountyId === bountyId && s.agentId === agentId);
   const reviews = rows.map(({ bounty, submission }) => {
     const split = deps.payouts.split(bounty.rewardAmount);
     return {
@@ -35,7 +60,14 @@ export async function reviewQueue(
         contributor_units: split.contributorUnits.toString(),
         fee_units: split.feeUnits.toString(),
       },
+      earlier_reviews: roundsOf(bounty.id, submission.agentId).map(toEarlierReview),
     };
   });
-  return { reviews, total, limit: page.limit, offset: page.offset };
+  const waiting = waitingRows.flatMap(({ bounty }) => {
+    const last = roundsOf(bounty.id, bounty.claimedBy)[0];
+    return last
+      ? [{ bounty: toBountyJson(bounty, deps.platformFeeBps), submission: toSubmissionJson(last) }]
+      : [];
+  });
+  return { reviews, waiting, total, limit: page.limit, offset: page.offset };
 }

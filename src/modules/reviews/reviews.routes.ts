@@ -15,6 +15,8 @@ import {
   RequestChangesResponse,
   ReviewQueueQuery,
   ReviewQueueResponse,
+  SubmissionChangesParams,
+  SubmissionChangesResponse,
   SubmissionResponse,
   SubmitBody,
 } from './reviews.schemas.ts';
@@ -44,6 +46,26 @@ export const reviewsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => submissions.queue(requireAgent(request).id, request.query),
+  );
+
+  app.get(
+    '/api/bounties/:id/submissions/:submission_id/changes',
+    {
+      ...authed,
+      schema: {
+        security,
+        operationId: 'getSubmissionChanges',
+        tags: ['reviews'],
+        summary: 'What changed on a resubmission since the last review (founder, or its author)',
+        description:
+          "The repository host's compare of the head the founder last reviewed (pull_request.reviewed_head_sha) with the submission's head now: the commits between and the diff file by file. changes is null for a submission that is not a resubmission, or when the host no longer has one of the two commits.",
+        params: SubmissionChangesParams,
+        response: { 200: SubmissionChangesResponse },
+        errorCodes: ['forbidden', 'not_found', 'upstream_error', 'repo_host_unavailable'],
+      },
+    },
+    async (request) =>
+      submissions.changesSince(requireAgent(request).id, request.params.id, request.params.submission_id),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { type PullRequestReport, submissions } from '../../infra/db/schema.ts';
 
@@ -119,9 +119,11 @@ export async function closeReview(
   status: 'rejected' | 'changes_requested',
   set: Pick<SubmissionRow, 'reviewNotes' | 'reviewedAt' | 'updatedAt'>,
 ): Promise<SubmissionRow | undefined> {
+  // A submission sent back keeps the head the founder reviewed: its report's head moves with pushes.
+  const reviewed = sql`jsonb_set(${submissions.pullRequest}, '{reviewed_head_sha}', coalesce(${submissions.pullRequest} -> 'head_sha', 'null'::jsonb))`;
   const [row] = await ex
     .update(submissions)
-    .set({ ...set, status })
+    .set({ ...set, status, ...(status === 'changes_requested' ? { pullRequest: reviewed } : {}) })
     .where(
       and(eq(submissions.id, id), eq(submissions.status, 'pending'), eq(submissions.founderMerged, false)),
     )
@@ -186,6 +188,36 @@ export function liveForReport(
     .where(and(live, which));
 }
 
+/** The report read again; the head the founder last reviewed stays (the host does not know it). */
 export async function storeReport(ex: Executor, id: string, report: PullRequestReport, now: Date) {
-  await ex.update(submissions).set({ pullRequest: report, updatedAt: now }).where(eq(submissions.id, id));
+  const kept = sql`jsonb_strip_nulls(jsonb_build_object('reviewed_head_sha', ${submissions.pullRequest} -> 'reviewed_head_sha'))`;
+  await ex
+    .update(submissions)
+    .set({ pullRequest: sql`${JSON.stringify(report)}::jsonb || ${kept}`, updatedAt: now })
+    .where(eq(submissions.id, id));
+}
+
+/** The agent's latest submission of the bounty: a resubmission's predecessor when sent back. */
+export async function latestOfAgent(
+  ex: Executor,
+  bountyId: string,
+  agentId: string,
+): Promise<SubmissionRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(submissions)
+    .where(and(eq(submissions.bountyId, bountyId), eq(submissions.agentId, agentId)))
+    .orderBy(desc(submissions.createdAt), desc(submissions.id))
+    .limit(1);
+  return row;
+}
+
+/** A submission of the bounty, by its id. */
+export async function findOfBounty(ex: Executor, bountyId: string, id: string) {
+  const [row] = await ex
+    .select()
+    .from(submissions)
+    .where(and(eq(submissions.id, id), eq(submissions.bountyId, bountyId)))
+    .limit(1);
+  return row;
 }

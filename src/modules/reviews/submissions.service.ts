@@ -12,10 +12,11 @@ import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { BountyState } from '../bounties/bounty-state.ts';
 import type { PayoutsService } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
-import { pullRequestParts, readReport } from './pr-report.ts';
+import { pullRequestParts, readReport, reviewedHeadOf } from './pr-report.ts';
+import { changesSince } from './review-changes.ts';
 import { loadReviewable } from './review-checks.ts';
 import { reviewQueue } from './review-queue.ts';
-import type { ReviewQueueJson, ReviewQueueQuery } from './reviews.schemas.ts';
+import type { ReviewQueueJson, ReviewQueueQuery, SubmissionChangesJson } from './reviews.schemas.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
 export interface SubmissionsDeps {
@@ -80,7 +81,10 @@ export class SubmissionsService {
     const pr = await this.requireAuthoredPullRequest(url, repoLogin);
     // What the founder will see: the pull request and its checks, as the host reports them now.
     const founder = await this.deps.agents.require(project.founderId);
-    const report = await readReport(this.deps.repoHost, url, founder.repoLogin, pr);
+    const read = await readReport(this.deps.repoHost, url, founder.repoLogin, pr);
+    // A resubmission shows the founder what changed since the head it sent back.
+    const reviewedHead = reviewedHeadOf(await submissionsRepo.latestOfAgent(db, bountyId, agentId));
+    const report = read && reviewedHead ? { ...read, reviewed_head_sha: reviewedHead } : read;
     const now = clock.now();
     try {
       const created = await db.transaction(async (tx) => {
@@ -189,6 +193,11 @@ export class SubmissionsService {
   queue(founderId: string, page: ReviewQueueQuery): Promise<ReviewQueueJson> {
     const { db, payouts, bounties } = this.deps;
     return reviewQueue({ db, payouts, platformFeeBps: bounties.platformFeeBps }, founderId, page);
+  }
+
+  /** What changed on a resubmission since the founder's last review (see review-changes.ts). */
+  changesSince(callerId: string, bountyId: string, submissionId: string): Promise<SubmissionChangesJson> {
+    return changesSince(this.deps, callerId, bountyId, submissionId);
   }
 
   /** The files of a submission's pull request with their patches, from the host (for review). */

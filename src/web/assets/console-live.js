@@ -190,7 +190,10 @@
   document.addEventListener('toggle', retry, true);
   document.addEventListener('focusout', retry);
 
-  const source = new EventSource(status.dataset.liveStream);
+  // Resume after what the page was rendered from: a change made before the stream connects still comes.
+  const streamUrl = new URL(status.dataset.liveStream, window.location.href);
+  if (status.dataset.liveSince) streamUrl.searchParams.set('last_event_id', status.dataset.liveSince);
+  const source = new EventSource(streamUrl.pathname + streamUrl.search);
   let connected = false;
   source.addEventListener('open', () => {
     status.dataset.live = 'connected';

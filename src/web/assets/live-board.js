@@ -9,6 +9,8 @@
   if (TYPES.length === 0) return;
   const query = new URLSearchParams(status.dataset.liveQuery || '');
   query.set('types', TYPES.join(','));
+  // Resume after what the page was rendered from: a change made before the stream connects still comes.
+  if (status.dataset.liveSince) query.set('last_event_id', status.dataset.liveSince);
   let timer = null;
   let pending = 0;
 

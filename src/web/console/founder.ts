@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { worthOf } from '../../lib/curve.ts';
 import { AppError } from '../../lib/errors.ts';
 import { CreateBountyBody, DIFFICULTIES } from '../../modules/bounties/bounties.schemas.ts';
 import { CreateProjectBody } from '../../modules/projects/projects.schemas.ts';
@@ -8,6 +9,8 @@ import { ActivationTracker, registerActivationPages } from './activation.ts';
 import { checklist, fundsView } from './checklist.ts';
 import { ethAmount, ethField, type FixLink, pendingMessage, tokenAmount } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
+
+const WHOLE_TOKEN = 10n ** 18n;
 
 const messageOf = (err: unknown) =>
   err instanceof AppError ? err.message : 'The figures could not be read right now.';
@@ -20,6 +23,8 @@ export function projectsLoader(tracker: ActivationTracker) {
       services.projects.list({ founder_id: session.agentId, limit: 100, offset: 0 }),
       services.wallets.show(owner).catch(() => null),
     ]);
+    // What one whole token sells for now on each curve: the post form says what a reward is worth.
+    const curves = await services.holdings.curvesOf(projects.map((p) => p.id));
     const rows = await Promise.all(
       projects.map(async (project) => {
         if (project.status !== 'active') {
@@ -29,6 +34,7 @@ export function projectsLoader(tracker: ActivationTracker) {
             funds: null,
             steps: null,
             bounties: [],
+            tokenWorth: null,
           };
         }
         const [status, bounties] = await Promise.all([
@@ -39,7 +45,9 @@ export function projectsLoader(tracker: ActivationTracker) {
         ]);
         const funds = 'error' in status ? status : fundsView(status);
         const steps = checklist(wallet, 'error' in status ? null : status, bounties.total);
-        return { project, activating: false, funds, steps, bounties: bounties.bounties };
+        const curve = curves.get(project.id);
+        const tokenWorth = curve ? ethAmount(worthOf(curve, WHOLE_TOKEN).toString()) : null;
+        return { project, activating: false, funds, steps, bounties: bounties.bounties, tokenWorth };
       }),
     );
     return {
@@ -48,6 +56,8 @@ export function projectsLoader(tracker: ActivationTracker) {
       inApp: wallet?.wallet_type === 'walletvendor_inapp',
       projects: rows,
       difficulties: DIFFICULTIES,
+      // The fee in percent, from the one fee split (the fee of 10,000 whole tokens, in hundreds).
+      feePercent: Number(services.payouts.split(10_000).feeUnits / WHOLE_TOKEN) / 100,
     };
   };
 }

@@ -51,6 +51,7 @@ export const CONSOLE_EVENT_TYPES = [
   'submission.merged',
   'payout.failed',
   'claim.expiring',
+  'bounty.commented',
   'wallet.tx_confirmed',
   'wallet.tx_failed',
 ] as const;
@@ -139,9 +140,11 @@ export async function renderPage(
     fragment?: boolean;
   } = {},
 ) {
+  const live = extra.fragment ? PAGES[page].live : null;
+  // Read before the page's data: its stream replays whatever happens after it (latestFinalId).
+  const liveSince = live ? null : await ctx.services.activity.latestFinalId();
   const data = await load(ctx);
   const error = extra.error ?? null;
-  const live = extra.fragment ? PAGES[page].live : null;
   return reply
     .status(extra.status ?? 200)
     .header('cache-control', 'no-store')
@@ -154,6 +157,7 @@ export async function renderPage(
       shown: extra.shown ?? null,
       devChain: ctx.devChain,
       liveTypes: CONSOLE_EVENT_TYPES,
+      liveSince,
       h: helpers(error, ctx.explorerUrl),
       ...data,
     });

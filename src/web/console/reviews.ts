@@ -37,6 +37,20 @@ async function diffOf(ctx: ConsoleCtx, prUrl: string, changedFiles: number | nul
   }
 }
 
+/**
+ * What changed on a resubmission since the founder's last review, as a diff; null when it could
+ * not be read (the page says so), undefined for a first submission or a commit the host lost.
+ */
+async function changesOf(ctx: ConsoleCtx, bountyId: string, submissionId: string) {
+  try {
+    const read = ctx.services.submissions.changesSince(ctx.session.agentId, bountyId, submissionId);
+    const { changes } = await Promise.race([read, timeout(FILES_TIMEOUT_MS)]);
+    return changes ? { diff: diffView(changes.files), commits: changes.total_commits } : undefined;
+  } catch {
+    return null;
+  }
+}
+
 /** The most submissions the page shows: the queue's first page at its largest (the oldest). */
 const QUEUE_PAGE = 100;
 
@@ -55,13 +69,16 @@ export async function loadReviews(ctx: ConsoleCtx) {
   const now = ctx.clock.now();
   const revisionDue = deadline(new Date(now.getTime() + config.revisionHours * 3_600_000), now);
   const queue = await Promise.all(
-    page.reviews.map(async ({ bounty, submission, payout }) => {
+    page.reviews.map(async ({ bounty, submission, payout, earlier_reviews }) => {
       const [contributor, report, detail] = await Promise.all([
         services.directory.require(submission.agent_id),
         reportOf(ctx, submission.pr_url, submission.pull_request),
         services.bounties.get(bounty.id),
       ]);
-      const diff = await diffOf(ctx, submission.pr_url, report?.changed_files ?? null);
+      const [diff, changes] = await Promise.all([
+        diffOf(ctx, submission.pr_url, report?.changed_files ?? null),
+        report?.reviewed_head_sha ? changesOf(ctx, bounty.id, submission.id) : undefined,
+      ]);
       return {
         bounty,
         submission,
@@ -72,8 +89,22 @@ export async function loadReviews(ctx: ConsoleCtx) {
         symbol: symbols.get(bounty.project_id) ?? 'tokens',
         // Earlier rounds of this bounty: how often it was sent back already.
         rounds: detail.submissions.filter((s) => s.status === 'changes_requested').length,
+        // This contributor's rounds, newest first, with the founder's notes.
+        earlier: earlier_reviews,
+        description: report?.body ?? null,
+        reviewedHead: report?.reviewed_head_sha ?? null,
+        changes,
       };
     }),
+  );
+  // Sent back for changes: the contributor revising, each with its deadline and the notes sent.
+  const sentBack = await Promise.all(
+    page.waiting.map(async ({ bounty, submission }) => ({
+      bounty,
+      submission,
+      contributorName: (await services.directory.require(submission.agent_id)).name,
+      due: bounty.revision_due_at ? deadline(bounty.revision_due_at, now) : null,
+    })),
   );
   const payouts = (await payoutsOfFounder(ctx.db, session.agentId)).map((p) => ({
     ...p,
@@ -86,6 +117,7 @@ export async function loadReviews(ctx: ConsoleCtx) {
     queue,
     // How many wait in all; past QUEUE_PAGE the page shows the oldest and says so.
     waiting: page.total,
+    sentBack,
     revisionDue,
     revisionHours: config.revisionHours,
     payouts,

@@ -86,8 +86,10 @@ export const payableOptions = [
   { value: 'false', label: 'Not payable only' },
 ];
 
+/** A status in words for a badge: `changes_requested` is "Changes requested", never the code. */
 export function statusLabel(s: string): string {
-  return s === 'in_review' ? 'In review' : (s[0]?.toUpperCase() ?? '') + s.slice(1);
+  const words = s.replaceAll('_', ' ');
+  return (words[0]?.toUpperCase() ?? '') + words.slice(1);
 }
 
 export function reviewRecord(p: ProjectJson | undefined) {

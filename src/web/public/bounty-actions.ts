@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../compose.ts';
 import { validatorCompiler } from '../../infra/http/validation.ts';
 import { AppError } from '../../lib/errors.ts';
+import { CommentBody } from '../../modules/comments/comments.schemas.ts';
 import { SubmitBody } from '../../modules/reviews/reviews.schemas.ts';
 import { clipForCookie } from '../cookie-text.ts';
 import { csrfRefused, verifyCsrf } from '../csrf.ts';
@@ -9,14 +10,14 @@ import { formRoute } from '../session.ts';
 import type { WebSession } from '../web-core.ts';
 
 /**
- * The bounty page's own forms: claim, give back, submit. Each is signed in, CSRF-checked and calls
+ * The bounty page's own forms: claim, give back, submit, comment. Each is signed in, CSRF-checked and calls
  * the service the JSON route calls (`BountiesService.claim` / `unclaim`,
  * `SubmissionsService.submit`); success goes back to the bounty page (303) with a notice, an
  * AppError is shown on the form that was sent, with the service's status. They live here, not
  * in the console, because the next step (the repository steps, the submit form) is on this page.
  */
 
-export type BountyForm = 'claim' | 'unclaim' | 'submit';
+export type BountyForm = 'claim' | 'unclaim' | 'submit' | 'comment';
 
 /** A form's failure as the page shows it: in that form, with what was typed put back. */
 export interface ActionError {
@@ -56,6 +57,7 @@ export function claimAgainIn(services: Services): string {
 }
 
 const validSubmit = validatorCompiler({ schema: SubmitBody, httpPart: 'body' });
+const validComment = validatorCompiler({ schema: CommentBody, httpPart: 'body' });
 
 type Run = (
   services: Services,
@@ -84,7 +86,23 @@ const RUNS: Record<BountyForm, Run> = {
     await services.submissions.submit(session.agentId, id, pr_url);
     return 'Your pull request was submitted: the founder reviews it now.';
   },
+  comment: async (services, session, id, body) => {
+    const text = typeof body.body === 'string' ? body.body : '';
+    if (!validComment({ body: text }))
+      throw new AppError(
+        'validation_error',
+        'Write a comment of 1 to 4000 characters, with some visible text.',
+      );
+    await services.comments.post(session.agentId, id, text);
+    return 'Your comment was posted.';
+  },
 };
+
+/** Where the page scrolls to after a form: the conversation for a comment, the next step otherwise. */
+const anchorOf = (form: BountyForm) => (form === 'comment' ? '#comments' : '#next-step');
+/** What the failed form had typed, put back. */
+const typed = (body: Record<string, unknown>) =>
+  typeof body.pr_url === 'string' ? body.pr_url : typeof body.body === 'string' ? body.body : '';
 
 export function registerBountyActions(app: FastifyInstance, services: Services, render: RenderBounty) {
   for (const form of Object.keys(RUNS) as BountyForm[]) {
@@ -103,11 +121,11 @@ export function registerBountyActions(app: FastifyInstance, services: Services, 
           );
         const notice = await RUNS[form](services, session, id, body);
         reply.setCookie(NOTICE_COOKIE, clipForCookie(notice), noticeCookie(request));
-        return reply.redirect(`${page}#next-step`, 303);
+        return reply.redirect(`${page}${anchorOf(form)}`, 303);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         if (err.status >= 500) request.log.warn({ err }, `bounty ${form} failed`);
-        const value = typeof body.pr_url === 'string' ? body.pr_url : '';
+        const value = typed(body);
         return render(request, reply, id, {
           status: err.status,
           error: { form, message: err.message, value },

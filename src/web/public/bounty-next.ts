@@ -1,4 +1,5 @@
-import type { BountyJson } from '../../modules/bounties/bounties.schemas.ts';
+import type { BountyJson, SubmissionJson } from '../../modules/bounties/bounties.schemas.ts';
+
 import type { RepositoryAccessJson } from '../../modules/bounties/bounty-repository.schemas.ts';
 import { KEY_VARIABLE } from '../../modules/bounties/bounty-repository.ts';
 import type { WebSession } from '../web-core.ts';
@@ -56,14 +57,47 @@ export type NextStep =
   | { kind: 'claim' }
   /** Open, and the signed-in agent founded its project. */
   | { kind: 'founder' }
-  /** The signed-in agent holds the claim and has work to push and submit. */
-  | { kind: 'mine'; steps: RepoSteps | null; revisionDue: { iso: string; text: string } | null }
+  /**
+   * The signed-in agent holds the claim and has work to push and submit; `revision` when the
+   * founder sent its pull request back: the notes, the deadline, and that pull request to submit again.
+   */
+  | { kind: 'mine'; steps: RepoSteps | null; revision: Revision | null }
   /** The signed-in agent's pull request is with the founder. */
   | { kind: 'in_review' }
   | null;
 
+/** What the founder asked for when it sent the claimant's pull request back. */
+export interface Revision {
+  notes: string;
+  due: { iso: string; text: string };
+  reviewed: null;
+  prUrl: string;
+  prHref: string | null;
+  prNumber: string;
+}
+
+/** The claimant's latest submission sent back, while the bounty waits for it again. */
+function revisionOf(
+  bounty: Pick<BountyJson, 'revision_due_at'> & { submissions?: SubmissionJson[] },
+  agentId: string,
+): Revision | null {
+  const due = bounty.revision_due_at;
+  const sent = bounty.submissions?.find((x) => x.agent_id === agentId && x.status === 'changes_requested');
+  if (!due || !sent) return null;
+  return {
+    notes: sent.review_notes ?? '',
+    due: { iso: due, text: `${due.slice(0, 16).replace('T', ' ')} UTC` },
+    reviewed: null,
+    prUrl: sent.pr_url,
+    prHref: safeHref(sent.pr_url),
+    prNumber: sent.pr_url.split('/').pop() ?? '',
+  };
+}
+
 export function nextStep(
-  bounty: Pick<BountyJson, 'id' | 'title' | 'status' | 'claimed_by' | 'revision_due_at'>,
+  bounty: Pick<BountyJson, 'id' | 'title' | 'status' | 'claimed_by' | 'revision_due_at'> & {
+    submissions?: SubmissionJson[];
+  },
   project: { founder_id: string },
   viewer: WebSession | null,
   /** The viewer's repository answer, read for a claimant of a claimed bounty; null without one. */
@@ -78,12 +112,7 @@ export function nextStep(
     return {
       kind: 'mine',
       steps: access ? repoSteps(access) : null,
-      revisionDue: bounty.revision_due_at
-        ? {
-            iso: bounty.revision_due_at,
-            text: `${bounty.revision_due_at.slice(0, 16).replace('T', ' ')} UTC`,
-          }
-        : null,
+      revision: revisionOf(bounty, viewer.agentId),
     };
   if (mine && bounty.status === 'in_review') return { kind: 'in_review' };
   return null;

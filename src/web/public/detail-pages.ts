@@ -11,7 +11,10 @@ import { curveChart } from './chart.ts';
 import { type CurveQuotes, priceAt } from './curve-quotes.ts';
 import { addressUrl, age, formatEth, formatTokenUnits, groupDigits, safeHref, txUrl } from './format.ts';
 
-type PageServices = Pick<Services, 'bounties' | 'projects' | 'agents' | 'activity' | 'bountyRepository'>;
+type PageServices = Pick<
+  Services,
+  'bounties' | 'projects' | 'agents' | 'activity' | 'bountyRepository' | 'comments' | 'payouts'
+>;
 
 const when = (iso: string, now: Date) => ({ iso, text: age(new Date(iso), now) });
 
@@ -81,6 +84,8 @@ export async function loadBounty(
     ),
   );
   const wei = bounty.reward_eth_units === null ? null : BigInt(bounty.reward_eth_units);
+  // The conversation, oldest first: its first 100 comments (the API pages through them all).
+  const { comments, total } = await services.comments.list(id, { limit: 100 });
   return {
     bounty: {
       ...bounty,
@@ -90,12 +95,16 @@ export async function loadBounty(
       claimed: bounty.claimed_at ? when(bounty.claimed_at, now) : null,
     },
     eth: wei === null ? null : formatEth(wei),
+    // What an approval would pay now, named: the contributor's share and the platform fee.
+    share: shareOf(services, bounty.reward_amount),
     project,
     review: reviewRecord(project),
     founder: people.get(project.founder_id) ?? null,
     claimant: bounty.claimed_by ? (people.get(bounty.claimed_by) ?? null) : null,
     repoHref: safeHref(project.repo_url),
     next: nextStep(bounty, project, viewer, await claimantAccess(services, bounty, viewer)),
+    comments: comments.map((c) => ({ ...c, created: when(c.created_at, now) })),
+    commentsTotal: total,
     submissions: bounty.submissions.map((s) => ({
       ...s,
       agent: people.get(s.agent_id) ?? null,
@@ -108,6 +117,12 @@ export async function loadBounty(
       paid: paid.get(s.id) ?? null,
     })),
   };
+}
+
+/** A reward split as an approval pays it (the one fee split), in whole tokens for people. */
+function shareOf(services: PageServices, rewardAmount: number) {
+  const split = services.payouts.split(rewardAmount);
+  return { contributor: formatTokenUnits(split.contributorUnits), fee: formatTokenUnits(split.feeUnits) };
 }
 
 /** The claimant's repository instructions while it works on the bounty (the service's answer). */

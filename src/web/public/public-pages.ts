@@ -67,6 +67,8 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     const cached = anonymous ? boards.get(request.url, version) : null;
     reply.header('cache-control', 'no-store');
     if (cached) return reply.status(cached.status).type('text/html; charset=utf-8').send(cached.html);
+    // Read before the board: the stream replays whatever happens after it (latestFinalId).
+    const liveSince = await services.activity.latestFinalId();
     const raw = request.query as Record<string, unknown>;
     const fragment = raw.fragment === 'list';
     const parsed = parseBoardQuery(raw);
@@ -87,6 +89,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
       payableOptions,
       liveQuery: parsed.ok && parsed.query.project_id ? `?project_id=${parsed.query.project_id}` : '',
       liveTypes: BOARD_EVENT_TYPES.join(','),
+      liveSince,
     };
     const status = parsed.ok ? 200 : 400;
     // Vary: the same URL answers a page or, for the live refresh, only the list.
@@ -101,6 +104,8 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     id: string,
     extra: { status: number; error: ActionError | null; fragment?: boolean } = { status: 200, error: null },
   ) => {
+    // Read before the bounty: its stream replays whatever happens after it (latestFinalId).
+    const liveSince = extra.fragment ? null : await services.activity.latestFinalId();
     const data = await orNotFound(() =>
       loadBounty(services, id, clock.now(), opts.explorerUrl, request.webSession),
     );
@@ -108,7 +113,13 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     // What the viewer sees depends on who is signed in, and the page follows its bounty live:
     // never cached (not even by the anonymous page cache, which is the board's).
     reply.header('cache-control', 'no-store');
-    const common = { ...base(request), title: data.bounty.title, liveTypes: BOUNTY_LIVE_TYPES, ...data };
+    const common = {
+      ...base(request),
+      title: data.bounty.title,
+      liveTypes: BOUNTY_LIVE_TYPES,
+      liveSince,
+      ...data,
+    };
     // The live part alone, for console-live.js: no flash taken (it is the page's), no form error.
     if (extra.fragment)
       return reply.view('public/_bounty-live.eta', { ...common, notice: null, actionError: null });

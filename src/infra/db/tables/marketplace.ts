@@ -177,6 +177,13 @@ export interface PullRequestReport {
   deletions: number | null;
   changed_files: number | null;
   mergeable: boolean | null;
+  /** The description; absent in reports stored before descriptions were kept. */
+  body?: string | null;
+  /**
+   * The head the founder last reviewed: on a resubmission, the head its sent-back predecessor was
+   * sent back at; on a sent-back submission, the head it was sent back at (kept through refreshes).
+   */
+  reviewed_head_sha?: string | null;
   checks: ChecksTally & {
     /** The author's own statuses; absent in reports stored before checks were split by who set them. */
     by_author?: ChecksTally;

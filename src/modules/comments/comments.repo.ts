@@ -1,0 +1,36 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { Executor } from '../../infra/db/client.ts';
+import { agents, bountyComments } from '../../infra/db/schema.ts';
+
+export type CommentRow = typeof bountyComments.$inferSelect & { authorName: string };
+
+export async function insert(ex: Executor, row: typeof bountyComments.$inferInsert): Promise<void> {
+  await ex.insert(bountyComments).values(row);
+}
+
+/** The bounty's comments, oldest first (ids are UUIDv7), with each author's name. */
+export function list(ex: Executor, bountyId: string, limit: number, offset: number): Promise<CommentRow[]> {
+  return ex
+    .select({
+      id: bountyComments.id,
+      bountyId: bountyComments.bountyId,
+      authorId: bountyComments.authorId,
+      body: bountyComments.body,
+      createdAt: bountyComments.createdAt,
+      authorName: agents.name,
+    })
+    .from(bountyComments)
+    .innerJoin(agents, eq(agents.id, bountyComments.authorId))
+    .where(eq(bountyComments.bountyId, bountyId))
+    .orderBy(asc(bountyComments.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countOf(ex: Executor, bountyId: string): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(bountyComments)
+    .where(eq(bountyComments.bountyId, bountyId));
+  return Number(row?.n ?? 0);
+}
