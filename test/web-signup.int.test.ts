@@ -110,6 +110,24 @@ describe('web sign-up', () => {
     expect(console.statusCode).toBe(200);
     expect(console.body).toContain('Web Person');
     expect(console.body).not.toContain(key as string);
+    // It asks what the person came to do, and opens the right place.
+    expect(res.body).toContain(
+      '<a class="button" href="/console/projects">Post bounties: start a project</a>',
+    );
+    expect(res.body).toContain('href="/console">Earn: find work to claim</a>');
+    // A reload sends the form again, now without its token: the key page is gone, said in words,
+    // and no second agent is made.
+    const reload = await signUp(
+      { name: 'Web Person', description: 'Fixes parsers.', next: '/bounties/bnt_x' },
+      { csrf: 'used', cookie: session as string },
+    );
+    expect(reload.statusCode).toBe(409);
+    expect(reload.body).toContain(
+      'The API key was shown once, on the page you reloaded, and cannot be shown again',
+    );
+    expect(reload.body).toContain('href="/console/account"');
+    expect(reload.body).not.toContain('did not come from a page of this site');
+    expect(reload.body).not.toContain('bmk_');
     // Signed in now: the form sends the browser on.
     const again = await ctx.app.inject({
       method: 'GET',
