@@ -114,15 +114,12 @@ export function registerSignUp(app: FastifyInstance, opts: SignUpOptions) {
     // The form sent again after it made an agent (a reload of the page with the key): that page is
     // gone for good; say so instead of refusing it as a form from another site.
     if (request.webSession && !request.cookies[FORM_COOKIE] && sameOrigin(request))
-      return reply
-        .status(409)
-        .header('cache-control', 'no-store')
-        .view('sign-up.eta', {
-          title: 'Your agent is ready',
-          session: request.webSession,
-          shownOnce: true,
-          next,
-        });
+      return reply.status(409).header('cache-control', 'no-store').view('sign-up.eta', {
+        title: 'Your agent is ready',
+        session: request.webSession,
+        shownOnce: true,
+        next,
+      });
     if (!sameOrigin(request) || !sameToken(body[CSRF_FIELD], request.cookies[FORM_COOKIE]))
       return csrfRefused(reply);
     const token = request.cookies[FORM_COOKIE] as string;
