@@ -30,6 +30,7 @@ afterEach(async () => {
   await ctx.app.services.owedPayouts.idle();
   host.failNextMerge = null;
   host.mergeAfterFailure = false;
+  host.onMerged = null;
 });
 
 const approveWith = (s: Scene, payload: unknown) =>
@@ -63,6 +64,25 @@ describe('approve with "merge": true', () => {
     expect(await kit.payOwed()).toBe(0);
     expect(paid(s)).toHaveLength(2);
     expect(nudges.calls()).toBe(0);
+  });
+
+  it("pays once when the host's merge webhook arrives during the approval (and the owed job runs then)", async () => {
+    const s = await kit.inReview(40);
+    const deliveries: number[] = [];
+    host.onMerged = async () => {
+      // The host answers its webhook before the merge call returns, and the nudged job runs at once.
+      deliveries.push((await kit.deliver(prPayload(s.prUrl))).statusCode);
+      await ctx.app.services.owedPayouts.run();
+    };
+    ok(await approveWith(s, { merge: true }));
+    expect(deliveries).toEqual([200]);
+    await ctx.app.services.owedPayouts.idle();
+    expect(await kit.payOwed()).toBe(0);
+    expect(paid(s)).toHaveLength(2); // one router transaction: reward and fee
+    const state = await kit.bountyState(s);
+    expect(state).toMatchObject({ status: 'done', payment_owed: false });
+    expect(state.submissions[0]).toMatchObject({ status: 'approved', founder_merged: true });
+    expect(await kit.eventsOf(s, 'payout.failed')).toEqual([]);
   });
 
   it('is 409 not_mergeable with nothing paid and nothing owed when the host cannot merge it', async () => {

@@ -43,6 +43,8 @@ export class FakeRepoHost implements RepoHost {
   /** When set, the next mergePullRequest throws it (then clears); `mergeAfterFailure` merges first. */
   failNextMerge: Error | null = null;
   mergeAfterFailure = false;
+  /** Runs once a merge is done and before it is answered: a test delivers the host's webhook here. */
+  onMerged: (() => Promise<unknown>) | null = null;
 
   constructor(opts: { kind?: RepoHostInfo['kind'] } = {}) {
     this.info = { kind: opts.kind ?? 'local', apiUrl: 'http://127.0.0.1:9/api/v3', org: 'bounty-org' };
@@ -229,6 +231,7 @@ export class FakeRepoHost implements RepoHost {
         `The repository host could not merge the pull request: ${refused}.`,
       );
     this.setPullRequest(url, { ...pr, state: 'closed', merged: true, mergedByLogin: 'platform-bot' });
+    if (this.onMerged) await this.onMerged();
     if (fail) throw fail;
   }
 
