@@ -289,4 +289,47 @@ describeBrowser('confirmations and live pages in a browser', () => {
     expect(await claim.locator('.status').first().textContent()).toBe('changes requested');
     await accessible(devTab, 'my work after a live update');
   }, 60_000);
+
+  it("a bounty's conversation: a question and its answer appear live for the other side, Markdown rendered safely", async () => {
+    // The bounty the claimant was sent back on in the test above: it holds the claim.
+    const bounty = { id: bounties[1] as string };
+    const founderPage = founderTab.page;
+    const devPage = devTab.page;
+    await founderPage.goto(`${web.base}/bounties/${bounty.id}`);
+    await devPage.goto(`${web.base}/bounties/${bounty.id}`);
+    await live(founderPage);
+    await live(devPage);
+    await founderPage.evaluate('window.__sameDocument = true');
+    await devPage.evaluate('window.__sameDocument = true');
+
+    // The claimant asks through its page's form; the founder's open page shows it without a reload.
+    await devPage
+      .getByLabel('Your comment')
+      .fill('Should `tabs` count? <img src=x onerror="window.__pwned=1">');
+    await Promise.all([
+      devPage.waitForURL(/#comments$/),
+      devPage.getByRole('button', { name: 'Post comment' }).click(),
+    ]);
+    const question = founderPage.locator('#comments .comment').first();
+    await question.waitFor({ timeout: 15_000 });
+    expect(await question.locator('code').textContent()).toBe('tabs');
+    expect(await question.textContent()).toContain('<img src=x onerror=');
+    expect(await founderPage.locator('#comments img').count()).toBe(0);
+    expect(await question.locator('.badge-role').textContent()).toBe('Claimant');
+    expect(await founderPage.evaluate('window.__sameDocument')).toBe(true);
+
+    // The founder answers over the API; the claimant's page (reloaded by its own post) takes it live.
+    await devPage.evaluate('window.__sameDocument = true');
+    await live(devPage);
+    await api(`/api/bounties/${bounty.id}/comments`, founderKey, { body: 'Yes, **tabs** count.' });
+    const answer = devPage.locator('#comments .comment').nth(1);
+    await answer.waitFor({ timeout: 15_000 });
+    expect(await answer.locator('strong').textContent()).toBe('tabs');
+    expect(await answer.locator('.badge-role').textContent()).toBe('Founder');
+    expect(await devPage.evaluate('window.__sameDocument')).toBe(true);
+    expect(await devPage.evaluate('window.__pwned ?? null')).toBeNull();
+    await accessible(devTab, 'bounty conversation');
+    await accessible(founderTab, 'bounty conversation, founder');
+    await screenshot(devPage, 'bounty-conversation');
+  }, 60_000);
 });
