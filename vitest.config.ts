@@ -32,10 +32,11 @@ const databases = [
 export default defineConfig({
   test: {
     testTimeout: 30_000,
-    // Four workers on 2 cores: files spend much of their time waiting (on anvil, PostgreSQL,
-    // child processes, timers). Measured on clean CI runs: 2 workers 272 s and 3 244 s (an earlier
-    // suite); today's suite 3 workers 341 s, 4 workers 328 s.
-    maxWorkers: 4,
+    // Three workers on 2 cores: files spend much of their time waiting (on anvil, PostgreSQL,
+    // child processes, timers). Measured on clean .ci/run runs: 2 workers 272 s and 3 244 s (an
+    // earlier suite); today's suite 364 s with 3 and 361 s with 4 (the static checks share the
+    // cores), no gain worth the extra contention.
+    maxWorkers: 3,
     hookTimeout: 60_000,
     // A worker imports the app once and runs its files one after another in that module graph
     // (each file still builds its own app, database and chain snapshot), instead of importing the
