@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bounties, legAttempts, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
 import { buildTestApp, expectError, registerAgent, type TestContext } from './helpers/app.ts';
@@ -239,7 +239,7 @@ describe('the reconciler', () => {
     // Another instance holds these two bounties for good: every pass skips them.
     await ctx.database.db
       .update(bounties)
-      .set({ approvalLeaseUntil: new Date(ctx.clock.now().getTime() + 86_400_000) })
+      .set({ approvalLeaseUntil: sql`now() + interval '1 day'` })
       .where(inArray(bounties.id, held));
     const w = await inReview(ctx.app, s);
     chain.failNextBroadcast = new Error('socket hang up');

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Executor, rowsOf } from '../src/infra/db/client.ts';
-import { payoutLegs, payouts } from '../src/infra/db/schema.ts';
+import { bounties, payoutLegs, payouts } from '../src/infra/db/schema.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounty-state.repo.ts';
 import { buildTestApp, expectError, randomAddress, registerAgent, type TestContext } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
@@ -68,9 +68,7 @@ function intentFor(s: Scene, w: Awaited<ReturnType<typeof inReview>>) {
 /** The bounty's approval lease as `owner` holds it, renewed the way ApprovalsService renews it. */
 function leaseOf(bountyId: string, owner: string) {
   return {
-    ms: LEASE_MS,
-    renew: (tx: Executor, until: Date) =>
-      ctx.app.services.bountyState.renewApprovalLease(tx, bountyId, owner, until),
+    renew: (tx: Executor) => ctx.app.services.bountyState.renewApprovalLease(tx, bountyId, owner, LEASE_MS),
   };
 }
 
@@ -125,14 +123,7 @@ describe('approval against a changing review', () => {
     // An approval took the lease, then stalled past it before signing (the funds check and the
     // signing now run in one transaction, so the stall is before that transaction).
     const owner = 'stalled-approval';
-    const now = ctx.clock.now();
-    const lease = await bountiesRepo.takeLease(
-      ctx.database.db,
-      bounty.id,
-      owner,
-      now,
-      new Date(now.getTime() + LEASE_MS),
-    );
+    const lease = await bountiesRepo.takeLease(ctx.database.db, bounty.id, owner, LEASE_MS);
     expect(lease?.pendingSubmissionId).toBe(submission.id);
     // While the lease is live the founder cannot reject; once it ran out, the founder does.
     expectError(
@@ -140,7 +131,11 @@ describe('approval against a changing review', () => {
       409,
       'operation_in_progress',
     );
-    ctx.clock.advance(LEASE_MS + 1000);
+    // It runs out by the database's clock (the one every instance shares).
+    await ctx.database.db
+      .update(bounties)
+      .set({ approvalLeaseUntil: sql`now() - interval '1 second'` })
+      .where(eq(bounties.id, bounty.id));
     okJson(await reject(ctx.app, s.founder, bounty.id, { review_notes: 'Changed my mind.' }));
 
     // The stalled approval goes on: its signing transaction locks the submission, finds it
@@ -171,17 +166,10 @@ describe('approval against a changing review', () => {
     const s = await scene(ctx, chain);
     const w = await inReview(ctx.app, s);
     const { bounty, submission } = w;
-    const now = ctx.clock.now();
-    const until = (from: Date) => new Date(from.getTime() + LEASE_MS);
-    expect(
-      await bountiesRepo.takeLease(ctx.database.db, bounty.id, 'stalled', now, until(now)),
-    ).toBeDefined();
-    // Its lease runs out; another approval takes the bounty's lease (and is still at work).
-    ctx.clock.advance(LEASE_MS + 1000);
-    const later = ctx.clock.now();
-    expect(
-      await bountiesRepo.takeLease(ctx.database.db, bounty.id, 'other', later, until(later)),
-    ).toBeDefined();
+    // A stalled approval whose lease ran out (a second ago, by the database's clock); another
+    // approval takes the bounty's lease (and is still at work).
+    expect(await bountiesRepo.takeLease(ctx.database.db, bounty.id, 'stalled', -1000)).toBeDefined();
+    expect(await bountiesRepo.takeLease(ctx.database.db, bounty.id, 'other', LEASE_MS)).toBeDefined();
     const outcome = await ctx.app.services.payouts.payFresh(
       intentFor(s, w),
       leaseOf(bounty.id, 'stalled'),

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bounties, payoutLegs, payouts } from '../src/infra/db/schema.ts';
 import { AppError } from '../src/lib/errors.ts';
@@ -683,7 +683,7 @@ describe('POST /api/bounties/{id}/approve', () => {
     await ctx.database.db
       .update(bounties)
       .set({
-        approvalLeaseUntil: new Date(ctx.clock.now().getTime() + 60_000),
+        approvalLeaseUntil: sql`now() + interval '60 seconds'`,
         approvalLeaseOwner: 'another-instance',
       })
       .where(eq(bounties.id, bounty.id));
@@ -698,8 +698,11 @@ describe('POST /api/bounties/{id}/approve', () => {
       id: submission.id,
       status: 'pending',
     });
-    // A lease that ran out holds nothing.
-    ctx.clock.advance(61_000);
+    // A lease that ran out (by the database's clock, which every instance shares) holds nothing.
+    await ctx.database.db
+      .update(bounties)
+      .set({ approvalLeaseUntil: sql`now() - interval '1 second'` })
+      .where(eq(bounties.id, bounty.id));
     const body = okJson(await approve(ctx.app, s.founder, bounty.id));
     expect(body).toMatchObject({ status: 'done', submission_id: submission.id });
     expectOnePayout(

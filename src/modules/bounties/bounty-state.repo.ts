@@ -5,21 +5,26 @@ import { bounties } from '../../infra/db/schema.ts';
 // The writes behind BountyState (bounty-state.ts): the approval lease, an owed reward, the end of
 // an approval and the payable flags. The bounty's other reads and writes are in bounties.repo.ts.
 /**
- * Takes the approval lease for `owner` (a fencing token) unless another approval holds a live one;
- * answers, in the same statement, which submission is pending now (a reject and a new submission
- * may have come in since the caller read it).
+ * `ms` from now by the database's clock: every instance reads and writes the lease by the same
+ * clock, so instances whose own clocks disagree still agree on when a lease lapses.
+ */
+const fromNow = (ms: number) => sql<Date>`now() + ${Math.round(ms)} * interval '1 millisecond'`;
+
+/**
+ * Takes the approval lease for `owner` (a fencing token) for `ms`, unless another approval holds a
+ * live one; answers, in the same statement, which submission is pending now (a reject and a new
+ * submission may have come in since the caller read it).
  */
 export async function takeLease(
   ex: Executor,
   id: string,
   owner: string,
-  now: Date,
-  until: Date,
+  ms: number,
 ): Promise<{ pendingSubmissionId: string | null } | undefined> {
   const [row] = await ex
     .update(bounties)
-    .set({ approvalLeaseUntil: until, approvalLeaseOwner: owner })
-    .where(and(eq(bounties.id, id), eq(bounties.status, 'in_review'), leaseFree(now)))
+    .set({ approvalLeaseUntil: fromNow(ms), approvalLeaseOwner: owner })
+    .where(and(eq(bounties.id, id), eq(bounties.status, 'in_review'), leaseFree()))
     .returning({
       pendingSubmissionId: sql<string | null>`(select s.id from submissions s
         where s.bounty_id = bounties.id and s.status = 'pending' limit 1)`,
@@ -27,8 +32,9 @@ export async function takeLease(
   return row;
 }
 
-export const leaseFree = (now: Date) =>
-  or(isNull(bounties.approvalLeaseUntil), lt(bounties.approvalLeaseUntil, now));
+/** No approval holds a live lease, by the database's clock. */
+export const leaseFree = () =>
+  or(isNull(bounties.approvalLeaseUntil), lt(bounties.approvalLeaseUntil, sql`now()`));
 
 /** The founder merged the pending submission: its reward is owed until the approval finishes. */
 export async function markPaymentOwed(ex: Executor, id: string, now: Date): Promise<void> {
@@ -50,10 +56,10 @@ export async function clearPaymentOwed(ex: Executor, id: string, now: Date): Pro
  * Extends the lease while `owner` still holds it and the bounty is in review: a first payout's
  * signing transaction runs this after locking the submission (the order a reject takes them in).
  */
-export async function renewLease(ex: Executor, id: string, owner: string, until: Date): Promise<boolean> {
+export async function renewLease(ex: Executor, id: string, owner: string, ms: number): Promise<boolean> {
   const rows = await ex
     .update(bounties)
-    .set({ approvalLeaseUntil: until })
+    .set({ approvalLeaseUntil: fromNow(ms) })
     .where(and(eq(bounties.id, id), eq(bounties.status, 'in_review'), eq(bounties.approvalLeaseOwner, owner)))
     .returning({ id: bounties.id });
   return rows.length > 0;

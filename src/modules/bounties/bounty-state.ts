@@ -34,7 +34,7 @@ export class BountyState {
       bountyId,
       'in_review',
       { status: 'open', claimedBy: null, claimedAt: null, claimWarnedAt: null, updatedAt: now },
-      state.leaseFree(now),
+      state.leaseFree(),
     );
     return reopened !== undefined;
   }
@@ -49,22 +49,22 @@ export class BountyState {
       bountyId,
       'in_review',
       { status: 'claimed', revisionDueAt: due, claimWarnedAt: null, updatedAt: now },
-      state.leaseFree(now),
+      state.leaseFree(),
     );
     return moved !== undefined;
   }
 
   /**
-   * The approval lease for `owner` until `until`, unless another holds a live one (undefined),
-   * with the submission pending as it was taken.
+   * The approval lease for `owner` for `ms` (by the database's clock), unless another holds a live
+   * one (undefined), with the submission pending as it was taken.
    */
-  takeApprovalLease(bountyId: string, owner: string, now: Date, until: Date) {
-    return state.takeLease(this.db, bountyId, owner, now, until);
+  takeApprovalLease(bountyId: string, owner: string, ms: number) {
+    return state.takeLease(this.db, bountyId, owner, ms);
   }
 
-  /** Extends the lease while `owner` still holds it (a first payout's signing transaction). */
-  renewApprovalLease(tx: Executor, bountyId: string, owner: string, until: Date): Promise<boolean> {
-    return state.renewLease(tx, bountyId, owner, until);
+  /** Extends the lease for `ms` while `owner` still holds it (a first payout's signing transaction). */
+  renewApprovalLease(tx: Executor, bountyId: string, owner: string, ms: number): Promise<boolean> {
+    return state.renewLease(tx, bountyId, owner, ms);
   }
 
   /** Gives the lease up, only while `owner` holds it. */

@@ -111,7 +111,7 @@ export class FreshPayout {
       const submission = await repo.lockSubmissionStatus(tx, payout.submissionId);
       if (submission === undefined) return 'lease_lost';
       const pending = submission === 'pending';
-      const leased = await lease.renew(tx, new Date(clock.now().getTime() + lease.ms));
+      const leased = await lease.renew(tx);
       // Pending but the lease is another's: nothing recorded. A submission reviewed meanwhile is
       // recorded failed whoever holds the lease.
       if (pending && !leased) return 'lease_lost';

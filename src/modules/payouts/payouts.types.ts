@@ -94,6 +94,6 @@ export interface PaidLeg {
  * lives on the bounty, which the bounties module owns: the caller brings the renewal.
  */
 export interface SigningLease {
-  ms: number;
-  renew: (tx: Executor, until: Date) => Promise<boolean>;
+  /** Extends the lease for the caller's full term (by the database's clock) while it holds it. */
+  renew: (tx: Executor) => Promise<boolean>;
 }

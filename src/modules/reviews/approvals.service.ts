@@ -129,10 +129,10 @@ export class ApprovalsService {
       };
       const { receiptTimeoutMs, approvalLeaseMs } = this.deps;
       const started = Date.now();
-      const renew = (tx: Executor, until: Date) => bountyState.renewApprovalLease(tx, bountyId, owner, until);
+      const renew = (tx: Executor) => bountyState.renewApprovalLease(tx, bountyId, owner, approvalLeaseMs);
       const outcome = hasPayout
         ? ({ status: 'existing' } as const)
-        : await payouts.payFresh(intent, { ms: approvalLeaseMs, renew }, receiptTimeoutMs);
+        : await payouts.payFresh(intent, { renew }, receiptTimeoutMs);
       let payout: Payout;
       let result: DriveResult;
       if (outcome.status === 'confirmed') {
@@ -237,8 +237,6 @@ export class ApprovalsService {
    * the submission pending as it was taken; undefined while another holds a live one.
    */
   private lease(bountyId: string, owner: string) {
-    const now = this.deps.clock.now();
-    const until = new Date(now.getTime() + this.deps.approvalLeaseMs);
-    return this.deps.bountyState.takeApprovalLease(bountyId, owner, now, until);
+    return this.deps.bountyState.takeApprovalLease(bountyId, owner, this.deps.approvalLeaseMs);
   }
 }
