@@ -83,6 +83,8 @@ export function buildReviewLoop(deps: ReviewLoopDeps) {
     approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,
     receiptTimeoutMs: config.payouts.receiptTimeoutSeconds * 1000,
   });
+  // A payout a reorg took back and another transaction paid: the approval records that one.
+  payouts.onRepaid((r) => approvals.recordRepaid(r));
   const owedPayouts = new OwedPayouts({ log, clock, merges, approvals, funds });
   // A founder's balance or allowance changed on chain: owed rewards are tried again at once.
   chainWatcher.onFundsChange(() => owedPayouts.nudge());

@@ -7,7 +7,7 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { BountyState } from '../bounties/bounty-state.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
-import type { DriveResult, Payout, PayoutsService } from '../payouts/payouts.service.ts';
+import type { DriveResult, Payout, PayoutsService, RepaidListener } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import type { ApproveMerge } from './approve-merge.ts';
 import { type ApprovalResult, finishApproval } from './finish-approval.ts';
@@ -56,9 +56,14 @@ const RECONCILE_WAIT_MS = 2_000;
  * transaction (payout confirmed, submission approved, bounty done, event).
  */
 export class ApprovalsService {
-  constructor(private readonly deps: ApprovalsDeps) {
-    // A payout a reorg took back and another transaction paid: the approval names that one.
-    deps.payouts.onRepaid((r) => owedRepo.recordRepaid(deps.db, r, deps.clock.now()));
+  constructor(private readonly deps: ApprovalsDeps) {}
+
+  /**
+   * A payout a reorg took back and another transaction paid: the approval names that one. The
+   * composition root wires it to `PayoutsService.onRepaid` (compose-reviews.ts).
+   */
+  recordRepaid(r: Parameters<RepaidListener>[0]): Promise<void> {
+    return owedRepo.recordRepaid(this.deps.db, r, this.deps.clock.now());
   }
 
   /**
