@@ -3,7 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { type Hex, parseEventLogs } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
-import { activityEvents } from '../src/infra/db/schema.ts';
+import { accountNonces, activityEvents, walletTxs } from '../src/infra/db/schema.ts';
+import { insertOrReopenFiller } from '../src/modules/wallets/wallet-journal.repo.ts';
 import { expectError, randomAddress, type TestAgent, type TestApp } from './helpers/app.ts';
 import { startTestChain, type TestChain } from './helpers/chain.ts';
 import { engineScene } from './helpers/wallet-engine.ts';
@@ -278,6 +279,57 @@ describe('the wallet transaction engine', () => {
     expect(own.statusCode, own.body).toBe(200);
     expect(own.json().sponsored).toBe(false);
     expect(await s.salesOf(me)).toHaveLength(2);
+  });
+
+  // CI seed 1451258204 (wallets-interleave): a filler at the same nonce and fees has the same bytes
+  // as one the node refused before, and inserting it again failed every pass, so the wallet stayed
+  // with its counter ahead of the chain for good.
+  it('gives back nonces nothing waits behind, and opens a refused filler again instead of inserting it twice', async () => {
+    const dev = await s.holder(50n);
+    const me = (dev.walletAddress as Hex).toLowerCase();
+    await tc.test.setBalance({ address: dev.walletAddress as Hex, value: 10n ** 17n });
+    const first = await sell(dev, 5n);
+    expect(first.statusCode, first.body).toBe(200);
+    const { db } = s.ctx.database;
+    const chainCount = await tc.pub.getTransactionCount({
+      address: dev.walletAddress as Hex,
+      blockTag: 'pending',
+    });
+    // Its counter runs two ahead of the chain, nothing recorded at those nonces: a wallet without
+    // ETH could never pay fillers there, and nothing waits behind them.
+    await db
+      .update(accountNonces)
+      .set({ nextNonce: chainCount + 2 })
+      .where(eq(accountNonces.address, me));
+    await tc.test.setBalance({ address: dev.walletAddress as Hex, value: 0n });
+    s.ctx.app.services.walletEngine.nudge(me);
+    await settle(async () => {
+      const [row] = await db.select().from(accountNonces).where(eq(accountNonces.address, me));
+      return row?.nextNonce === chainCount;
+    });
+    expect(
+      await db
+        .select()
+        .from(walletTxs)
+        .where(and(eq(walletTxs.signer, me), eq(walletTxs.kind, 'nonce_filler'))),
+    ).toEqual([]);
+
+    // A filler the node refused before is the same row as the one signed again at its nonce and
+    // fees: recorded again, it is opened again (signed), never a second insert that fails.
+    const [sale] = await db.select().from(walletTxs).where(eq(walletTxs.hash, first.json().tx_hash));
+    const refused = {
+      ...(sale as typeof walletTxs.$inferSelect),
+      hash: `0x${'f1'.repeat(32)}`,
+      nonce: 1_000_000,
+      kind: 'nonce_filler',
+      intentId: null,
+      status: 'failed' as const,
+    };
+    await db.insert(walletTxs).values(refused);
+    await insertOrReopenFiller(db, { ...refused, status: undefined, updatedAt: new Date() });
+    const [again] = await db.select().from(walletTxs).where(eq(walletTxs.hash, refused.hash));
+    expect(again?.status).toBe('signed');
+    await db.delete(walletTxs).where(eq(walletTxs.hash, refused.hash));
   });
 
   it('holds a quota of 1 across two instances: two concurrent sponsored withdraws move tokens once', async () => {

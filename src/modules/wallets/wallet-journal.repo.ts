@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { accountNonces, walletIntents, walletTxs } from '../../infra/db/schema.ts';
 
@@ -91,6 +91,31 @@ export async function insertIntent(ex: Executor, row: typeof walletIntents.$infe
 
 export async function insertTx(ex: Executor, row: typeof walletTxs.$inferInsert): Promise<void> {
   await ex.insert(walletTxs).values(row);
+}
+
+/**
+ * A gap filler: the same nonce and fees sign the same bytes, so a filler recorded before (one the
+ * node refused, or a reorg dropped) is the same row: it is opened again instead of inserted twice.
+ */
+export async function insertOrReopenFiller(ex: Executor, row: typeof walletTxs.$inferInsert): Promise<void> {
+  await ex
+    .insert(walletTxs)
+    .values(row)
+    .onConflictDoUpdate({
+      target: walletTxs.hash,
+      set: { status: 'signed', blockNumber: null, updatedAt: row.updatedAt },
+    });
+}
+
+/**
+ * Under the signer's row lock (`lockNext`): the counter comes down to `to`, so gaps above every
+ * nonce still held wait on nothing and need no filler the signer might not be able to pay.
+ */
+export async function lowerNext(ex: Executor, signer: string, to: number): Promise<void> {
+  await ex
+    .update(accountNonces)
+    .set({ nextNonce: to })
+    .where(and(eq(accountNonces.address, signer), gt(accountNonces.nextNonce, to)));
 }
 
 export async function findIntent(ex: Executor, id: string): Promise<IntentRow | undefined> {

@@ -205,14 +205,28 @@ export class WalletSigning {
     });
   }
 
-  /** Nonces below the signer's counter that nothing will ever fill get a transfer of nothing. */
+  /**
+   * Nonces below the signer's counter that nothing will ever fill: the ones above every nonce still
+   * held give their place back (the counter comes down, under the signer's lock: nothing waits
+   * behind them, and a signer without ETH could never pay a filler there); the ones below a held
+   * nonce get a transfer of nothing, so what waits behind them can mine.
+   */
   async fillGaps(signer: string): Promise<number> {
     const { db, chain, maxFeePerGas, log } = this.deps;
-    const next = await repo.nextOf(db, signer);
-    if (next === undefined) return 0;
+    if ((await repo.nextOf(db, signer)) === undefined) return 0;
     const pending = await chain.wallets.nonceOf(signer, 'pending');
+    const { next, held } = await db.transaction(async (tx) => {
+      const counter = await repo.lockNext(tx, signer);
+      if (pending >= counter) return { next: counter, held: new Set<number>() };
+      const holding = new Set(await repo.heldNonces(tx, signer, pending, counter));
+      const top = holding.size > 0 ? Math.max(...holding) + 1 : pending;
+      if (top < counter) {
+        await repo.lowerNext(tx, signer, top);
+        log.warn({ signer, from: counter, to: top }, 'gave back wallet nonces nothing waits behind');
+      }
+      return { next: Math.min(counter, top), held: holding };
+    });
     if (pending >= next) return 0;
-    const held = new Set(await repo.heldNonces(db, signer, pending, next));
     const gaps = [];
     for (let n = pending; n < next; n++) if (!held.has(n)) gaps.push(n);
     if (gaps.length === 0) return 0;
@@ -226,7 +240,7 @@ export class WalletSigning {
         nonce,
       );
       const at = this.deps.clock.now();
-      await repo.insertTx(db, {
+      await repo.insertOrReopenFiller(db, {
         hash: s.hash,
         signer,
         nonce,
