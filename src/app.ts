@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import { buildServices, type ServiceDeps, type Services } from './compose.ts';
 import type { Config } from './infra/config.ts';
 import { registerAuth } from './infra/http/auth.ts';
-import { frameworkErrors, registerErrorHandling } from './infra/http/error-handler.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './infra/http/error-handler.ts';
 import { registerIdempotency } from './infra/http/idempotency.ts';
 import { OPENAPI_TAGS, openApiComponents, registerOpenApiMeta } from './infra/http/openapi-meta.ts';
 import { registerRateLimit } from './infra/http/rate-limit.ts';
@@ -80,6 +80,7 @@ export async function buildApp(deps: AppDeps) {
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     frameworkErrors,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

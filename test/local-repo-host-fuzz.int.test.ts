@@ -123,7 +123,13 @@ describe(`the built-in host, fuzzed (HOST_FUZZ_SEED=${SEED}, ${RUNS} per route)`
         const text = await res.text();
         expect(res.status, `${what} -> ${text.slice(0, 300)}`).toBeLessThan(500);
         if (res.status < 400) continue;
-        const json = JSON.parse(text) as { message?: unknown; status?: unknown };
+        let json: { message?: unknown; status?: unknown } = {};
+        expect(
+          () => {
+            json = JSON.parse(text);
+          },
+          `${what} -> ${res.status} ${JSON.stringify(text.slice(0, 300))}: an error body in GitHub shape`,
+        ).not.toThrow();
         expect(typeof json.message, what).toBe('string');
         expect(json.status, what).toBe(String(res.status));
       }

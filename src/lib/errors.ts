@@ -38,6 +38,7 @@ export const ERROR_STATUS = {
   not_mergeable: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   idempotency_key_reused: 422,
   rate_limited: 429,
   too_many_streams: 429,

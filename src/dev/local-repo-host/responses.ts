@@ -47,3 +47,20 @@ export function paging(q: URLSearchParams): { perPage: number; page: number; fro
   const page = Math.max(Number.parseInt(q.get('page') ?? '1', 10) || 1, 1);
   return { perPage, page, from: (page - 1) * perPage };
 }
+
+/**
+ * A request Node's HTTP parser refused before any handler ran (headers over its limit, a malformed
+ * request line): answered in GitHub's error shape, like every other error, then the connection ends.
+ */
+export function clientErrorAnswer(err: { code?: string }): string {
+  const overflow = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = overflow ? 431 : 400;
+  const body = JSON.stringify(
+    refused(status, overflow ? 'Request Header Fields Too Large' : 'Bad Request').body,
+  );
+  return (
+    `HTTP/1.1 ${status} ${overflow ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `connection: close\r\n\r\n${body}`
+  );
+}

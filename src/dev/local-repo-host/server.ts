@@ -15,7 +15,14 @@ import { pullPage } from './pull-page.ts';
 import { recordPushedTips } from './pushers.ts';
 import { readPushBody, refusedUpdate } from './ref-updates.ts';
 import { controlInPath, crossSiteWithBasic, readJson } from './request-checks.ts';
-import { type ApiResponse, badCredentials, forbidden, refused, requiresAuthentication } from './responses.ts';
+import {
+  type ApiResponse,
+  badCredentials,
+  clientErrorAnswer,
+  forbidden,
+  refused,
+  requiresAuthentication,
+} from './responses.ts';
 import { RestApi } from './rest-api.ts';
 import { RepoStore } from './store.ts';
 import { STYLESHEET, STYLESHEET_PATH } from './stylesheet.ts';
@@ -232,6 +239,10 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
       if (!res.headersSent) sendJson(res, refused(500, 'Server Error'));
       else res.destroy();
     });
+  });
+  server.on('clientError', (err: Error & { code?: string }, socket) => {
+    if (socket.writable) socket.end(clientErrorAnswer(err));
+    else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../../lib/errors.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
@@ -84,4 +86,26 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   // No hook runs for these, so the id header is set here (request-id.ts sets it for the rest).
   reply.header(REQUEST_ID_HEADER, request.id);
   reply.status(badPath ? 404 : 500).send({ error: { ...error, request_id: request.id } });
+}
+
+/**
+ * A request Node's HTTP parser refused before Fastify saw it (a request line and headers over its
+ * 16 KiB limit, a malformed request): answered in the envelope like every other error, with a
+ * request id of its own, then the connection ends.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const overflow = err.code === 'HPE_HEADER_OVERFLOW';
+  const e = overflow
+    ? new AppError('headers_too_large', 'The request line and headers are over 16 KiB; send less.')
+    : new AppError('validation_error', 'The request could not be read as HTTP.');
+  const body = JSON.stringify({ error: { code: e.code, message: e.message, request_id: randomUUID() } });
+  const reason = overflow ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${e.status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

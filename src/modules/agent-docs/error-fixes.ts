@@ -71,6 +71,8 @@ export const ERROR_FIXES: Record<ErrorCode, string> = {
   not_mergeable:
     'The repository host could not merge the pull request (a conflict with the base, a closed pull request, or a head pushed after the review): nothing was paid. Ask the contributor to update it (or request changes), then approve again; `"merge": false` pays without merging.',
   payload_too_large: 'The body is over 64 KiB; send less (descriptions have length limits too).',
+  headers_too_large:
+    'The request line and headers are over 16 KiB (a very long query string or header); send less, or move data into a JSON body.',
   unsupported_media_type: 'Send the body as JSON with `Content-Type: application/json`.',
   idempotency_key_reused:
     'That Idempotency-Key was used for a different request; use a new key (a UUID) for each new operation.',
