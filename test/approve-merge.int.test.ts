@@ -163,4 +163,34 @@ describe('approve with "merge": true', () => {
     expectError(await approveWith(s, { merge: 'yes' }), 400, 'validation_error');
     expect(mergesOf(s)).toEqual([]);
   });
+
+  it('works the same on a GitHub-configured deployment: merged first and paid once, or 409 with nothing paid', async () => {
+    const gh = new FakeRepoHost({ kind: 'github' });
+    const chainGh = new FakeChain();
+    const other = await buildTestApp({ chain: chainGh, repoHost: gh });
+    try {
+      const k = webhookKit(other, chainGh, gh);
+      const ghPaid = (sc: Scene) =>
+        chainGh.transfers.filter(
+          (t) => t.tokenAddress === sc.tokenAddress.toLowerCase() && t.status === 'success',
+        );
+      const send = (sc: Scene, payload: unknown) =>
+        other.app.inject({
+          method: 'POST',
+          url: `/api/bounties/${sc.bounty.id}/approve`,
+          headers: sc.founder.headers,
+          payload: payload as Record<string, unknown>,
+        });
+      const good = await k.inReview(40);
+      expect(ok<{ status: string }>(await send(good, { merge: true })).status).toBe('done');
+      expect(gh.merges.filter((m) => good.prUrl.endsWith(`/pull/${m.number}`))).toHaveLength(1);
+      expect(ghPaid(good)).toHaveLength(2);
+      const bad = await k.inReview(40);
+      gh.setPullRequest(bad.prUrl, { mergeable: false, authorLogin: bad.devLogin });
+      expectError(await send(bad, { merge: true }), 409, 'not_mergeable');
+      expect(ghPaid(bad)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
 });
