@@ -118,6 +118,10 @@ describe('bounty comments', () => {
     const res = await post(s.bounty.id, s.dev, { body: 'a\u202eb\u0001c <script>x</script>' });
     expect(res.statusCode).toBe(201);
     expect(res.json().comment.body).toBe('abc <script>x</script>');
+    // A lone surrogate (valid JSON, no valid UTF-8) is stored as U+FFFD, never a 500 (FUZZ_SEED=1354561936).
+    const lone = await post(s.bounty.id, s.dev, { body: 'ok \udfff lone text' });
+    expect(lone.statusCode, lone.body).toBe(201);
+    expect(lone.json().comment.body).toBe('ok \ufffd lone text');
   });
 
   it('on the bounty page: rendered as safe Markdown with roles, a form for the signed-in, a sign-in link otherwise', async () => {

@@ -27,9 +27,15 @@ export const OPTIONAL_VISIBLE_TEXT_PATTERN = `^$|${VISIBLE_TEXT_PATTERN}`;
 /** Controls and bidi characters, keeping line breaks and tabs (descriptions are multi-line text). */
 const HIDDEN_BUT_LAYOUT = new RegExp(`(?![\\t\\n\\r])[${HIDDEN}]`, 'gu');
 
-/** A description with control and bidi-override characters removed (tab, CR and LF stay). */
+/** A UTF-16 surrogate without its pair: JSON carries it, but no UTF-8 text (nor jsonb) can hold it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A description with control and bidi-override characters removed (tab, CR and LF stay), and any
+ * lone surrogate replaced by U+FFFD, so the text is storable everywhere (text columns, jsonb).
+ */
 export function stripHidden(text: string): string {
-  return text.replace(HIDDEN_BUT_LAYOUT, '');
+  return text.replace(HIDDEN_BUT_LAYOUT, '').replace(LONE_SURROGATE, '\ufffd');
 }
 
 /** A required description with those characters removed; 400 naming `field` when nothing is left. */
