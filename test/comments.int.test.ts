@@ -5,10 +5,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../clients/cli/main.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityEvents } from '../src/infra/db/schema.ts';
 import { buildTestApp, expectError, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { cliInProcess } from './helpers/cli-in-process.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { browserless, errorsOf } from './helpers/web-forms.ts';
@@ -192,23 +192,8 @@ describe('bounty comments', () => {
   it('from the CLI: bounty comment posts, bounty comments reads, as text and JSON', async () => {
     const s = await kit.inReview(30);
     const tmp = mkdtempSync(join(tmpdir(), 'comments-cli-'));
-    const cli = async (who: TestAgent, args: string[]) => {
-      vi.stubEnv('BOUNTY_API_URL', base);
-      vi.stubEnv('BOUNTY_API_KEY', who.apiKey);
-      vi.stubEnv('XDG_CONFIG_HOME', tmp);
-      let out = '';
-      const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-        out += String(chunk);
-        return true;
-      });
-      try {
-        expect(await runCli(args)).toBe(0);
-      } finally {
-        write.mockRestore();
-        vi.unstubAllEnvs();
-      }
-      return out;
-    };
+    const cli = (who: TestAgent, args: string[]) =>
+      cliInProcess(args, { apiUrl: base, apiKey: who.apiKey, configHome: tmp });
     try {
       expect(await cli(s.founder, ['comment', s.bounty.id, 'Please add a **test**.'])).toMatch(
         new RegExp(`commented on ${s.bounty.id} \\(cmt_[0-9a-f]{32}\\)`),

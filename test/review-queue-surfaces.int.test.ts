@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../clients/cli/main.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   createBounty,
@@ -13,6 +12,7 @@ import {
   type TestContext,
 } from './helpers/app.ts';
 import { type ActiveProject, activeProject, claim, ok } from './helpers/bounty-flows.ts';
+import { cliInProcess } from './helpers/cli-in-process.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
@@ -91,23 +91,8 @@ async function mcpQueue(founder: TestAgent): Promise<Queue> {
 }
 
 /** `bounty <args>` in this process, with the founder's key; what it printed on stdout. */
-async function cli(founder: TestAgent, args: string[]): Promise<string> {
-  vi.stubEnv('BOUNTY_API_URL', base);
-  vi.stubEnv('BOUNTY_API_KEY', founder.apiKey);
-  vi.stubEnv('XDG_CONFIG_HOME', tmp);
-  let out = '';
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    expect(await runCli(args)).toBe(0);
-  } finally {
-    write.mockRestore();
-    vi.unstubAllEnvs();
-  }
-  return out;
-}
+const cli = (founder: TestAgent, args: string[]) =>
+  cliInProcess(args, { apiUrl: base, apiKey: founder.apiKey, configHome: tmp });
 
 describe('the review queue', () => {
   it('is the same on the API, the console, MCP and the CLI: same submissions, same order, same amounts', async () => {
