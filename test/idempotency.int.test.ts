@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/infra/db/client.ts';
@@ -254,7 +254,6 @@ describe('refusals', () => {
     const key = newKey();
     const url = `/api/bounties/${bounty.id}/claim`;
     const now = ctx.clock.now();
-    const lockedUntil = new Date(now.getTime() + 60_000);
     const identity = {
       scope: s.dev.id,
       key: createHash('sha256').update(key).digest('hex'),
@@ -262,10 +261,17 @@ describe('refusals', () => {
       path: url,
       requestHash: requestHash(undefined),
     };
-    const at = { now, lockedUntil, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
-    expect(await idempotencyRepo.claim(ctx.database.db, identity, at)).toBe(true);
+    const at = { now, lockSeconds: 60, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+    expect(await idempotencyRepo.claim(ctx.database.db, identity, at)).toBeInstanceOf(Date);
     expectError(await post(ctx.app, url, s.dev, key), 409, 'idempotency_in_progress');
-    ctx.clock.advance(60_000);
+    // The instance's own clock says nothing about the lock: an hour on it, and the lock still holds.
+    ctx.clock.advance(3_600_000);
+    expectError(await post(ctx.app, url, s.dev, key), 409, 'idempotency_in_progress');
+    // The lock's minute passes by the database's clock (moved back here rather than waited for).
+    await ctx.database.db
+      .update(idempotencyKeys)
+      .set({ lockedUntil: sql`now() - interval '1 second'` })
+      .where(eq(idempotencyKeys.key, identity.key));
     const taken = await post(ctx.app, url, s.dev, key);
     expect(taken.statusCode, taken.body).toBe(200);
     expect(taken.headers['idempotent-replayed']).toBeUndefined();

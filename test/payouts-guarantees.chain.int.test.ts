@@ -388,7 +388,7 @@ describe('payments the contributor can count on', () => {
         path: url,
         requestHash: requestHash(undefined),
       },
-      { now, lockedUntil: new Date(now.getTime() - 1), expiresAt: new Date(now.getTime() + 3_600_000) },
+      { now, lockSeconds: -1, expiresAt: new Date(now.getTime() + 3_600_000) },
     );
     // Meanwhile the payout finished (here by another approval, as the reconciler would).
     const done = await approve(other, bountyId);

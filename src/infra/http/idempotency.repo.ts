@@ -1,4 +1,4 @@
-import { and, eq, lte, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 
@@ -17,28 +17,55 @@ export interface RequestIdentity {
 const byId = (r: { scope: string; key: string }) =>
   and(eq(idempotencyKeys.scope, r.scope), eq(idempotencyKeys.key, r.key));
 
-/** Inserts an `in_progress` record; false when one exists already (uniqueness is the primary key). */
-export async function claim(
-  ex: Executor,
-  r: RequestIdentity,
-  at: { now: Date; lockedUntil: Date; expiresAt: Date },
-): Promise<boolean> {
-  const rows = await ex
+/**
+ * When a lock taken now for `seconds` lapses, by the database's clock (one clock for every
+ * instance: one whose clock runs ahead never takes over a live lock). Whole milliseconds, so the
+ * value read back into a Date is the exact fencing token stored.
+ */
+const lockFor = (seconds: number) =>
+  sql<Date>`date_trunc('milliseconds', now() + make_interval(secs => ${seconds}))`;
+const NOW_MS = sql<Date>`date_trunc('milliseconds', now())`;
+
+/** When a record was taken: the instance's clock for its expiry (24 h), the database's for its lock. */
+export interface TakenAt {
+  now: Date;
+  expiresAt: Date;
+  lockSeconds: number;
+}
+
+/**
+ * Inserts an `in_progress` record and returns its lock (the fencing token); null when one exists
+ * already (uniqueness is the primary key).
+ */
+export async function claim(ex: Executor, r: RequestIdentity, at: TakenAt): Promise<Date | null> {
+  const [row] = await ex
     .insert(idempotencyKeys)
     .values({
       ...r,
       status: 'in_progress',
-      lockedUntil: at.lockedUntil,
+      lockedUntil: lockFor(at.lockSeconds),
       createdAt: at.now,
       expiresAt: at.expiresAt,
     })
     .onConflictDoNothing()
-    .returning({ scope: idempotencyKeys.scope });
-  return rows.length === 1;
+    .returning({ lockedUntil: idempotencyKeys.lockedUntil });
+  return row?.lockedUntil ?? null;
 }
 
-export async function find(ex: Executor, r: { scope: string; key: string }): Promise<IdempotencyRow | null> {
-  const [row] = await ex.select().from(idempotencyKeys).where(byId(r)).limit(1);
+/** The record, and whether its lock still holds by the database's clock. */
+export async function find(
+  ex: Executor,
+  r: { scope: string; key: string },
+): Promise<(IdempotencyRow & { locked: boolean }) | null> {
+  const t = idempotencyKeys;
+  const [row] = await ex
+    .select({
+      ...getTableColumns(t),
+      locked: sql<boolean>`coalesce(${t.lockedUntil} > now(), false)`,
+    })
+    .from(t)
+    .where(byId(r))
+    .limit(1);
   return row ?? null;
 }
 
@@ -47,13 +74,9 @@ export async function find(ex: Executor, r: { scope: string; key: string }): Pro
  * or is the same request's `in_progress` record whose lock lapsed (its process died). A
  * conditional update, so of several racing takers exactly one wins.
  */
-export async function takeOver(
-  ex: Executor,
-  r: RequestIdentity,
-  at: { now: Date; lockedUntil: Date; expiresAt: Date },
-): Promise<boolean> {
+export async function takeOver(ex: Executor, r: RequestIdentity, at: TakenAt): Promise<Date | null> {
   const t = idempotencyKeys;
-  const rows = await ex
+  const [row] = await ex
     .update(t)
     .set({
       method: r.method,
@@ -62,7 +85,7 @@ export async function takeOver(
       status: 'in_progress',
       responseStatus: null,
       responseBody: null,
-      lockedUntil: at.lockedUntil,
+      lockedUntil: lockFor(at.lockSeconds),
       createdAt: at.now,
       expiresAt: at.expiresAt,
     })
@@ -73,7 +96,7 @@ export async function takeOver(
           lte(t.expiresAt, at.now),
           and(
             eq(t.status, 'in_progress'),
-            lte(t.lockedUntil, at.now),
+            sql`${t.lockedUntil} <= now()`,
             eq(t.method, r.method),
             eq(t.path, r.path),
             eq(t.requestHash, r.requestHash),
@@ -81,8 +104,8 @@ export async function takeOver(
         ),
       ),
     )
-    .returning({ scope: t.scope });
-  return rows.length === 1;
+    .returning({ lockedUntil: t.lockedUntil });
+  return row?.lockedUntil ?? null;
 }
 
 /**
@@ -110,18 +133,17 @@ export async function complete(
 }
 
 /**
- * Keeps the record as a request that ended without a final answer (its lock lapsed at `now`): a
+ * Keeps the record as a request that ended without a final answer (its lock lapses now): a
  * retry of the same request takes it over and runs again (the handler finds what it did), while a
  * different request under this key is still refused. Same fencing as `complete`.
  */
 export async function lapse(
   ex: Executor,
   r: { scope: string; key: string; lockedUntil: Date },
-  now: Date,
 ): Promise<void> {
   await ex
     .update(idempotencyKeys)
-    .set({ lockedUntil: now })
+    .set({ lockedUntil: NOW_MS })
     .where(
       and(byId(r), eq(idempotencyKeys.status, 'in_progress'), eq(idempotencyKeys.lockedUntil, r.lockedUntil)),
     );

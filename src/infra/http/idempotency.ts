@@ -45,7 +45,8 @@ export interface IdempotencyOptions {
   /**
    * How long an `in_progress` record blocks retries before it counts as abandoned (its process
    * died). Longer than the slowest handler (approve, bounded by the approval lease), or a retry
-   * could run beside a first attempt that is still working.
+   * could run beside a first attempt that is still working. Counted by the database's clock, so
+   * instances whose clocks disagree agree on when a lock lapses.
    */
   lockSeconds: number;
   /** When set, expired records are purged this often (background jobs); otherwise only lazily. */
@@ -162,15 +163,12 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     // A record can vanish between the insert and the read (its answer was a 5xx): look again.
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = clock.now();
-      const at = {
-        now,
-        lockedUntil: new Date(now.getTime() + opts.lockSeconds * 1000),
-        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      const at = { now, lockSeconds: opts.lockSeconds, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+      const hold = (lockedUntil: Date, retryOfLost = false) => {
+        request.idempotency = { scope, key: identity.key, lockedUntil, secret, retryOfLost };
       };
-      const hold = (retryOfLost = false) => {
-        request.idempotency = { scope, key: identity.key, lockedUntil: at.lockedUntil, secret, retryOfLost };
-      };
-      if (await repo.claim(db, identity, at)) return hold();
+      const claimed = await repo.claim(db, identity, at);
+      if (claimed) return hold(claimed);
       const row = await repo.find(db, identity);
       if (!row) continue;
       if (row.expiresAt > now) {
@@ -191,11 +189,13 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
             .type(JSON_TYPE)
             .send(open(secret, row.responseBody));
         }
-        if (row.lockedUntil !== null && row.lockedUntil > now) break;
-        if (await repo.takeOver(db, identity, at)) return hold(row.status !== 'done');
+        if (row.locked) break;
+        const taken = await repo.takeOver(db, identity, at);
+        if (taken) return hold(taken, row.status !== 'done');
         continue;
       }
-      if (await repo.takeOver(db, identity, at)) return hold();
+      const taken = await repo.takeOver(db, identity, at);
+      if (taken) return hold(taken);
     }
     throw new AppError(
       'idempotency_in_progress',
@@ -210,7 +210,7 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     try {
       // Awaited, so that once the client has the answer a retry is replayed, not refused as in progress.
       if (reply.statusCode === IN_FLIGHT_STATUS) {
-        await repo.lapse(db, held, clock.now());
+        await repo.lapse(db, held);
       } else if (keeps(reply.statusCode, payload, reply.getHeader('content-type'))) {
         await repo.complete(db, held, { status: reply.statusCode, body: seal(held.secret, payload) });
       } else {
