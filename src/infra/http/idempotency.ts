@@ -163,7 +163,11 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     // A record can vanish between the insert and the read (its answer was a 5xx): look again.
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = clock.now();
-      const at = { now, lockSeconds: opts.lockSeconds, expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) };
+      const at = {
+        now,
+        lockSeconds: opts.lockSeconds,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      };
       const hold = (lockedUntil: Date, retryOfLost = false) => {
         request.idempotency = { scope, key: identity.key, lockedUntil, secret, retryOfLost };
       };
