@@ -4,7 +4,8 @@
  * service call) plus each listed project's review record and the template; for visitors who are
  * not signed in (these runs) it is rendered once per URL while the activity feed's newest event
  * stays the same (at most 5 s, src/web/public/page-cache.ts), so a run mostly measures that probe
- * and the cached answer.
+ * and the cached answer. The board default is measured once more signed in (a web session): the
+ * same cached content with the visitor's own header rendered around it.
  *
  *   npx tsx bench/board.ts [--rows 100000] [--duration 10] [--connections 20] [--pool 10]
  *                          [--warmup 2] [--db bm_bench_board] [--keep]
@@ -68,6 +69,25 @@ const curveChain: Chain = {
 
 const log = (msg: string) => console.log(msg);
 
+/** A web session for a new agent, signed in through the form as a browser would: its cookie. */
+async function signIn(base: string): Promise<string> {
+  const reg = await fetch(`${base}/api/agents/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `bench-visitor-${process.pid}` }),
+  });
+  const { agent } = (await reg.json()) as { agent: { api_key: string } };
+  const res = await fetch(`${base}/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+    body: new URLSearchParams({ api_key: agent.api_key }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('bm_session='));
+  if (res.status !== 303 || !cookie) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
+  return cookie.split(';')[0] as string;
+}
+
 async function main() {
   log(
     `board bench: ${rows.toLocaleString('en')} bounties over ${PROJECTS} projects, ${duration}s per run ` +
@@ -101,17 +121,22 @@ async function main() {
     log(`machine ${idle().toFixed(0)}% busy before measuring`);
 
     const results: { name: string; page: Measurement; api: Measurement; rows: number }[] = [];
-    for (const s of scenarios) {
+    const session = await signIn(base);
+    const signedIn = [{ ...(scenarios[0] as (typeof scenarios)[number]), name: 'open, signed in', session }];
+    for (const s of [...scenarios.map((x) => ({ ...x, session: '' })), ...signedIn]) {
+      const cookie: Record<string, string> = s.session ? { cookie: s.session } : {};
       const apiBody = (await (await fetch(base + s.api)).json()) as { bounties: { id: string }[] };
-      const html = await (await fetch(base + s.page)).text();
+      const html = await (await fetch(base + s.page, { headers: cookie })).text();
+      if (s.session && !html.includes('Signed in as'))
+        throw new Error(`${s.name}: the page is not signed in`);
       // Same rows: every bounty the API lists is on the page, and the page lists no other.
       const onPage = [...html.matchAll(/data-bounty-id="([^"]+)"/g)].map((m) => m[1]);
       const same = apiBody.bounties.map((b) => b.id).join() === onPage.join();
       if (!same) throw new Error(`${s.name}: the page and the API list different bounties`);
       if (warmup > 0) await runAutocannon(base + s.api, connections, warmup);
       const api = await runAutocannon(base + s.api, connections, duration);
-      if (warmup > 0) await runAutocannon(base + s.page, connections, warmup);
-      const page = await runAutocannon(base + s.page, connections, duration);
+      if (warmup > 0) await runAutocannon(base + s.page, connections, warmup, cookie);
+      const page = await runAutocannon(base + s.page, connections, duration, cookie);
       log(
         `== ${s.name}: ${onPage.length} rows; API ${api.rps.toFixed(0)} req/s p99 ${api.p99} ms; ` +
           `page ${page.rps.toFixed(0)} req/s p99 ${page.p99} ms`,

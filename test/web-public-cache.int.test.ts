@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, createBounty, type TestContext } from './helpers/app.ts';
+import { buildTestApp, createBounty, registerAgent, type TestContext } from './helpers/app.ts';
 import { activeProject, UnitsChain } from './helpers/bounty-flows.ts';
+import { browserless, csrfOf } from './helpers/web-forms.ts';
 
 /** The board's rendering for visitors who are not signed in: shared while nothing changed. */
 describe('the board page cache', () => {
@@ -42,6 +43,40 @@ describe('the board page cache', () => {
       ctx.clock.advance(5_001);
       await board();
       expect(list).toHaveBeenCalledTimes(4);
+    } finally {
+      list.mockRestore();
+    }
+  });
+
+  it('a signed-in visitor gets the same board content, with its own header, from the same rendering', async () => {
+    const p = await activeProject(ctx, chain);
+    const bounty = await createBounty(ctx.app, p.founder, p.project.id, { title: 'Shared content' });
+    const web = browserless(ctx.app);
+    const founder = await web.signIn(p.founder.apiKey);
+    const other = await registerAgent(ctx.app);
+    const dev = await web.signIn(other.apiKey);
+    const list = vi.spyOn(ctx.app.services.bounties, 'list');
+    const content = (html: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>'));
+    try {
+      const anonymous = await board('/?status=any&limit=7');
+      const mine = await web.get(founder, '/?status=any&limit=7');
+      const theirs = await web.get(dev, '/?status=any&limit=7');
+      expect(list).toHaveBeenCalledTimes(1);
+      expect(mine.statusCode).toBe(200);
+      expect(mine.headers['cache-control']).toBe('no-store');
+      expect(content(mine.body)).toBe(content(anonymous.body));
+      expect(content(theirs.body)).toBe(content(anonymous.body));
+      expect(content(mine.body)).toContain(bounty.id);
+      // The personal part is each visitor's own: its name and its CSRF token, never another's.
+      expect(mine.body).toContain(p.founder.name);
+      expect(mine.body).not.toContain(other.name);
+      expect(theirs.body).toContain(other.name);
+      expect(csrfOf(mine.body)).not.toBe(csrfOf(theirs.body));
+      expect(anonymous.body).not.toContain('Signed in as');
+      // A change renders it again for signed-in visitors too.
+      await createBounty(ctx.app, p.founder, p.project.id, { title: 'After the render' });
+      await web.get(founder, '/?status=any&limit=7');
+      expect(list).toHaveBeenCalledTimes(2);
     } finally {
       list.mockRestore();
     }

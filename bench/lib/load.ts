@@ -67,9 +67,14 @@ export interface CapturedQuery {
 }
 
 /** Drives `url` with autocannon from a worker thread, so it does not share the service's event loop. */
-export function runAutocannon(url: string, connections: number, duration: number): Promise<Measurement> {
+export function runAutocannon(
+  url: string,
+  connections: number,
+  duration: number,
+  headers: Record<string, string> = {},
+): Promise<Measurement> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, workers: 1, timeout: 30 }, (err, r) => {
+    autocannon({ url, connections, duration, workers: 1, timeout: 30, headers }, (err, r) => {
       if (err) return reject(err);
       resolve({
         rps: r['2xx'] / r.duration,

@@ -59,24 +59,45 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
   });
   const base = (request: FastifyRequest) => ({ session: request.webSession });
 
+  // Rendered boards by URL while nothing changed: whole pages for visitors who are not signed in;
+  // the board's content for everyone, a signed-in visitor's page adding only its own header.
   const boards = new PageCache({ clock });
+  const contents = new PageCache({ clock });
   app.get('/', PAGE, async (request, reply) => {
-    // Visitors who are not signed in share one rendering per URL while nothing changed.
     const anonymous = request.webSession === null;
-    const version = anonymous ? await services.activity.latestId() : null;
-    const cached = anonymous ? boards.get(request.url, version) : null;
+    const version = await services.activity.latestId();
     reply.header('cache-control', 'no-store');
+    const cached = anonymous ? boards.get(request.url, version) : null;
     if (cached) return reply.status(cached.status).type('text/html; charset=utf-8').send(cached.html);
-    // Read before the board: the stream replays whatever happens after it (latestFinalId).
-    const liveSince = await services.activity.latestFinalId();
     const raw = request.query as Record<string, unknown>;
     const fragment = raw.fragment === 'list';
+    const content =
+      contents.get(request.url, version) ?? (await renderBoard(request.url, raw, fragment, version));
+    // The list re-fetched by the live board is the content alone; a page wraps it in the layout.
+    const html = fragment
+      ? content.html
+      : await app.view('public/board.eta', {
+          ...base(request),
+          title: 'Bounty board',
+          section: 'board',
+          bodyHtml: content.html,
+        });
+    if (anonymous) boards.set(request.url, version, content.status, html);
+    return reply.status(content.status).type('text/html; charset=utf-8').send(html);
+  });
+
+  /** The board's content for a URL (the filters, or only the list), stored for the next visitor. */
+  const renderBoard = async (
+    url: string,
+    raw: Record<string, unknown>,
+    fragment: boolean,
+    version: string | null,
+  ) => {
+    // Read before the board: the stream replays whatever happens after it (latestFinalId).
+    const liveSince = await services.activity.latestFinalId();
     const parsed = parseBoardQuery(raw);
     const board = parsed.ok ? await loadBoard(services, parsed.query, clock.now()) : null;
     const data = {
-      ...base(request),
-      title: 'Bounty board',
-      section: 'board',
       form: parsed.form,
       problems: parsed.ok ? [] : parsed.problems,
       board,
@@ -92,11 +113,10 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
       liveSince,
     };
     const status = parsed.ok ? 200 : 400;
-    // Vary: the same URL answers a page or, for the live refresh, only the list.
-    const html = await app.view(fragment ? 'partials/board-list.eta' : 'public/board.eta', data);
-    if (anonymous) boards.set(request.url, version, status, html);
-    return reply.status(status).type('text/html; charset=utf-8').send(html);
-  });
+    const html = await app.view(fragment ? 'partials/board-list.eta' : 'public/board-body.eta', data);
+    contents.set(url, version, status, html);
+    return { status, html };
+  };
 
   const bountyPage = async (
     request: FastifyRequest,
