@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Compiles src/ to dist/ (JavaScript that `npm start` runs) and copies what the app reads from
- * disk next to its own modules (migrations, page templates, web assets).
+ * Compiles src/ to dist/ (JavaScript that `npm start` runs), copies what the app reads from disk
+ * next to its own modules (migrations, page templates, web assets), and writes the migrated
+ * PGlite template a first start on a new DATA_DIR boots from.
  *
  *   node scripts/build.mjs              build now
  *   node scripts/build.mjs --if-stale   build only when src/ changed since the last build
@@ -128,11 +129,33 @@ function compile(tsc) {
   }
   // Output of sources that no longer exist would otherwise linger (and could still be imported).
   for (const rel of walk(DIST)) {
-    if (rel.startsWith('.')) continue;
+    if (rel.startsWith('.') || TEMPLATE.test(rel)) continue;
     const source = rel.endsWith('.js') && !sources.has(rel) ? rel.replace(/\.js$/, '.ts') : rel;
     if (!sources.has(source)) unlinkSync(join(DIST, rel));
   }
   log(`compiled src/ to dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The database template a first start boots from (src/infra/db/pglite-template.ts). */
+const TEMPLATE = /^pglite-[0-9a-f]{16}\.tar$/;
+
+/**
+ * Writes dist/'s PGlite template when these migrations have none yet (a few seconds, once per
+ * migration set), and deletes the templates of other migration sets. Without one, a first start
+ * runs initdb and every migration instead: slower, never wrong, so a failure here only warns.
+ */
+function template() {
+  const started = Date.now();
+  const module = join(DIST, 'infra/db/pglite-template.js');
+  const script = `import(${JSON.stringify(module)}).then(async (m) => { await m.ensureTemplate(${JSON.stringify(DIST)}); console.log(m.templateName()); })`;
+  const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (res.status !== 0) return log(`no database template (first starts run initdb): ${res.stderr.trim()}`);
+  const name = res.stdout.trim();
+  for (const rel of readdirSync(DIST)) if (TEMPLATE.test(rel) && rel !== name) unlinkSync(join(DIST, rel));
+  log(`database template ${name} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 function main() {
@@ -152,6 +175,7 @@ function main() {
     if (ifStale && fresh(print)) return;
     rmSync(STAMP, { force: true });
     compile(tsc);
+    template();
     writeFileSync(STAMP, print);
   } finally {
     rmSync(LOCK, { force: true });

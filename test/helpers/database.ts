@@ -1,51 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import postgres from 'postgres';
 import { type Database, openDatabase } from '../../src/infra/db/client.ts';
+import { ensureTemplate } from '../../src/infra/db/pglite-template.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const migrationsFolder = join(root, 'src/infra/db/migrations');
-const cacheDir = join(root, 'node_modules/.cache/test-pglite');
+// The build's own template (npm install builds dist/ and writes it); written there when missing.
+const cacheDir = join(root, 'dist');
 
-/**
- * A migrated, empty PGlite data directory, dumped once and kept on disk: a new PGlite boots from
- * it several times faster than it runs initdb. The file is named by a hash of PGlite's version and
- * every migration, so a new migration or PGlite makes a new template; the app still runs its
- * migrator on each database, which then finds nothing to apply.
- */
+/** The migrated template every PGlite test database boots from (src/infra/db/pglite-template.ts). */
 let template: Promise<Blob> | null = null;
 function pgliteTemplate(): Promise<Blob> {
-  template ??= (async () => {
-    const hash = createHash('sha256');
-    hash.update(readFileSync(join(root, 'node_modules/@electric-sql/pglite/package.json')));
-    for (const dir of [migrationsFolder, join(migrationsFolder, 'meta')]) {
-      for (const f of readdirSync(dir).sort()) {
-        if (f.endsWith('.sql') || f.endsWith('.json')) hash.update(f).update(readFileSync(join(dir, f)));
-      }
-    }
-    // Uncompressed: a boot from a tar skips the gunzip, a third of the boot (measured: 650 -> 420 ms).
-    const file = join(cacheDir, `${hash.digest('hex').slice(0, 16)}.tar`);
-    try {
-      return new Blob([readFileSync(file)]);
-    } catch {
-      const client = new PGlite();
-      await migrate(drizzle({ client }), { migrationsFolder });
-      const dump = await client.dumpDataDir('none');
-      await client.close();
-      // Written aside and renamed: a parallel worker never reads half a file.
-      mkdirSync(cacheDir, { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-      renameSync(tmp, file);
-      return dump;
-    }
-  })();
+  template ??= ensureTemplate(cacheDir);
   return template;
 }
 

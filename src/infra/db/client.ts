@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -10,6 +9,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { acquireDirLock } from './dir-lock.ts';
+import { APP_TEMPLATE_DIR, migrationsFolder, readTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -30,13 +30,13 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 // Any constant works; it only has to be the same for every instance migrating one database.
 const MIGRATION_LOCK_KEY = 727_001;
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize: number }
-  | { kind: 'pglite'; dataDir: string }
+  /** `templateDir`: where a new directory's template is looked for (the build's `dist/` by default). */
+  | { kind: 'pglite'; dataDir: string; templateDir?: string }
   /** `loadDataDir`: start from a dumped data directory (PGlite's `dumpDataDir`) instead of an empty one. */
   | { kind: 'pglite-memory'; loadDataDir?: Blob };
 
@@ -50,7 +50,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   mkdirSync(dir, { recursive: true });
   const lock = acquireDirLock(join(opts.dataDir, 'pglite.lock'));
   try {
-    return await openPglite(new PGlite(dir), async () => lock.release());
+    // A new directory starts from the build's migrated template (no initdb), when there is one.
+    const template = existsSync(join(dir, 'PG_VERSION'))
+      ? null
+      : readTemplate(opts.templateDir ?? APP_TEMPLATE_DIR);
+    const client = new PGlite(dir, template ? { loadDataDir: template } : {});
+    return await openPglite(client, async () => lock.release());
   } catch (err) {
     lock.release();
     throw err;
