@@ -81,8 +81,12 @@ describe('approve with "merge": true', () => {
     expect(paid(s)).toHaveLength(2); // one router transaction: reward and fee
     const state = await kit.bountyState(s);
     expect(state).toMatchObject({ status: 'done', payment_owed: false });
-    expect(state.submissions[0]).toMatchObject({ status: 'approved', founder_merged: true });
+    expect(state.submissions[0]).toMatchObject({ status: 'approved', founder_merged: true, merged_by: null });
     expect(await kit.eventsOf(s, 'payout.failed')).toEqual([]);
+    // The webhook came first, naming the platform as the merger: still the approval's merge, the founder's.
+    expect((await kit.eventsOf(s, 'submission.merged')).map((e) => e.data)).toEqual([
+      { submission_id: s.submissionId, pr_url: s.prUrl, merged_by: null, by_founder: true },
+    ]);
   });
 
   it('is 409 not_mergeable with nothing paid and nothing owed when the host cannot merge it', async () => {

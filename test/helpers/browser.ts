@@ -85,7 +85,8 @@ export interface WebAppOptions {
   env?: Record<string, string>;
 }
 
-const WEBHOOK_SECRET = 'browser-webhook-secret';
+/** The secret the local host signs its webhooks with (a test delivers one of its own with it). */
+export const WEBHOOK_SECRET = 'browser-webhook-secret';
 const PLATFORM_TOKEN = 'browser-platform-token';
 
 /** The app listening on 127.0.0.1, port 0, with a fresh database. */

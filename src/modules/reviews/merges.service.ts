@@ -83,8 +83,10 @@ export class MergesService {
         if (pending?.id !== p.submissionId) return null;
         return { mergedBy: pending.mergedBy, byFounder: pending.founderMerged };
       }
+      // As recorded: the host's webhook of a merge an approval asked for is the founder's (recordMerge).
+      const recorded = { mergedBy: row.mergedBy, byFounder: row.founderMerged };
       // Owed from here on, in the merge's own transaction: the owed-payouts job pays it.
-      if (byFounder) await this.deps.bountyState.markPaymentOwed(tx, p.bountyId, now);
+      if (recorded.byFounder) await this.deps.bountyState.markPaymentOwed(tx, p.bountyId, now);
       await activity.record(tx, {
         type: 'submission.merged',
         agentId: p.contributorId,
@@ -93,11 +95,11 @@ export class MergesService {
         data: {
           submission_id: p.submissionId,
           pr_url: p.prUrl,
-          merged_by: mergedBy,
-          by_founder: byFounder,
+          merged_by: recorded.mergedBy,
+          by_founder: recorded.byFounder,
         },
       });
-      return { mergedBy, byFounder };
+      return recorded;
     });
   }
 

@@ -79,8 +79,14 @@ export async function recordMerge(
 ): Promise<SubmissionRow | undefined> {
   const [row] = await ex
     .update(submissions)
-    // Owed stays owed: a merge an approval asked for arrives as the platform's, not the founder's.
-    .set({ ...merge, founderMerged: sql`${submissions.founderMerged} or ${merge.founderMerged}` })
+    // Owed stays owed: a merge an approval asked for (`founder_merged` set before any merge was
+    // recorded) arrives as the platform's, not the founder's. It is the approval's merge, recorded
+    // as the approval records it (by the founder, merged_by null) whichever of the two comes first.
+    .set({
+      ...merge,
+      mergedBy: sql`case when ${submissions.founderMerged} and not ${merge.founderMerged} then null else ${merge.mergedBy} end`,
+      founderMerged: sql`${submissions.founderMerged} or ${merge.founderMerged}`,
+    })
     .where(and(eq(submissions.id, id), eq(submissions.status, 'pending'), isNull(submissions.mergedAt)))
     .returning();
   return row;
