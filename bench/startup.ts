@@ -154,6 +154,9 @@ async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }
   };
 }
 
+/** Issue 29's goals for `npm start` on PGlite: to /readyz, and the service's idle RSS. */
+const GOALS = { firstReadyMs: 5_000, restartReadyMs: 3_000, idleRssMb: 350 };
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
 
 async function main() {
@@ -171,6 +174,7 @@ async function main() {
     '| database | entry | start | /livez ms | /readyz ms | service RSS MB | V8 heap MB | anvil + sh RSS MB |',
   );
   console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  const verdicts: string[] = [];
   for (const db of dbs) {
     for (const mode of modes) {
       const rows: Record<'first' | 'restart', Sample[]> = { first: [], restart: [] };
@@ -192,9 +196,19 @@ async function main() {
           `| ${db} | ${mode} | ${start} | ${m('livezMs')} | ${m('readyMs')} | ${m('rssMb')} | ` +
             `${m('heapMb')} | ${m('childrenMb')} |`,
         );
+        if (db !== 'pglite' || mode !== 'compiled') continue;
+        const ready = median(samples.map((s) => s.readyMs));
+        const rss = median(samples.map((s) => s.rssMb));
+        const goal = start === 'first' ? GOALS.firstReadyMs : GOALS.restartReadyMs;
+        const pass = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+        verdicts.push(
+          `npm start on PGlite, ${start}: /readyz ${ready.toFixed(0)} ms < ${goal} ${pass(ready < goal)}; ` +
+            `idle RSS ${rss.toFixed(0)} MB < ${GOALS.idleRssMb} ${pass(rss < GOALS.idleRssMb)}`,
+        );
       }
     }
   }
+  if (verdicts.length > 0) console.log(`\n${verdicts.join('\n')}`);
   console.log(`\nload average after: ${loadavg()[0]?.toFixed(1)}`);
 }
 

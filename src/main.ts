@@ -29,20 +29,31 @@ async function main() {
   const config = configOrExit();
   // Before anything that could make a traced call; nothing of OpenTelemetry loads without it.
   const tracing = config.otelEndpoint ? await startTracing({ endpoint: config.otelEndpoint }) : null;
-  let database: Awaited<ReturnType<typeof openDatabase>>;
-  try {
-    database = await openDatabase(
+  const logger = createLogger(config);
+  // Made before the chain so that its adapter reports RPC calls to the app's registry.
+  const metrics = new Metrics();
+  // The database, the chain and the repository host start side by side (each waits on its own
+  // files or process); a refusal that says what to fix ends the process with its message.
+  const exitOn =
+    (...known: (new (...args: never[]) => Error)[]) =>
+    (err: unknown): never => {
+      if (known.some((k) => err instanceof k)) {
+        console.error((err as Error).message);
+        process.exit(1);
+      }
+      throw err;
+    };
+  const [database, { chain, devChain, masterKey }, { repoHost, local }] = await Promise.all([
+    openDatabase(
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
         : { kind: 'pglite', dataDir: config.dataDir },
-    );
-  } catch (err) {
-    if (err instanceof DirLockedError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+    ).catch(exitOn(DirLockedError)),
+    // Both say what to fix (another process on DATA_DIR; a factory without this payout key's router).
+    connectChain(config, logger, metrics.observeRpc).catch(exitOn(DevChainInUseError, ChainSetupError)),
+    // The development host is this file's to pick (src/dev is for the composition root only).
+    connectRepoHost(config, logger, startLocalRepoHost),
+  ]);
   // Loaded only when used: a single instance keeps its rate-limit counters in memory.
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, {
@@ -50,21 +61,6 @@ async function main() {
         enableOfflineQueue: false,
       })
     : undefined;
-  const logger = createLogger(config);
-  // Made before the chain so that its adapter reports RPC calls to the app's registry.
-  const metrics = new Metrics();
-  const { chain, devChain, masterKey } = await connectChain(config, logger, metrics.observeRpc).catch(
-    (err: unknown) => {
-      // Both say what to fix (another process on DATA_DIR; a factory without this payout key's router).
-      if (err instanceof DevChainInUseError || err instanceof ChainSetupError) {
-        console.error(err.message);
-        process.exit(1);
-      }
-      throw err;
-    },
-  );
-  // The development host is this file's to pick (src/dev is for the composition root only).
-  const { repoHost, local } = await connectRepoHost(config, logger, startLocalRepoHost);
   const app = await buildApp({
     database,
     chain,
