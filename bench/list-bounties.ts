@@ -36,8 +36,14 @@ import {
   seed,
 } from './lib/seed.ts';
 
-// Issue 11: share of pgbench's throughput on the same SQL at the same concurrency.
-const TARGET_RATIO = { page: 0.35, filter: 0.35, keyword: 0.8 } as const;
+// Issue 29: share of pgbench's throughput on the same SQL at the same concurrency, against the mode
+// the service itself uses (named statements for page and filter, unnamed for keywords); the
+// service process's CPU per request at most CPU_TARGET x the bare driver loop's; and the keyword
+// p99 at KEYWORD_P99.connections connections (the target is set at 1M rows).
+const TARGET_RATIO = { page: 0.5, filter: 0.5, keyword: 0.8 } as const;
+const LIKE_FOR_LIKE = { page: 'prepared', filter: 'prepared', keyword: 'extended' } as const;
+const CPU_TARGET = 2;
+const KEYWORD_P99 = { connections: 10, ms: 100 } as const;
 
 const { values: opts } = parseArgs({
   options: {
@@ -90,6 +96,10 @@ interface Row {
   service: Measurement;
   bare: Measurement;
   pgbench: Partial<Record<PgbenchMode, Measurement>>;
+  /** Process CPU per request: the service, and the bare driver loop. */
+  cpu: { service: number; bare: number };
+  /** Keyword only: the service at KEYWORD_P99.connections connections. */
+  fewConnections?: Measurement;
 }
 
 const log = (msg: string) => console.log(msg);
@@ -118,13 +128,21 @@ function printTable(results: Row[]): void {
     'p99 ms (bare / pgbench)',
     'service/bare',
     ...pgbenchModes.map((m) => `service/${m}`),
+    'CPU µs/req service / bare',
     'target',
   ];
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   const body = results.map((r) => {
     const target = TARGET_RATIO[r.kind];
-    const verdicts = pgbenchModes.map(
-      (m) => `${m} ${ratio(r.service, r.pgbench[m]) >= target ? 'PASS' : 'MISS'}`,
-    );
+    const mode = LIKE_FOR_LIKE[r.kind];
+    const cpuRatio = r.cpu.service / r.cpu.bare;
+    const verdicts = [
+      r.pgbench[mode] ? `${mode} >= ${target} ${verdict(ratio(r.service, r.pgbench[mode]) >= target)}` : '',
+      `CPU ${fmt(cpuRatio, 2)}x <= ${CPU_TARGET}x ${verdict(cpuRatio <= CPU_TARGET)}`,
+      r.fewConnections
+        ? `p99 at ${KEYWORD_P99.connections} conns ${fmt(r.fewConnections.p99)} ms < ${KEYWORD_P99.ms} ${verdict(r.fewConnections.p99 < KEYWORD_P99.ms)}`
+        : '',
+    ].filter(Boolean);
     return [
       r.name,
       fmt(r.service.rps),
@@ -134,7 +152,8 @@ function printTable(results: Row[]): void {
       [r.bare, ...pgbenchModes.map((m) => r.pgbench[m])].map((x) => fmt(x?.p99 ?? Number.NaN, 1)).join(' / '),
       fmt(ratio(r.service, r.bare), 2),
       ...pgbenchModes.map((m) => fmt(ratio(r.service, r.pgbench[m]), 2)),
-      verdicts.length ? `>= ${target}: ${verdicts.join(', ')}` : '-',
+      `${fmt(r.cpu.service)} / ${fmt(r.cpu.bare)}`,
+      verdicts.join(', '),
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
@@ -143,11 +162,15 @@ function printTable(results: Row[]): void {
   log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const b of body) log(line(b));
   log(
-    `\nTargets (issue 11): service/pgbench on the same SQL at ${connections} connections >= ` +
-      `${TARGET_RATIO.page} (page, filter) and ${TARGET_RATIO.keyword} (keyword); this run: ${rows.toLocaleString('en')} rows.`,
+    `\nTargets (issue 29): service/pgbench on the same SQL at ${connections} connections >= ` +
+      `${TARGET_RATIO.page} (page, filter; -M prepared) and ${TARGET_RATIO.keyword} (keyword; -M extended); ` +
+      `service CPU per request <= ${CPU_TARGET}x the bare driver's; keyword p99 < ${KEYWORD_P99.ms} ms at ` +
+      `${KEYWORD_P99.connections} connections (set for 1M rows); this run: ${rows.toLocaleString('en')} rows.`,
   );
   for (const r of results) {
-    const failed = [r.service, r.bare, ...Object.values(r.pgbench)].map((m) => m?.failed ?? 0);
+    const failed = [r.service, r.bare, ...Object.values(r.pgbench), r.fewConnections].map(
+      (m) => m?.failed ?? 0,
+    );
     if (failed.some((n) => n > 0))
       log(`WARNING ${r.name}: failed requests (service, bare, pgbench...): ${failed.join(', ')}`);
   }
@@ -217,7 +240,7 @@ async function main(): Promise<void> {
     for (const s of scenarios) {
       const { queries, body } = await capture.capture(s.path);
       log(
-        `\n== ${s.name}: GET ${s.path} -> total ${body.total}, ${body.bounties.length} bounties; SQL per request:`,
+        `\n== ${s.name}: GET ${s.path} -> total ${body.total}${body.total_is_exact === false ? '+' : ''}, ${body.bounties.length} bounties; SQL per request:`,
       );
       log(describeQueries(queries));
       if (warmup > 0) await runAutocannon(base + s.path, connections, warmup);
@@ -225,14 +248,23 @@ async function main(): Promise<void> {
       const service = await runAutocannon(base + s.path, connections, duration);
       const serviceCpuUse = serviceCpu(service.completed);
       log(
-        `  service : ${service.rps.toFixed(0)} req/s, p50 ${service.p50} ms, p99 ${service.p99} ms; ${serviceCpuUse}`,
+        `  service : ${service.rps.toFixed(0)} req/s, p50 ${service.p50} ms, p99 ${service.p99} ms; ${serviceCpuUse.line}`,
       );
+      const fewConnections =
+        s.kind === 'keyword'
+          ? await runAutocannon(base + s.path, KEYWORD_P99.connections, duration)
+          : undefined;
+      if (fewConnections)
+        log(
+          `  service at ${KEYWORD_P99.connections} connections: ${fewConnections.rps.toFixed(0)} req/s, ` +
+            `p50 ${fewConnections.p50} ms, p99 ${fewConnections.p99} ms`,
+        );
       if (warmup > 0) await runBareSql(bare, queries, connections, warmup);
       const bareCpu = cpuMeter();
       const bareRun = await runBareSql(bare, queries, connections, duration);
       const bareCpuUse = bareCpu(bareRun.completed);
       log(
-        `  bare SQL: ${bareRun.rps.toFixed(0)} req/s, p50 ${bareRun.p50.toFixed(1)} ms, p99 ${bareRun.p99.toFixed(1)} ms; ${bareCpuUse}`,
+        `  bare SQL: ${bareRun.rps.toFixed(0)} req/s, p50 ${bareRun.p50.toFixed(1)} ms, p99 ${bareRun.p99.toFixed(1)} ms; ${bareCpuUse.line}`,
       );
       const pgbench: Row['pgbench'] = {};
       for (const mode of pgbenchModes) {
@@ -244,7 +276,8 @@ async function main(): Promise<void> {
           `  pgbench -M ${mode.padEnd(8)}: ${m.rps.toFixed(0)} tps, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`,
         );
       }
-      results.push({ name: s.name, kind: s.kind, service, bare: bareRun, pgbench });
+      const cpu = { service: serviceCpuUse.usPerRequest, bare: bareCpuUse.usPerRequest };
+      results.push({ name: s.name, kind: s.kind, service, bare: bareRun, pgbench, cpu, fewConnections });
     }
     log('');
     printTable(results);

@@ -27,6 +27,7 @@ import { HoldingsService } from './modules/holdings/holdings.service.ts';
 import { ChainWatcher } from './modules/payability/chain-watcher.ts';
 import { PayabilityService } from './modules/payability/payability.service.ts';
 import { PayoutsService } from './modules/payouts/payouts.service.ts';
+import { PricesService } from './modules/prices/prices.service.ts';
 import { ActivationService } from './modules/projects/activation.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
@@ -134,6 +135,8 @@ export function buildServices(
     log,
     intervalSeconds: config.chain.watchIntervalSeconds,
   });
+  // The ETH/USD price next to ETH values, from ETH_USD_FEED_ADDRESS (none: no dollars shown).
+  const prices = new PricesService({ chain, clock, log, ethUsdFeedAddress: config.chain.ethUsdFeedAddress });
   const bounties = new BountiesService({
     db,
     clock,
@@ -147,6 +150,7 @@ export function buildServices(
     platformFeeBps: config.platformFeeBps,
     reclaimCooldownHours: config.reclaimCooldownHours,
     newAgentMaxClaims: config.newAgentMaxClaims,
+    prices,
   });
   const wallets = new WalletsService({
     db,
@@ -159,6 +163,7 @@ export function buildServices(
     payability,
     journal: walletJournal,
     holdings,
+    prices,
     sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
     sponsoredWithdrawMinEthUnits: config.sponsor.withdrawMinEthUnits,
     platformAddresses: [...reservedAddresses, ...(chain.sponsor.address ? [chain.sponsor.address] : [])],
@@ -263,6 +268,7 @@ export function buildServices(
     webhooks,
     payability,
     holdings,
+    prices,
     walletJournal,
     walletEngine,
     chainWatcher,

@@ -149,6 +149,8 @@ describe('POST /api/projects/{id}/bounties', () => {
       payment_owed: false,
       // This fake chain has no curve to read: no quote (the chain tests check the quote itself).
       reward_eth_units: null,
+      // No ETH_USD_FEED_ADDRESS: no dollars (test/eth-usd.chain.int.test.ts has them).
+      reward_usd: null,
       revision_due_at: null,
       created_at: at.toISOString(),
       updated_at: at.toISOString(),
@@ -478,7 +480,7 @@ describe('GET /api/bounties', () => {
 
   it('returns the list envelope with defaults limit 20 and offset 0', async () => {
     const body = await listOk(lctx.app);
-    expect(Object.keys(body).sort()).toEqual(['bounties', 'limit', 'offset', 'total']);
+    expect(Object.keys(body).sort()).toEqual(['bounties', 'limit', 'offset', 'total', 'total_is_exact']);
     expect(body.limit).toBe(20);
     expect(body.offset).toBe(0);
     expect(body.total).toBe(26);
@@ -519,7 +521,7 @@ describe('GET /api/bounties', () => {
 
   it('returns an empty page past the end, with the total', async () => {
     const body = await listOk(lctx.app, { offset: 1000 });
-    expect(body).toEqual({ bounties: [], total: 26, limit: 20, offset: 1000 });
+    expect(body).toEqual({ bounties: [], total: 26, total_is_exact: true, limit: 20, offset: 1000 });
   });
 
   it('reflects state changes in the filtered lists and totals', async () => {

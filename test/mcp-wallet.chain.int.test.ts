@@ -141,6 +141,8 @@ describe('cashing out with the MCP tools', () => {
         token_address: project.token,
         balance_units: held.toString(),
         value_eth_units: value,
+        // No ETH_USD_FEED_ADDRESS here: no dollars (eth-usd.chain.int.test.ts has them).
+        value_usd: null,
       },
     ]);
     expect(wallet.earnings).toEqual({

@@ -94,6 +94,7 @@ describe('POST /mcp', () => {
         address: agent.walletAddress,
         wallet_type: 'external',
         eth_balance_units: null,
+        eth_balance_block: null,
         tokens: [],
         earnings: { completed: 0, earned_eth_units: '0', projects: [] },
         sponsored_withdrawals_left: null,

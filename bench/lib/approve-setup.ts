@@ -173,6 +173,7 @@ export function timedChain(chain: Chain, stats: Stats): Chain {
     readFunds: timed(stats, 'chain readFunds', (t: string, o: string) => chain.readFunds(t, o)),
     tokenFundsLogs: (tokens, from, to) => chain.tokenFundsLogs(tokens, from, to),
     readCurve: (curve, token, block) => chain.readCurve(curve, token, block),
+    readPriceFeed: (feed) => chain.readPriceFeed(feed),
     deployProject: (id, name, symbol) => chain.deployProject(id, name, symbol),
     faucet: (to, eth) => chain.faucet(to, eth),
     close: () => chain.close(),

@@ -3,7 +3,6 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { buildApp } from '../../src/app.ts';
@@ -42,20 +41,23 @@ export function machineBusy(): () => number {
 
 /**
  * CPU use over a run: the whole machine's busy share; how busy this process's main thread (the service,
- * or the bare SQL client) kept its event loop; and this process's CPU time per request.
+ * or the bare SQL client) kept its event loop; and this process's CPU time per request. The load
+ * generator runs in a process of its own (`runAutocannon`), so that time is the service's alone.
  */
-export function cpuMeter(): (requests: number) => string {
+export function cpuMeter(): (requests: number) => { line: string; usPerRequest: number } {
   const machine = machineBusy();
   const p0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();
   return (requests) => {
     const p = process.cpuUsage(p0);
     const elu = performance.eventLoopUtilization(elu0).utilization * 100;
-    const processUsPerRequest = (p.user + p.system) / Math.max(1, requests);
-    return (
-      `machine CPU ${machine().toFixed(0)}% busy, event loop ${elu.toFixed(0)}% busy, ` +
-      `process ${processUsPerRequest.toFixed(0)} µs CPU/request`
-    );
+    const usPerRequest = (p.user + p.system) / Math.max(1, requests);
+    return {
+      usPerRequest,
+      line:
+        `machine CPU ${machine().toFixed(0)}% busy, event loop ${elu.toFixed(0)}% busy, ` +
+        `process ${usPerRequest.toFixed(0)} µs CPU/request`,
+    };
   };
 }
 
@@ -66,34 +68,23 @@ export interface CapturedQuery {
   prepare: boolean;
 }
 
-/** Drives `url` with autocannon from a worker thread, so it does not share the service's event loop. */
-export function runAutocannon(
-  url: string,
-  connections: number,
-  duration: number,
-  headers: Record<string, string> = {},
-): Promise<Measurement> {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, workers: 1, timeout: 30, headers }, (err, r) => {
-      if (err) return reject(err);
-      resolve({
-        rps: r['2xx'] / r.duration,
-        completed: r['2xx'],
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        failed: r.errors + r.timeouts + r.non2xx,
-      });
-    });
-  });
-}
+export { runAutocannon } from './load-generator.ts';
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
 
 /**
+ * As the list sends its statements (src/infra/db/statement.ts): the extended protocol, with or without
+ * parameters (postgres-js would send a statement without parameters as a simple Query; its types
+ * do not declare the option).
+ */
+const extended = (prepare: boolean): postgres.UnsafeQueryOptions =>
+  ({ prepare, simple: false }) as postgres.UnsafeQueryOptions;
+
+/**
  * `workers` loops, each issuing the request's statements concurrently (as BountiesService.list
  * does with Promise.all) until `duration` seconds have passed. Statements go through the driver
- * call drizzle's postgres-js session makes for them: unsafe(sql, params, { prepare }).values(), named
+ * call the list makes for them (statement.ts): unsafe(sql, params, { prepare }).values(), named
  * prepared or unnamed as the service sent each one.
  */
 export async function runBareSql(
@@ -112,7 +103,7 @@ export async function runBareSql(
       try {
         await Promise.all(
           queries.map((q) =>
-            sql.unsafe(q.sql, q.params as postgres.ParameterOrJSON<never>[], { prepare: q.prepare }).values(),
+            sql.unsafe(q.sql, q.params as postgres.ParameterOrJSON<never>[], extended(q.prepare)).values(),
           ),
         );
         latencies.push(performance.now() - t0);
@@ -156,9 +147,10 @@ export async function createSqlCapture(url: string, config: Config) {
   };
   const app = await buildApp({ database, chain: unavailableChain, clock: systemClock, config });
   return {
-    async capture(
-      path: string,
-    ): Promise<{ queries: CapturedQuery[]; body: { total: number; bounties: unknown[] } }> {
+    async capture(path: string): Promise<{
+      queries: CapturedQuery[];
+      body: { total: number; total_is_exact?: boolean; bounties: unknown[] };
+    }> {
       log = [];
       const res = await app.inject({ method: 'GET', url: path });
       if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}: ${res.body}`);

@@ -82,8 +82,9 @@ export async function seed(sql: postgres.Sql, rows: number, log: (msg: string) =
   const t0 = Date.now() / 1000 - SPAN_SECONDS;
   const step = SPAN_SECONDS / Math.max(rows, 1);
   await sql.unsafe(`
-    insert into agents (id, name, api_key_hash, created_at, updated_at)
-    select ${hexId('agent', 'i')}, 'bench-agent-' || i, 'bench-key-' || i, to_timestamp(${t0}), to_timestamp(${t0})
+    insert into agents (id, name, name_fold, api_key_hash, created_at, updated_at)
+    select ${hexId('agent', 'i')}, 'bench-agent-' || i, 'bench agent ' || i, 'bench-key-' || i,
+           to_timestamp(${t0}), to_timestamp(${t0})
     from generate_series(1, ${FOUNDERS + claimers}) i`);
   await sql.unsafe(`
     insert into projects (id, name, status, founder_id, token_symbol, token_address, created_at, activated_at, updated_at)

@@ -117,6 +117,12 @@ export function parseEthAmount(text: string): string | null {
  * Base units rounded for reading, where the figure is a quote anyway (`≈`): 4 decimals from 1 up,
  * 4 significant digits below 1. "12345678901234567" -> "0.01235".
  */
+/**
+ * An ETH amount's dollars where the service has an ETH/USD price (`reward_usd`, `value_usd`): ` ($12.34)`;
+ * nothing without one (null, or a server too old to send the field).
+ */
+export const usdSuffix = (usd: string | null | undefined): string => (usd == null ? '' : ` ($${usd})`);
+
 export function roughUnits(units: string | bigint): string {
   const value = BigInt(units);
   if (value <= 0n) return formatUnits(value);

@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Your wallet: ETH, project tokens and what they are worth, and your earnings
-         * @description The caller's wallet: its ETH balance, every project token it holds with what selling it pays now, and what the agent earned (per project and in total)
+         * @description The caller's wallet: its ETH balance, every project token it holds with what selling it pays now, and what the agent earned (per project and in total). Balances are as the service last read them (no node call; `eth_balance_block` says when); `fresh=true` reads the ETH balance from the node
          */
         get: operations["getWallet"];
         put?: never;
@@ -1349,7 +1349,10 @@ export interface operations {
     };
     getWallet: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Read the ETH balance from the node now, not as last stored */
+                fresh?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1367,6 +1370,7 @@ export interface operations {
                             address: string | null;
                             wallet_type: ("walletvendor_inapp" | "external") | null;
                             eth_balance_units: string | null;
+                            eth_balance_block: string | null;
                             /** @description Every project token the wallet holds, from the chain (kept current from its Transfer logs) */
                             tokens: {
                                 project_id: string;
@@ -1376,6 +1380,7 @@ export interface operations {
                                 /** @description Token base units held (18 decimals) */
                                 balance_units: string;
                                 value_eth_units: string | null;
+                                value_usd: string | null;
                             }[];
                             earnings: {
                                 /** @description Bounties approved and paid, in every project */
@@ -3991,6 +3996,9 @@ export interface operations {
                      *         "claimed_at": null,
                      *         "payable": true,
                      *         "payment_owed": false,
+                     *         "reward_eth_units": "94999905000000",
+                     *         "reward_usd": "0.28",
+                     *         "revision_due_at": null,
                      *         "created_at": "2026-11-22T12:00:00.000Z",
                      *         "updated_at": "2026-11-22T12:00:00.000Z"
                      *       }
@@ -4024,6 +4032,11 @@ export interface operations {
                              * @example 4749988125004
                              */
                             reward_eth_units: string | null;
+                            /**
+                             * @description reward_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price (a non-positive answer, a round older than 24 h, a failed read) or without reward_eth_units
+                             * @example 12.34
+                             */
+                            reward_usd: string | null;
                             /**
                              * Format: date-time
                              * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
@@ -4414,11 +4427,15 @@ export interface operations {
                      *           "claimed_at": null,
                      *           "payable": true,
                      *           "payment_owed": false,
+                     *           "reward_eth_units": "94999905000000",
+                     *           "reward_usd": "0.28",
+                     *           "revision_due_at": null,
                      *           "created_at": "2026-11-22T12:00:00.000Z",
                      *           "updated_at": "2026-11-22T12:00:00.000Z"
                      *         }
                      *       ],
                      *       "total": 1,
+                     *       "total_is_exact": true,
                      *       "limit": 20,
                      *       "offset": 0
                      *     }
@@ -4452,6 +4469,11 @@ export interface operations {
                              */
                             reward_eth_units: string | null;
                             /**
+                             * @description reward_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price (a non-positive answer, a round older than 24 h, a failed read) or without reward_eth_units
+                             * @example 12.34
+                             */
+                            reward_usd: string | null;
+                            /**
                              * Format: date-time
                              * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
                              */
@@ -4467,7 +4489,10 @@ export interface operations {
                              */
                             updated_at: string;
                         }[];
+                        /** @description How many bounties match. With a keyword (`q`) they are counted up to 1000, or up to the end of the requested page when that is further: past it, `total` is that bound and `total_is_exact` is false (more match, as in "1,000+") */
                         total: number;
+                        /** @description false when more than `total` bounties match (keyword search past its counting bound) */
+                        total_is_exact: boolean;
                         limit: number;
                         offset: number;
                     };
@@ -4637,6 +4662,11 @@ export interface operations {
                              * @example 4749988125004
                              */
                             reward_eth_units: string | null;
+                            /**
+                             * @description reward_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price (a non-positive answer, a round older than 24 h, a failed read) or without reward_eth_units
+                             * @example 12.34
+                             */
+                            reward_usd: string | null;
                             /**
                              * Format: date-time
                              * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
@@ -4877,6 +4907,9 @@ export interface operations {
                      *         "claimed_at": "2026-11-22T12:00:00.000Z",
                      *         "payable": true,
                      *         "payment_owed": false,
+                     *         "reward_eth_units": "94999905000000",
+                     *         "reward_usd": "0.28",
+                     *         "revision_due_at": null,
                      *         "created_at": "2026-11-22T12:00:00.000Z",
                      *         "updated_at": "2026-11-22T12:00:00.000Z"
                      *       }
@@ -4910,6 +4943,11 @@ export interface operations {
                              * @example 4749988125004
                              */
                             reward_eth_units: string | null;
+                            /**
+                             * @description reward_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price (a non-positive answer, a round older than 24 h, a failed read) or without reward_eth_units
+                             * @example 12.34
+                             */
+                            reward_usd: string | null;
                             /**
                              * Format: date-time
                              * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
@@ -5278,6 +5316,11 @@ export interface operations {
                              * @example 4749988125004
                              */
                             reward_eth_units: string | null;
+                            /**
+                             * @description reward_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price (a non-positive answer, a round older than 24 h, a failed read) or without reward_eth_units
+                             * @example 12.34
+                             */
+                            reward_usd: string | null;
                             /**
                              * Format: date-time
                              * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
@@ -6797,6 +6840,11 @@ export interface operations {
                                  */
                                 reward_eth_units: string | null;
                                 /**
+                                 * @description reward_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price (a non-positive answer, a round older than 24 h, a failed read) or without reward_eth_units
+                                 * @example 12.34
+                                 */
+                                reward_usd: string | null;
+                                /**
                                  * Format: date-time
                                  * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise
                                  */
@@ -6916,6 +6964,11 @@ export interface operations {
                                  * @example 4749988125004
                                  */
                                 reward_eth_units: string | null;
+                                /**
+                                 * @description reward_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price (a non-positive answer, a round older than 24 h, a failed read) or without reward_eth_units
+                                 * @example 12.34
+                                 */
+                                reward_usd: string | null;
                                 /**
                                  * Format: date-time
                                  * @description The founder requested changes: the claimant keeps the claim until then for a new submission (then it lapses as any claim does); null otherwise

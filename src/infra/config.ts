@@ -74,6 +74,11 @@ export interface Config {
     pollingIntervalMs: number;
     /** How often the leased watcher reads the project tokens' Transfer and Approval logs (payability). */
     watchIntervalSeconds: number;
+    /**
+     * ETH_USD_FEED_ADDRESS: a Chainlink-style ETH/USD aggregator on this chain; with it, ETH values
+     * also show dollars (`reward_usd`, `value_usd`). Without it no price is shown, none invented.
+     */
+    ethUsdFeedAddress: string | undefined;
   };
   walletMasterKey: string | undefined;
   sponsor: {
@@ -173,6 +178,7 @@ export function loadConfig(env: Env): Config {
       sponsorKey: r.match('SPONSOR_PRIVATE_KEY', KEY, 'a private key (0x + 64 hex digits)'),
       pollingIntervalMs: r.int('CHAIN_POLLING_INTERVAL_MS', 100, 10, 60_000),
       watchIntervalSeconds: r.int('CHAIN_WATCH_INTERVAL_SECONDS', 5, 1, 3_600),
+      ethUsdFeedAddress: r.match('ETH_USD_FEED_ADDRESS', ADDRESS, 'an address (0x + 40 hex digits)'),
     },
     walletMasterKey: r.match('WALLET_MASTER_KEY', KEY, '32 bytes as 64 hex digits'),
     sponsor: {

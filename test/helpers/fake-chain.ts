@@ -6,6 +6,7 @@ import type {
   Chain,
   CurveState,
   DeployedProject,
+  FeedRound,
   Fees,
   FundsLog,
   MinedTx,
@@ -173,6 +174,10 @@ export class FakeChain implements Chain {
   baseFeePerGas = 0n;
   /** When set, runs once on the next funds read (the approval's funds check), then clears. */
   onReadFunds: (() => Promise<void>) | null = null;
+  /** What every price feed answers: null (no feed there) unless a test sets a round, or an error to throw. */
+  priceFeed: FeedRound | Error | null = null;
+  /** Price feed reads so far (the cache's tests count them). */
+  priceFeedReads = 0;
   /** When set, runs once before the next transfer is signed (inside the signing transaction), then clears. */
   onSign: (() => Promise<void>) | null = null;
   /** When set, runs once before the next broadcast (after the signing transaction committed), then clears. */
@@ -286,6 +291,12 @@ export class FakeChain implements Chain {
 
   setCurve(curveAddress: string, state: CurveState): void {
     this.curves.set(lower(curveAddress), state);
+  }
+
+  async readPriceFeed(): Promise<FeedRound | null> {
+    this.priceFeedReads++;
+    if (this.priceFeed instanceof Error) throw this.priceFeed;
+    return this.priceFeed && { ...this.priceFeed };
   }
 
   async readCurve(curveAddress: string): Promise<CurveState> {

@@ -201,7 +201,7 @@ export function registerFounderCommands(cli: Cli): void {
         reviews.map(({ bounty: b, submission: s, payout: p }) => [
           b.id,
           b.reward_amount,
-          `${formatUnits(p.contributor_units)}${b.reward_eth_units === null ? '' : ` (${ethText(b.reward_eth_units)})`}`,
+          `${formatUnits(p.contributor_units)}${b.reward_eth_units === null ? '' : ` (${ethText(b.reward_eth_units, b.reward_usd)})`}`,
           formatUnits(p.fee_units),
           b.payment_owed ? 'yes' : 'no',
           b.project_name,

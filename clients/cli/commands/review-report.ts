@@ -1,5 +1,5 @@
 import { type BountyClient, ok, type paths } from '../../typescript/index.ts';
-import { roughUnits } from '../output.ts';
+import { roughUnits, usdSuffix } from '../output.ts';
 
 /** A bounty as `GET /api/bounties/{id}` answers it, with its submissions (newest first). */
 export type BountyDetail =
@@ -71,8 +71,9 @@ export function reviewRows(b: BountyDetail): [string, string][] {
   return rows;
 }
 
-/** `≈ 0.0123 ETH`, or `-` while the token has no price. */
-export const ethText = (units: string | null) => (units === null ? '-' : `≈ ${roughUnits(units)} ETH`);
+/** `≈ 0.0123 ETH`, ` ($12.34)` added where the service has an ETH/USD price; `-` while the token has none. */
+export const ethText = (units: string | null, usd?: string | null) =>
+  units === null ? '-' : `≈ ${roughUnits(units)} ETH${usdSuffix(usd)}`;
 
 /**
  * A page of the founder's review queue (`GET /api/reviews`): each pending submission with its

@@ -9,6 +9,7 @@ import {
   printJson,
   roughUnits,
   table,
+  usdSuffix,
   withSpinner,
 } from '../output.ts';
 import { CliError } from '../settings.ts';
@@ -18,7 +19,8 @@ import { registerTransactionCommand, settle, waitOption } from './transactions.t
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const eth = (units: string | null) => (units === null ? null : `${formatUnits(units)} ETH`);
-const about = (units: string | null) => (units === null ? null : `≈ ${roughUnits(units)} ETH`);
+const about = (units: string | null, usd?: string | null) =>
+  units === null ? null : `≈ ${roughUnits(units)} ETH${usdSuffix(usd)}`;
 
 /** Cashing out: what the wallet holds and earned, selling tokens for ETH, sending either out. */
 export function registerWalletCommands(cli: Cli): void {
@@ -28,13 +30,16 @@ export function registerWalletCommands(cli: Cli): void {
   program
     .command('wallet')
     .description('Your wallet: ETH, the project tokens you hold and what they sell for, your earnings')
-    .action(async () => {
-      const data = await ok(client().GET('/api/agents/me/wallet'));
+    .option('--fresh', 'read the ETH balance from the chain now, not as last stored')
+    .action(async (opts: { fresh?: boolean }) => {
+      const query = opts.fresh ? { fresh: true } : {};
+      const data = await ok(client().GET('/api/agents/me/wallet', { params: { query } }));
       if (cli.json()) return printJson(data);
       const w = data.wallet;
       fields([
         ['wallet', w.address ? `${w.address} (${w.wallet_type})` : null],
         ['eth', eth(w.eth_balance_units)],
+        ['read at block', w.eth_balance_block],
         ['sponsored withdraws left today', w.sponsored_withdrawals_left],
       ]);
       line();
@@ -43,7 +48,7 @@ export function registerWalletCommands(cli: Cli): void {
         w.tokens.map((t) => [
           t.token_symbol,
           formatUnits(t.balance_units),
-          about(t.value_eth_units),
+          about(t.value_eth_units, t.value_usd),
           `${t.project_name} (${t.project_id})`,
         ]),
         '(no project tokens)',

@@ -2,11 +2,12 @@ import { Option } from 'commander';
 import { type ActivityEvent, ok, type paths } from '../../typescript/index.ts';
 import { boolArg, type Cli, intArg } from '../context.ts';
 import { AgentNames } from '../names.ts';
-import { dim, fields, line, printJson, roughUnits, table, warn } from '../output.ts';
+import { dim, fields, line, printJson, roughUnits, table, usdSuffix, warn } from '../output.ts';
 import { reviewRows } from './review-report.ts';
 
-/** What the contributor's share of a reward sells for now, as printed: `≈ 0.0123 ETH`. */
-const toYou = (units: string | null) => (units === null ? null : `≈ ${roughUnits(units)} ETH`);
+/** What the contributor's share of a reward sells for now, as printed: `≈ 0.0123 ETH ($12.34)`. */
+const toYou = (units: string | null, usd: string | null | undefined) =>
+  units === null ? null : `≈ ${roughUnits(units)} ETH${usdSuffix(usd)}`;
 
 type ActivityType = NonNullable<paths['/api/activity']['get']['parameters']['query']>['type'];
 
@@ -55,7 +56,7 @@ export function registerWorkCommands(cli: Cli): void {
           b.id,
           b.status,
           b.reward_amount,
-          toYou(b.reward_eth_units),
+          toYou(b.reward_eth_units, b.reward_usd),
           b.difficulty,
           b.payable ? 'yes' : 'no',
           b.project_name,
@@ -63,7 +64,9 @@ export function registerWorkCommands(cli: Cli): void {
         ]),
         '(no bounties match)',
       );
-      line(dim(`${data.bounties.length} shown, ${data.offset} skipped, ${data.total} in all`));
+      // A keyword's matches are counted up to a bound: past it the total is "1,000+".
+      const all = data.total_is_exact === false ? `${data.total.toLocaleString('en')}+` : data.total;
+      line(dim(`${data.bounties.length} shown, ${data.offset} skipped, ${all} in all`));
     });
 
   program
@@ -83,7 +86,7 @@ export function registerWorkCommands(cli: Cli): void {
         ['status', b.status],
         [
           'reward',
-          `${b.reward_amount} tokens${b.reward_eth_units === null ? '' : ` (${toYou(b.reward_eth_units)} to you)`}`,
+          `${b.reward_amount} tokens${b.reward_eth_units === null ? '' : ` (${toYou(b.reward_eth_units, b.reward_usd)} to you)`}`,
         ],
         ['difficulty', b.difficulty],
         ['payable', b.payable ? 'yes' : 'no'],

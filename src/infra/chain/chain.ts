@@ -148,6 +148,17 @@ export interface CurveState {
   supplyUnits: bigint;
 }
 
+/**
+ * The latest round of a Chainlink-style aggregator (AggregatorV3Interface) as the feed states it:
+ * `answer` scaled by 10^`decimals`, `updatedAt` in seconds since the epoch. Whether it is a usable
+ * price (positive, recent enough) is the reader's rule (modules/prices).
+ */
+export interface FeedRound {
+  answer: bigint;
+  decimals: number;
+  updatedAt: bigint;
+}
+
 export interface DeployedProject {
   tokenAddress: string;
   curveAddress: string;
@@ -160,7 +171,8 @@ export interface DeployedProject {
  * signed.
  */
 export interface WalletActions {
-  ethBalance(address: string): Promise<bigint>;
+  /** At the head, or at `blockNumber` (the holdings module stores it with that block). */
+  ethBalance(address: string, blockNumber?: bigint): Promise<bigint>;
   tokenBalance(tokenAddress: string, owner: string): Promise<bigint>;
   buy(
     key: string,
@@ -242,6 +254,11 @@ export interface Chain {
   tokenFundsLogs(tokenAddresses: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]>;
   /** The curve's parameters and its token's total supply, read in one round trip (at a block). */
   readCurve(curveAddress: string, tokenAddress: string, blockNumber?: bigint): Promise<CurveState>;
+  /**
+   * The latest round of the price feed at `feedAddress` (`decimals()` and `latestRoundData()`, in
+   * one round trip); null when nothing there answers them (no contract at the address).
+   */
+  readPriceFeed(feedAddress: string): Promise<FeedRound | null>;
   /** Deploys the project's token and curve through the factory; a repeat returns the same pair. */
   deployProject(projectId: string, name: string, symbol: string): Promise<DeployedProject>;
   /** Dev chain only: sends test ETH from the operator account. */

@@ -17,6 +17,7 @@ import type {
   Chain,
   CurveState,
   DeployedProject,
+  FeedRound,
   FundsLog,
   PayoutSigner,
   PublicChainInfo,
@@ -35,6 +36,7 @@ import { evmSponsor } from './evm-sponsor.ts';
 import { EvmTxSender } from './evm-tx-sender.ts';
 import { evmWalletActions } from './evm-wallet-actions.ts';
 import { observedTransport, type RpcObserver } from './observed-transport.ts';
+import { readPriceFeed } from './price-feed.ts';
 import { fitUtf8 } from './token-text.ts';
 
 export interface EvmChainOptions {
@@ -179,6 +181,10 @@ export class EvmChain implements Chain {
 
   tokenFundsLogs(tokenAddresses: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]> {
     return readFundsLogs(this.client, tokenAddresses, fromBlock, toBlock);
+  }
+
+  readPriceFeed(feedAddress: string): Promise<FeedRound | null> {
+    return readPriceFeed(this.client, feedAddress);
   }
 
   /**

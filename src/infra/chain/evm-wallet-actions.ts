@@ -59,8 +59,13 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
     }
   };
   return {
-    ethBalance: (address) =>
-      read('read an ETH balance', () => client.getBalance({ address: getAddress(address) })),
+    ethBalance: (address, blockNumber) =>
+      read('read an ETH balance', () =>
+        client.getBalance({
+          address: getAddress(address),
+          ...(blockNumber === undefined ? {} : { blockNumber }),
+        }),
+      ),
     tokenBalance: (tokenAddress, owner) =>
       read('read a token balance', () =>
         client.readContract({

@@ -50,6 +50,7 @@ export const unavailableChain: Chain = {
   },
   tokenFundsLogs: async () => refuse(),
   readCurve: async () => refuse(),
+  readPriceFeed: async () => refuse(),
   deployProject: async () => refuse(),
   faucet: async () => refuse(),
   close: async () => {},

@@ -36,12 +36,14 @@ export function revalidate(
     done(null, payload);
     return;
   }
-  const etag = `W/"${hash('sha1', payload, 'base64url')}"`;
+  // Encoded to UTF-8 once, for the hash and the socket alike (a string would be encoded twice).
+  const body = Buffer.from(payload);
+  const etag = `W/"${hash('sha1', body, 'base64url')}"`;
   reply.header('etag', etag).header('cache-control', 'no-cache');
   if (ifNoneMatch(request.headers['if-none-match'], etag)) {
     reply.code(304).removeHeader('content-type');
     done(null, '');
     return;
   }
-  done(null, payload);
+  done(null, body);
 }

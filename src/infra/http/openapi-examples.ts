@@ -26,6 +26,10 @@ const bounty = {
   claimed_at: null,
   payable: true,
   payment_owed: false,
+  reward_eth_units: '94999905000000',
+  // At $3,000 per ETH, where ETH_USD_FEED_ADDRESS names an ETH/USD feed; null otherwise.
+  reward_usd: '0.28',
+  revision_due_at: null,
   created_at: AT,
   updated_at: AT,
 };
@@ -47,7 +51,7 @@ export const registerAgentExample = {
 };
 
 export const listBountiesExample = {
-  response: { bounties: [bounty], total: 1, limit: 20, offset: 0 },
+  response: { bounties: [bounty], total: 1, total_is_exact: true, limit: 20, offset: 0 },
 };
 
 export const createBountyExample = {

@@ -1,4 +1,5 @@
 import { worthOf } from '../../lib/curve.ts';
+import { type UsdRate, usdOf } from '../../lib/usd.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
 import { splitReward } from '../payouts/fee-split.ts';
 import type * as repo from './bounties.repo.ts';
@@ -23,48 +24,54 @@ export function rewardValue(
   return worthOf({ a: curve.a, b: curve.b, supplyUnits: curve.supply }, share).toString();
 }
 
-export const toBountyJson = (r: BountyWithProject, feeBps: number): BountyJson => ({
-  id: r.id,
-  project_id: r.projectId,
-  project_name: r.projectName,
-  title: r.title,
-  description: r.description,
-  reward_amount: r.rewardAmount,
-  difficulty: r.difficulty,
-  status: r.status,
-  claimed_by: r.claimedBy,
-  claimed_at: r.claimedAt ? r.claimedAt.toISOString() : null,
-  payable: r.payable,
-  payment_owed: r.paymentOwed,
-  reward_eth_units: rewardValue({ a: r.curveA, b: r.curveB, supply: r.supplyUnits }, r.rewardAmount, feeBps),
-  revision_due_at: r.revisionDueAt ? r.revisionDueAt.toISOString() : null,
-  created_at: r.createdAt.toISOString(),
-  updated_at: r.updatedAt.toISOString(),
-});
+/** `usd`: the ETH/USD price, read once per request (PricesService), or null: `reward_usd` is null. */
+export const toBountyJson = (r: BountyWithProject, feeBps: number, usd: UsdRate | null): BountyJson => {
+  const eth = rewardValue({ a: r.curveA, b: r.curveB, supply: r.supplyUnits }, r.rewardAmount, feeBps);
+  return {
+    id: r.id,
+    project_id: r.projectId,
+    project_name: r.projectName,
+    title: r.title,
+    description: r.description,
+    reward_amount: r.rewardAmount,
+    difficulty: r.difficulty,
+    status: r.status,
+    claimed_by: r.claimedBy,
+    claimed_at: r.claimedAt ? r.claimedAt.toISOString() : null,
+    payable: r.payable,
+    payment_owed: r.paymentOwed,
+    reward_eth_units: eth,
+    reward_usd: usdOf(eth, usd),
+    revision_due_at: r.revisionDueAt ? r.revisionDueAt.toISOString() : null,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+};
 
 /** A row of the list, already named as in the JSON: only its timestamps change form. */
-export const listedToJson = (r: ListedRow, feeBps: number): BountyJson => ({
-  id: r.id,
-  project_id: r.project_id,
-  project_name: r.project_name,
-  title: r.title,
-  description: r.description,
-  reward_amount: r.reward_amount,
-  difficulty: r.difficulty,
-  status: r.status,
-  claimed_by: r.claimed_by,
-  claimed_at: r.claimed_at === null ? null : isoTimestamp(r.claimed_at),
-  payable: r.payable,
-  payment_owed: r.payment_owed,
-  reward_eth_units: rewardValue(
-    { a: r.curve_a, b: r.curve_b, supply: r.supply_units },
-    r.reward_amount,
-    feeBps,
-  ),
-  revision_due_at: r.revision_due_at === null ? null : isoTimestamp(r.revision_due_at),
-  created_at: isoTimestamp(r.created_at),
-  updated_at: isoTimestamp(r.updated_at),
-});
+export const listedToJson = (r: ListedRow, feeBps: number, usd: UsdRate | null): BountyJson => {
+  const eth = rewardValue({ a: r.curve_a, b: r.curve_b, supply: r.supply_units }, r.reward_amount, feeBps);
+  return {
+    id: r.id,
+    project_id: r.project_id,
+    project_name: r.project_name,
+    title: r.title,
+    description: r.description,
+    reward_amount: r.reward_amount,
+    difficulty: r.difficulty,
+    status: r.status,
+    claimed_by: r.claimed_by,
+    claimed_at: r.claimed_at === null ? null : isoTimestamp(r.claimed_at),
+    payable: r.payable,
+    payment_owed: r.payment_owed,
+    reward_eth_units: eth,
+    // One multiplication per row: the price was read once for the whole page.
+    reward_usd: usdOf(eth, usd),
+    revision_due_at: r.revision_due_at === null ? null : isoTimestamp(r.revision_due_at),
+    created_at: isoTimestamp(r.created_at),
+    updated_at: isoTimestamp(r.updated_at),
+  };
+};
 
 export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({
   id: r.id,
@@ -98,8 +105,13 @@ function withByAuthor(
 }
 
 /** GET /api/bounties/{id}: the bounty and its submissions, newest first. */
-export const toBountyDetailJson = (b: BountyWithProject, subs: SubmissionRow[], feeBps: number) => ({
-  ...toBountyJson(b, feeBps),
+export const toBountyDetailJson = (
+  b: BountyWithProject,
+  subs: SubmissionRow[],
+  feeBps: number,
+  usd: UsdRate | null,
+) => ({
+  ...toBountyJson(b, feeBps, usd),
   submissions: subs.map(toSubmissionJson),
 });
 

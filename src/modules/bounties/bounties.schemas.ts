@@ -49,6 +49,14 @@ export const Bounty = Type.Object({
       examples: ['4749988125004'],
     }),
   ),
+  reward_usd: OrNull(
+    Type.String({
+      pattern: '^[0-9]+\\.[0-9]{2}$',
+      description:
+        'reward_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price (a non-positive answer, a round older than 24 h, a failed read) or without reward_eth_units',
+      examples: ['12.34'],
+    }),
+  ),
   revision_due_at: OrNull(
     Type.String({
       format: 'date-time',
@@ -180,7 +188,13 @@ export const ClaimResponse = Type.Object({
 });
 export const BountyList = Type.Object({
   bounties: Type.Array(Bounty),
-  total: Type.Integer(),
+  total: Type.Integer({
+    description:
+      'How many bounties match. With a keyword (`q`) they are counted up to 1000, or up to the end of the requested page when that is further: past it, `total` is that bound and `total_is_exact` is false (more match, as in "1,000+")',
+  }),
+  total_is_exact: Type.Boolean({
+    description: 'false when more than `total` bounties match (keyword search past its counting bound)',
+  }),
   limit: Type.Integer(),
   offset: Type.Integer(),
 });

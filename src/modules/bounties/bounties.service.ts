@@ -1,15 +1,11 @@
 import { tokensToUnits, unitsToTokens } from '../../infra/chain/chain.ts';
-import type { Db, Executor } from '../../infra/db/client.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { Executor } from '../../infra/db/client.ts';
 import { AppError, forbidden, invalidState, notFound } from '../../lib/errors.ts';
 import { isId, newId } from '../../lib/ids.ts';
 import { requiredText } from '../../lib/text.ts';
-import type { ActivityService } from '../activity/activity.service.ts';
-import type { AgentDirectory } from '../agents/agent-directory.ts';
+import type { UsdRate } from '../../lib/usd.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
-import type { FundsService } from '../funds/funds.service.ts';
-import type { PayabilityService } from '../payability/payability.service.ts';
-import type { ProjectsService } from '../projects/projects.service.ts';
+import type { BountiesDeps } from './bounties.deps.ts';
 import {
   activeClaimToJson,
   earningsToJson,
@@ -23,22 +19,7 @@ import * as listRepo from './bounty-list.repo.ts';
 import { ClaimLimits, perProjectLimit } from './claim-limits.ts';
 import { notClaimable, warnExpiringClaims } from './claim-warnings.ts';
 
-export interface BountiesDeps {
-  db: Db;
-  clock: Clock;
-  funds: FundsService;
-  activity: ActivityService;
-  projects: ProjectsService;
-  agents: AgentDirectory;
-  payability: Pick<PayabilityService, 'afterChange'>;
-  claimTtlHours: number;
-  /** REVISION_HOURS: the claim.expiring warning of a revision deadline is timed on it. */
-  revisionHours: number;
-  /** PLATFORM_FEE_BPS: `reward_eth_units` quotes the contributor's share. */
-  platformFeeBps: number;
-  reclaimCooldownHours: number;
-  newAgentMaxClaims: number;
-}
+export type { BountiesDeps } from './bounties.deps.ts';
 
 const ACTIVE = ['open', 'claimed', 'in_review'];
 const EXPIRY_BATCH = 500;
@@ -59,6 +40,11 @@ export class BountiesService {
   /** RECLAIM_COOLDOWN_HOURS, for pages that tell a claimant giving a bounty back. */
   get reclaimCooldownHours(): number {
     return this.deps.reclaimCooldownHours;
+  }
+
+  /** The ETH/USD price (or null) the bounties of one answer are shown at. */
+  ethUsd(): Promise<UsdRate | null> {
+    return this.deps.prices.ethUsd();
   }
 
   /** The stored bounty with its project's name; 404 for unknown or malformed ids. */
@@ -118,7 +104,13 @@ export class BountiesService {
     // Stored as payable (the funds check passed), but the funds may have moved since that read.
     // Its first computed value is not a change, so it records no event.
     await this.deps.payability.afterChange(projectId, { quiet: [id] });
-    return toBountyJson(await this.require(id), this.deps.platformFeeBps);
+    return this.json(id);
+  }
+
+  /** The bounty's JSON as it is now, at the current ETH/USD price. */
+  private async json(id: string): Promise<BountyJson> {
+    const [row, usd] = await Promise.all([this.require(id), this.deps.prices.ethUsd()]);
+    return toBountyJson(row, this.deps.platformFeeBps, usd);
   }
 
   /** Rewards of the project's open, claimed and in-review bounties, in token base units. */
@@ -154,7 +146,7 @@ export class BountiesService {
     // No project has a malformed id; answering here also keeps '' or '*' from reaching the
     // bounty_counts scopes, where '*' means every project.
     if (q.project_id !== undefined && !isId('project', q.project_id)) {
-      return { bounties: [], total: 0, limit: q.limit, offset: q.offset };
+      return { bounties: [], total: 0, total_is_exact: true, limit: q.limit, offset: q.offset };
     }
     const filter = {
       status: q.status,
@@ -165,10 +157,15 @@ export class BountiesService {
       limit: q.limit,
       offset: q.offset,
     };
-    const { rows, total } = await listRepo.listPage(this.deps.db, filter);
+    const [{ rows, total }, usd] = await Promise.all([
+      listRepo.listPage(this.deps.db, filter),
+      this.deps.prices.ethUsd(),
+    ]);
+    const counted = total ?? (await listRepo.countMatching(this.deps.db, filter));
     return {
-      bounties: rows.map((r) => listedToJson(r, this.deps.platformFeeBps)),
-      total: total ?? (await listRepo.countMatching(this.deps.db, filter)),
+      bounties: rows.map((r) => listedToJson(r, this.deps.platformFeeBps, usd)),
+      total: counted.n,
+      total_is_exact: counted.exact,
       limit: q.limit,
       offset: q.offset,
     };
@@ -176,8 +173,8 @@ export class BountiesService {
 
   async get(id: string) {
     const bounty = await this.require(id);
-    const subs = await repo.submissionsOf(this.deps.db, id);
-    return toBountyDetailJson(bounty, subs, this.deps.platformFeeBps);
+    const [subs, usd] = await Promise.all([repo.submissionsOf(this.deps.db, id), this.deps.prices.ethUsd()]);
+    return toBountyDetailJson(bounty, subs, this.deps.platformFeeBps, usd);
   }
 
   /** The agent's pay per project (contributor part, after fees) and completed bounties there. */
@@ -218,7 +215,7 @@ export class BountiesService {
       await activity.record(tx, { type: 'bounty.claimed', agentId, projectId: bounty.projectId, bountyId });
     });
     const wallet = await agents.wallet(agentId);
-    const result = toBountyJson(await this.require(bountyId), this.deps.platformFeeBps);
+    const result = await this.json(bountyId);
     return wallet.address ? { bounty: result } : { bounty: result, warnings: [NO_WALLET_WARNING] };
   }
 
@@ -249,7 +246,7 @@ export class BountiesService {
       await this.limits.startCooldowns(tx, [{ agentId, bountyId, since: now }]);
       await activity.record(tx, { type: 'bounty.unclaimed', agentId, projectId: bounty.projectId, bountyId });
     });
-    return toBountyJson(await this.require(bountyId), this.deps.platformFeeBps);
+    return this.json(bountyId);
   }
 
   /** Reopens every lapsed claim; safe to run from any number of instances at once. */

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { bounties, bountyCounts, projects, tokenStates } from '../../infra/db/schema.ts';
+import { type CompiledSelect, compileSelect } from '../../infra/db/statement.ts';
 import type { BountyRow } from './bounties.repo.ts';
 
 // The public list and search of bounties (GET /api/bounties, the board).
@@ -67,13 +68,37 @@ function where(f: Where): SQL | undefined {
 }
 
 /**
- * The total of a list. Without a keyword or `payable` it sums at most 16 rows of bounty_counts; with
- * a keyword it counts the matches through the GIN index, with `payable` through
- * bounties_payable_status_created_at_idx (bounty_counts has no payable dimension).
+ * Keyword totals are counted exactly up to this many matches (or up to the end of the requested
+ * page, when that is further); beyond it the answer says "more than this" (`total_is_exact:
+ * false`), as GitHub's "1,000+" does. Counting every match reads every matching row (~10,000 heap
+ * pages for a word in 1% of a million bounties); counting up to the bound reads at most this many.
  */
-function totalOf(ex: Executor, f: Where) {
-  if (f.q !== undefined || f.payable !== undefined)
-    return ex.select({ n: count() }).from(bounties).where(where(f));
+export const KEYWORD_TOTAL_BOUND = 1000;
+
+/** A list's total: exact, or (`exact: false`) a lower bound that more bounties match. */
+export interface Total {
+  n: number;
+  exact: boolean;
+}
+
+const countCap = (f: { limit: number; offset: number }) => Math.max(KEYWORD_TOTAL_BOUND, f.offset + f.limit);
+
+/**
+ * The total of a list. Without a keyword or `payable` it sums at most 16 rows of bounty_counts; with
+ * `payable` it counts through bounties_payable_status_created_at_idx (bounty_counts has no payable
+ * dimension); with a keyword it counts at most `cap + 1` matches through the GIN index.
+ */
+function totalOf(ex: Executor, f: Where, cap: number) {
+  if (f.q !== undefined) {
+    const matches = ex
+      .select({ one: sql`1`.as('one') })
+      .from(bounties)
+      .where(where(f))
+      .limit(literal(cap + 1))
+      .as('matches');
+    return ex.select({ n: count() }).from(matches);
+  }
+  if (f.payable !== undefined) return ex.select({ n: count() }).from(bounties).where(where(f));
   const parts: SQL[] = [eq(bountyCounts.scope, f.projectId ?? '*')];
   if (f.status !== undefined) parts.push(eq(bountyCounts.status, f.status));
   if (f.difficulty !== undefined) parts.push(eq(bountyCounts.difficulty, f.difficulty));
@@ -81,6 +106,12 @@ function totalOf(ex: Executor, f: Where) {
     .select({ n: sql<string>`coalesce(sum(${bountyCounts.n}), 0)` })
     .from(bountyCounts)
     .where(and(...parts));
+}
+
+function totalFrom(counted: number, f: BountyFilter): Total {
+  if (f.q === undefined) return { n: counted, exact: true };
+  const cap = countCap(f);
+  return counted > cap ? { n: cap, exact: false } : { n: counted, exact: true };
 }
 
 /**
@@ -102,8 +133,9 @@ function literal(n: number): number {
  * that PostgreSQL runs once. One round trip instead of two.
  */
 function pageQuery(ex: Executor, f: Where, limit: number, offset: number) {
-  return ex
-    .select({ ...listed, total: sql<string>`(${totalOf(ex, f)})` })
+  const selection = { ...listed, total: sql<string>`(${totalOf(ex, f, countCap({ limit, offset }))})` };
+  const query = ex
+    .select(selection)
     .from(bounties)
     .innerJoin(projects, eq(projects.id, bounties.projectId))
     .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
@@ -111,39 +143,41 @@ function pageQuery(ex: Executor, f: Where, limit: number, offset: number) {
     .orderBy(desc(bounties.createdAt), desc(bounties.id))
     .limit(literal(limit))
     .offset(literal(offset));
+  return { query, selection };
 }
 
-type Page = Awaited<ReturnType<typeof pageQuery>>;
+type Page = Awaited<ReturnType<typeof pageQuery>['query']>;
 export type ListedRow = Omit<Page[number], 'total'>;
-type Prepared = { execute: (values: Record<string, unknown>) => Promise<Page> };
+type Statement = CompiledSelect<Page[number]>;
 
 /** First pages of these sizes are named statements; any other page is planned on its own. */
 const NAMED_SIZES = new Set([10, 20, 50, 100]);
+/** Compiled statements kept per database handle; past this many (deep pages), the cache starts over. */
+const MAX_STATEMENTS = 256;
 
 /**
- * A statement depends on which filters are present (at most 32 shapes) and on its page. A first
- * page of a common size without a keyword is a named prepared statement, built once per database
- * handle: PostgreSQL parses and plans it once per connection (at most 32 x 4 of them). With a
- * keyword it stays unnamed (what drizzle's own `execute` does: `prepare` without a name), so it is
- * planned for each word: how selective a word is decides between walking the created_at index and
- * reading the GIN index, and a generic plan, which cannot know it, would walk the whole index for
- * a rare word. Deeper pages and other sizes are unnamed too, so that paging never grows the
- * number of statements a connection keeps.
+ * A statement depends on which filters are present (at most 32 shapes) and on its page; each is
+ * compiled once (`compileSelect`), so no request builds SQL. A first page of a common size without
+ * a keyword is a named prepared statement: PostgreSQL parses and plans it once per connection (at
+ * most 32 x 4 of them). With a keyword it stays unnamed, so it is planned for each word: how
+ * selective a word is decides between walking the created_at index and reading the GIN index, and a
+ * generic plan, which cannot know it, would walk the whole index for a rare word. Deeper pages and
+ * other sizes are unnamed too, so that paging never grows the number of statements a connection keeps.
  */
-const prepared = new WeakMap<Executor, Map<string, Prepared>>();
+const compiled = new WeakMap<Executor, Map<string, Statement>>();
 
-function preparedFor(ex: Executor, f: BountyFilter): Prepared {
+function statementFor(ex: Executor, f: BountyFilter): Statement {
   const shapeKey = [f.status, f.difficulty, f.projectId, f.payable, f.q]
     .map((v) => (v === undefined ? 0 : 1))
     .join('');
   const named = f.q === undefined && f.offset === 0 && NAMED_SIZES.has(f.limit);
-  const key = named ? `${shapeKey}_${f.limit}` : null;
-  let shapes = prepared.get(ex);
-  if (!shapes) {
-    shapes = new Map();
-    prepared.set(ex, shapes);
+  const key = `${shapeKey}_${f.limit}_${f.offset}`;
+  let statements = compiled.get(ex);
+  if (!statements) {
+    statements = new Map();
+    compiled.set(ex, statements);
   }
-  const cached = key === null ? undefined : shapes.get(key);
+  const cached = statements.get(key);
   if (cached) return cached;
   const p = (name: string, present: unknown) => (present === undefined ? undefined : sql.placeholder(name));
   const shape: Where = {
@@ -153,25 +187,24 @@ function preparedFor(ex: Executor, f: BountyFilter): Prepared {
     payable: p('payable', f.payable),
     q: p('q', f.q),
   };
-  const built = pageQuery(ex, shape, f.limit, f.offset);
-  const query = built.prepare(
-    key === null ? (undefined as unknown as string) : `bounty_list_${key}`,
-  ) as unknown as Prepared;
-  if (key !== null) shapes.set(key, query);
-  return query;
+  const { query, selection } = pageQuery(ex, shape, f.limit, f.offset);
+  const statement = compileSelect<Page[number]>(query, selection, named);
+  if (statements.size >= MAX_STATEMENTS) statements.clear();
+  statements.set(key, statement);
+  return statement;
 }
 
 /** One page of the list and its total (null when the page is empty: `countMatching` then tells). */
-export async function listPage(ex: Executor, f: BountyFilter): Promise<{ rows: Page; total: number | null }> {
-  const rows = await preparedFor(ex, f).execute(f as unknown as Record<string, unknown>);
+export async function listPage(ex: Executor, f: BountyFilter): Promise<{ rows: Page; total: Total | null }> {
+  const rows = await statementFor(ex, f).run(ex, f as unknown as Record<string, unknown>);
   const first = rows[0];
-  return { rows, total: first ? Number(first.total) : null };
+  return { rows, total: first ? totalFrom(Number(first.total), f) : null };
 }
 
 /** How many bounties match, for a page past the end (which carries no total). */
-export async function countMatching(ex: Executor, f: BountyFilter): Promise<number> {
-  const [row] = await totalOf(ex, f);
-  return Number(row?.n ?? 0);
+export async function countMatching(ex: Executor, f: BountyFilter): Promise<Total> {
+  const [row] = await totalOf(ex, f, countCap(f));
+  return totalFrom(Number(row?.n ?? 0), f);
 }
 
 /**

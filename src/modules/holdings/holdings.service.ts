@@ -3,6 +3,7 @@ import type { Chain, FundsLog } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type CurveAt, worthOf } from '../../lib/curve.ts';
+import * as eth from './eth-balances.repo.ts';
 import * as repo from './holdings.repo.ts';
 
 export interface HoldingsDeps {
@@ -39,6 +40,16 @@ interface Token {
 const ZERO = '0x0000000000000000000000000000000000000000';
 /** Balances read in one batched round trip at most: a busy range of logs is read in several. */
 const PAIRS_PER_READ = 500;
+/** The watcher reads again ETH balances older than this (a deposit from outside the service). */
+const ETH_STALE_MS = 60_000;
+const ETH_PER_PASS = 100;
+
+/** An ETH balance as the service last read it. */
+export interface EthBalance {
+  units: bigint;
+  /** The block it was read at. */
+  block: bigint;
+}
 
 /**
  * What wallets hold of project tokens, and what that is worth on the curves now, kept in the
@@ -134,6 +145,47 @@ export class HoldingsService {
     } catch (err) {
       this.deps.log?.warn({ err, token: token.tokenAddress }, 'reading token holdings failed');
     }
+  }
+
+  /**
+   * An address's ETH balance: as stored (no node call), or read from the node when `fresh` or
+   * never read before, and stored with its block.
+   */
+  async ethBalanceOf(address: string, fresh = false): Promise<EthBalance> {
+    const holder = address.toLowerCase();
+    const row = fresh ? undefined : await eth.find(this.deps.db, holder);
+    if (row) return { units: row.balanceUnits, block: row.blockNumber };
+    const [read] = await this.readEth([holder]);
+    return read as EthBalance;
+  }
+
+  /**
+   * Reads the ETH balances of `holders` at one block and stores them: after the service's own
+   * actions (gas paid, ETH sent or received), which must not fail for it (logged).
+   */
+  async refreshEth(holders: string[]): Promise<void> {
+    try {
+      await this.readEth([...new Set(holders.map((h) => h.toLowerCase()))]);
+    } catch (err) {
+      this.deps.log?.warn({ err }, 'reading ETH balances failed');
+    }
+  }
+
+  /** The watcher's pass: the oldest stored ETH balances read more than a minute ago, again. */
+  async refreshStaleEth(): Promise<void> {
+    const before = new Date(this.deps.clock.now().getTime() - ETH_STALE_MS);
+    const holders = await eth.staleHolders(this.deps.db, before, ETH_PER_PASS);
+    if (holders.length > 0) await this.refreshEth(holders);
+  }
+
+  private async readEth(holders: string[]): Promise<EthBalance[]> {
+    const { chain, db, clock } = this.deps;
+    const block = await chain.payoutSigner.headBlock();
+    // Batched by the transport: every read travels in one HTTP request.
+    const units = await Promise.all(holders.map((h) => chain.wallets.ethBalance(h, block)));
+    const rows = holders.map((holder, i) => ({ holder, balanceUnits: units[i] as bigint }));
+    await eth.store(db, rows, block, clock.now());
+    return rows.map((r) => ({ units: r.balanceUnits, block }));
   }
 
   /** The project tokens an address holds and what selling each whole balance pays now. */

@@ -15,7 +15,10 @@ export interface ChainWatcherDeps {
   chain: Pick<Chain, 'info' | 'tokenFundsLogs' | 'payoutSigner'>;
   payability: Pick<PayabilityService, 'refresh' | 'refreshAll'>;
   /** What wallets hold: told of every range's Transfer logs (who holds what changed). */
-  holdings?: Pick<HoldingsService, 'fromLogs' | 'refreshAllCurves' | 'refreshMissingCurves'>;
+  holdings?: Pick<
+    HoldingsService,
+    'fromLogs' | 'refreshAllCurves' | 'refreshMissingCurves' | 'refreshStaleEth'
+  >;
   log: FastifyBaseLogger;
   intervalSeconds: number;
 }
@@ -111,6 +114,8 @@ export class ChainWatcher {
     } else {
       await this.deps.holdings?.refreshMissingCurves();
     }
+    // ETH has no Transfer log: stored balances are read again once a minute old (deposits from outside).
+    await this.deps.holdings?.refreshStaleEth();
     const fromBlock = lease.blockNumber + 1n;
     const touched = new Set<string>();
     let cursor = lease.blockNumber;

@@ -1,4 +1,5 @@
 import type { Db } from '../../infra/db/client.ts';
+import type { UsdRate } from '../../lib/usd.ts';
 import { toBountyJson, toSubmissionJson } from '../bounties/bounties.mappers.ts';
 import type { PayoutsService } from '../payouts/payouts.service.ts';
 import * as queueRepo from './review-queue.repo.ts';
@@ -14,6 +15,8 @@ export interface ReviewQueueDeps {
   payouts: PayoutsService;
   /** PLATFORM_FEE_BPS, for the bounty's `reward_eth_units` (the contributor's share, quoted). */
   platformFeeBps: number;
+  /** The ETH/USD price for the bounties' `reward_usd`, read once for the whole queue. */
+  ethUsd: () => Promise<UsdRate | null>;
 }
 
 type SentBack = Awaited<ReturnType<typeof queueRepo.sentBackOf>>[number];
@@ -39,10 +42,11 @@ export async function reviewQueue(
   founderId: string,
   page: ReviewQueueQuery,
 ): Promise<ReviewQueueJson> {
-  const [rows, total, waitingRows] = await Promise.all([
+  const [rows, total, waitingRows, usd] = await Promise.all([
     queueRepo.pageOf(deps.db, founderId, page.limit, page.offset),
     queueRepo.totalOf(deps.db, founderId),
     queueRepo.waitingOf(deps.db, founderId, WAITING_MAX),
+    deps.ethUsd(),
   ]);
   const sentBack = await queueRepo.sentBackOf(deps.db, [
     ...rows.map((r) => r.bounty.id),
@@ -54,7 +58,7 @@ export async function reviewQueue(
   const reviews = rows.map(({ bounty, submission }) => {
     const split = deps.payouts.split(bounty.rewardAmount);
     return {
-      bounty: toBountyJson(bounty, deps.platformFeeBps),
+      bounty: toBountyJson(bounty, deps.platformFeeBps, usd),
       submission: toSubmissionJson(submission),
       payout: {
         contributor_units: split.contributorUnits.toString(),
@@ -66,7 +70,7 @@ export async function reviewQueue(
   const waiting = waitingRows.flatMap(({ bounty }) => {
     const last = roundsOf(bounty.id, bounty.claimedBy)[0];
     return last
-      ? [{ bounty: toBountyJson(bounty, deps.platformFeeBps), submission: toSubmissionJson(last) }]
+      ? [{ bounty: toBountyJson(bounty, deps.platformFeeBps, usd), submission: toSubmissionJson(last) }]
       : [];
   });
   return { reviews, waiting, total, limit: page.limit, offset: page.offset };

@@ -192,7 +192,8 @@ export class SubmissionsService {
   /** The founder's review queue, a page of it (see review-queue.ts): the one read every surface shows. */
   queue(founderId: string, page: ReviewQueueQuery): Promise<ReviewQueueJson> {
     const { db, payouts, bounties } = this.deps;
-    return reviewQueue({ db, payouts, platformFeeBps: bounties.platformFeeBps }, founderId, page);
+    const ethUsd = () => bounties.ethUsd();
+    return reviewQueue({ db, payouts, platformFeeBps: bounties.platformFeeBps, ethUsd }, founderId, page);
   }
 
   /** What changed on a resubmission since the founder's last review (see review-changes.ts). */

@@ -17,6 +17,7 @@ import {
   SellResponse,
   TransactionListQuery,
   TransactionParams,
+  WalletQuery,
   WalletResponse,
   WalletTransactionList,
   WalletTransactionResponse,
@@ -59,12 +60,13 @@ export const walletsRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'getWallet',
         summary: 'Your wallet: ETH, project tokens and what they are worth, and your earnings',
         description:
-          "The caller's wallet: its ETH balance, every project token it holds with what selling it pays now, and what the agent earned (per project and in total)",
+          "The caller's wallet: its ETH balance, every project token it holds with what selling it pays now, and what the agent earned (per project and in total). Balances are as the service last read them (no node call; `eth_balance_block` says when); `fresh=true` reads the ETH balance from the node",
+        querystring: WalletQuery,
         response: { 200: WalletResponse },
         errorCodes: ['upstream_error'],
       },
     },
-    async (request) => ({ wallet: await wallets.show(requireAgent(request)) }),
+    async (request) => ({ wallet: await wallets.show(requireAgent(request), request.query.fresh) }),
   );
 
   app.get(

@@ -29,6 +29,14 @@ export const TokenHolding = Type.Object({
       'What selling the whole balance to the curve pays now, its 1% fee deducted; null before the curve was read',
     ),
   ),
+  value_usd: Nullable(
+    Type.String({
+      pattern: '^[0-9]+\\.[0-9]{2}$',
+      description:
+        'value_eth_units in US dollars at the ETH/USD price feed of the chain (ETH_USD_FEED_ADDRESS, read at most once a minute), rounded half-up to the cent; null without a feed, without a usable price or without value_eth_units',
+      examples: ['12.34'],
+    }),
+  ),
 });
 
 export const ProjectEarnings = Type.Object({
@@ -52,7 +60,15 @@ export type EarningsJson = Static<typeof Earnings>;
 export const Wallet = Type.Object({
   address: Nullable(Type.String()),
   wallet_type: Nullable(Type.Enum(WALLET_TYPES)),
-  eth_balance_units: Nullable(Type.String({ description: 'Wei, decimal string; null without a chain' })),
+  eth_balance_units: Nullable(
+    Type.String({
+      description:
+        'Wei, decimal string, as last read (after your actions, and again once a minute old); null without a chain',
+    }),
+  ),
+  eth_balance_block: Nullable(
+    Type.String({ description: 'The block `eth_balance_units` was read at; null without a chain' }),
+  ),
   tokens: Type.Array(TokenHolding, {
     description: 'Every project token the wallet holds, from the chain (kept current from its Transfer logs)',
   }),
@@ -181,6 +197,18 @@ export const WalletTransactionList = Type.Object({ transactions: Type.Array(Wall
 export const TransactionParams = Type.Object({
   id: Type.String({ pattern: '^wtx_[0-9a-f]{32}$', description: 'A transaction id (wtx_…)' }),
 });
+export const WalletQuery = Type.Object(
+  {
+    fresh: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Read the ETH balance from the node now, not as last stored',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const TransactionListQuery = Type.Object(
   { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) },
   { additionalProperties: false },

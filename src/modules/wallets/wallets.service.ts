@@ -4,13 +4,16 @@ import type { WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
+import { usdOf } from '../../lib/usd.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
+import type { PricesService } from '../prices/prices.service.ts';
 import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
 import { approvalStatus } from './approval-status.ts';
 import { CashOut } from './cash-out.ts';
+import { faucet } from './faucet.ts';
 import {
   type ActionAnswer,
   answerOf,
@@ -46,7 +49,11 @@ export interface WalletsDeps {
   /** Nonces and records of wallet transactions, in the database. */
   journal: WalletJournal;
   /** What wallets hold, kept from the chain; refreshed after each action. */
-  holdings: Pick<HoldingsService, 'afterAction' | 'holdingsOf' | 'valueEarnings'>;
+  holdings: Pick<
+    HoldingsService,
+    'afterAction' | 'holdingsOf' | 'valueEarnings' | 'ethBalanceOf' | 'refreshEth'
+  >;
+  prices: Pick<PricesService, 'ethUsd'>;
   /** SPONSORED_WITHDRAWALS_PER_DAY. */
   sponsoredWithdrawalsPerDay: number;
   /** SPONSORED_WITHDRAW_MIN_ETH_UNITS: the least a sponsored token withdraw is worth on the curve. */
@@ -57,10 +64,6 @@ export interface WalletsDeps {
   payability: Pick<PayabilityService, 'afterChange'>;
   devChain: boolean;
 }
-
-const ETH = 10n ** 18n;
-export const FAUCET_DEFAULT_UNITS = ETH;
-export const FAUCET_MAX_UNITS = 100n * ETH;
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -110,24 +113,30 @@ export class WalletsService {
     return (await repo.findByAddress(this.deps.db, address))?.agentId ?? null;
   }
 
-  async show(owner: WalletOwner): Promise<WalletJson> {
+  /**
+   * `fresh`: the ETH balance read from the node, not as last stored (holdings). The console passes
+   * it: a person looking at their own wallet sees a deposit at once.
+   */
+  async show(owner: WalletOwner, fresh = false): Promise<WalletJson> {
     const { chain, holdings } = this.deps;
     const address = owner.walletAddress;
-    // Side by side: the ETH balance (the node), and the key, tokens, earnings and sponsored count
-    // (the database); the sponsored count is read for every wallet and shown for in-app ones.
-    const [earnings, stored, balance, tokens, left] = await Promise.all([
+    // Side by side, all stored (the node only when `fresh`, or for a wallet never read): the ETH
+    // balance, key, tokens, earnings and sponsored count (shown for in-app wallets).
+    const [earnings, stored, balance, tokens, left, usd] = await Promise.all([
       this.earnings(owner.id),
       address ? repo.findByAgent(this.deps.db, owner.id) : undefined,
-      address && chain.info ? chain.wallets.ethBalance(address) : null,
+      address && chain.info ? holdings.ethBalanceOf(address, fresh) : null,
       address && chain.info ? holdings.holdingsOf(address) : [],
       address ? this.cashOut.sponsoredLeft(owner.id) : null,
+      this.deps.prices.ethUsd(),
     ]);
     const inApp = !!address && stored !== undefined && sameAddress(stored.address, address);
     return {
       address,
       wallet_type: address ? (inApp ? 'walletvendor_inapp' : 'external') : null,
-      eth_balance_units: balance === null ? null : balance.toString(),
-      tokens,
+      eth_balance_units: balance === null ? null : balance.units.toString(),
+      eth_balance_block: balance === null ? null : balance.block.toString(),
+      tokens: tokens.map((t) => ({ ...t, value_usd: usdOf(t.value_eth_units, usd) })),
       earnings,
       sponsored_withdrawals_left: inApp ? left : null,
     };
@@ -202,20 +211,10 @@ export class WalletsService {
   }
 
   /** Dev chain only (the route exists only there): test ETH for the caller's wallet, any kind. */
-  async faucet(owner: WalletOwner, body: FaucetBody) {
-    const ethUnits = units('eth_units', body?.eth_units, FAUCET_DEFAULT_UNITS);
-    if (ethUnits > FAUCET_MAX_UNITS) {
-      throw new AppError('validation_error', 'The request body is invalid.', [
-        { field: 'eth_units', message: `must be at most ${FAUCET_MAX_UNITS} (100 ETH)` },
-      ]);
-    }
-    if (!this.deps.devChain) throw new AppError('not_found', 'The faucet exists only on the dev chain.');
-    const address = requireWallet(owner);
-    const r = await this.deps.chain.faucet(address, ethUnits);
-    return { tx_hash: r.txHash, address, eth_units: ethUnits.toString() };
+  faucet(owner: WalletOwner, body: FaucetBody) {
+    return faucet(this.deps, owner, body);
   }
 
-  /** What the founder's wallet can still back: the funds check of bounty creation, in figures. */
   /** What the founder's wallet can still back: the funds check of bounty creation, in figures. */
   approvalStatus(callerId: string, founderWallet: string | null, projectId: string) {
     return approvalStatus(this.deps, callerId, founderWallet, projectId);
@@ -288,6 +287,9 @@ export class WalletsService {
       const intent = await journal.find(err.intentId);
       if (!intent) throw err;
       return answerOf<T>(intent) as ActionAnswer<T>;
+    } finally {
+      // Gas paid, ETH sent or received: the stored ETH balance follows at once.
+      await this.deps.holdings.refreshEth([sealed.address]);
     }
   }
 }

@@ -14,7 +14,7 @@ export async function loadAccount(ctx: ConsoleCtx) {
   const { services, session } = ctx;
   const [agent, wallet, webhooks] = await Promise.all([
     services.agents.getPublic(session.agentId),
-    services.wallets.show(ctx.owner).catch(() => null),
+    services.wallets.show(ctx.owner, true).catch(() => null),
     services.agentWebhooks.list(session.agentId),
   ]);
   const withDeliveries = await Promise.all(

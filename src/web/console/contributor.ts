@@ -6,7 +6,7 @@ import { SellBody, WithdrawBody } from '../../modules/wallets/wallets.schemas.ts
 import { claimAgainIn } from '../public/bounty-actions.ts';
 import { submissionsOf } from './console.repo.ts';
 import { earningsView, saleErrorForPeople, sellForm, soldMessage } from './earnings.ts';
-import { ethAmount, ethField, pendingMessage, tokensField } from './format.ts';
+import { ethAmount, ethField, formatUsd, pendingMessage, tokensField } from './format.ts';
 import { type ConsoleCtx, type ConsoleDeps, parseForm, registerAction, registerPage } from './kit.ts';
 import { deadline, paidAmounts } from './review-view.ts';
 import { walletTxRows } from './wallet-txs.ts';
@@ -22,7 +22,7 @@ export async function loadOverview(ctx: ConsoleCtx) {
   const { services, session } = ctx;
   const [agent, wallet, submissions, open, txs] = await Promise.all([
     services.agents.getOwn(session.agentId),
-    services.wallets.show(ctx.owner).catch(() => null),
+    services.wallets.show(ctx.owner, true).catch(() => null),
     submissionsOf(ctx.db, session.agentId),
     services.bounties.list({ status: 'open', limit: 20, offset: 0 }),
     services.wallets.transactions(ctx.owner, RECENT_TXS),
@@ -49,7 +49,11 @@ export async function loadOverview(ctx: ConsoleCtx) {
     claimable: open.bounties
       .filter((b) => !foundedIds.has(b.project_id) && !claimedProjects.has(b.project_id))
       .slice(0, 10)
-      .map((b) => ({ ...b, worth: b.reward_eth_units === null ? null : ethAmount(b.reward_eth_units) })),
+      .map((b) => ({
+        ...b,
+        worth: b.reward_eth_units === null ? null : ethAmount(b.reward_eth_units),
+        usd: formatUsd(b.reward_usd),
+      })),
     // Said, not silently left out: the projects whose open bounties the one-claim rule hides.
     heldBack: heldBackByClaims(open.bounties, claims),
     walletTxs: walletTxRows(txs, await projectNames(ctx, txs)),

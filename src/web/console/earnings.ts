@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/errors.ts';
 import type { EarningsJson, WalletJson } from '../../modules/wallets/wallets.schemas.ts';
-import { type Amount, ethAmount, tokenAmount } from './format.ts';
+import { type Amount, ethAmount, formatUsd, tokenAmount } from './format.ts';
 
 /** One project in the contributor's "Earnings": what it paid, what is held now and its worth. */
 export interface EarningRow {
@@ -14,6 +14,8 @@ export interface EarningRow {
   held: Amount | null;
   /** What selling all of `held` to the curve pays now (its fee deducted); null when unknown. */
   heldValue: Amount | null;
+  /** That in dollars ("1,234.56") where the service has an ETH/USD price (the token's `value_usd`). */
+  heldUsd: string | null;
   /** The whole balance, for the "Sell all" form (in-app wallets holding some only). */
   sell: { form: string; tokens_units: string } | null;
 }
@@ -64,6 +66,7 @@ export function earningsView(
           : h?.value_eth_units
             ? ethAmount(h.value_eth_units)
             : null,
+      heldUsd: known && balance > 0n ? formatUsd(h?.value_usd) : null,
       sell:
         opts.inApp && balance > 0n
           ? { form: sellForm(p.project_id), tokens_units: balance.toString() }

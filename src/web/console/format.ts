@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import { type Amount, addressUrl, amountOf, amountOfDecimal, groupDigits, txUrl } from '../public/format.ts';
 
 export type { Amount } from '../public/format.ts';
+export { formatUsd } from '../public/format.ts';
 
 /** A link that fixes a refused form ("Buy tokens", "Raise the allowance"), shown beside its message. */
 export interface FixLink {

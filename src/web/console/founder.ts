@@ -21,7 +21,7 @@ export function projectsLoader(tracker: ActivationTracker) {
     const { services, session, owner } = ctx;
     const [{ projects }, wallet] = await Promise.all([
       services.projects.list({ founder_id: session.agentId, limit: 100, offset: 0 }),
-      services.wallets.show(owner).catch(() => null),
+      services.wallets.show(owner, true).catch(() => null),
     ]);
     // What one whole token sells for now on each curve: the post form says what a reward is worth.
     const curves = await services.holdings.curvesOf(projects.map((p) => p.id));
@@ -79,7 +79,7 @@ async function shortOfFunds(ctx: ConsoleCtx, projectId: string, symbol: string, 
 /** Short of ETH for the value and the gas, for people: what the wallet holds, and how to get more. */
 async function shortOfEth(ctx: ConsoleCtx, err: unknown, spendingWei: string | null): Promise<unknown> {
   if (!(err instanceof AppError) || err.code !== 'insufficient_eth') return err;
-  const wallet = await ctx.services.wallets.show(ctx.owner).catch(() => null);
+  const wallet = await ctx.services.wallets.show(ctx.owner, true).catch(() => null);
   const held = wallet?.eth_balance_units
     ? `${ethAmount(wallet.eth_balance_units).text} ETH`
     : 'too little ETH';
@@ -204,7 +204,7 @@ export function registerFounderPages(app: FastifyInstance, deps: ConsoleDeps): v
     // Short of funds: the forms that fix it, on this page (or the checklist's words for an external wallet).
     fixes: async (err, { id }, ctx): Promise<FixLink[]> => {
       if (err.code !== 'insufficient_funds') return [];
-      const wallet = await ctx.services.wallets.show(ctx.owner).catch(() => null);
+      const wallet = await ctx.services.wallets.show(ctx.owner, true).catch(() => null);
       const inApp = wallet?.wallet_type === 'walletvendor_inapp';
       return [
         { href: inApp ? `#buy-${id}-open` : `#step-buy-${id}`, text: 'Buy tokens' },

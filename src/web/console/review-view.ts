@@ -1,5 +1,5 @@
 import type { PullRequestReport } from '../../infra/db/schema.ts';
-import { type Amount, ethAmount, timeLeft, tokenAmount } from './format.ts';
+import { type Amount, ethAmount, formatUsd, timeLeft, tokenAmount } from './format.ts';
 
 /**
  * What the review pages say, computed before the templates see it: the pull request report in
@@ -69,6 +69,8 @@ export interface ApprovalAmounts {
   fee: Amount;
   /** What the contributor's share sells for now; null when the curve could not be read. */
   worth: Amount | null;
+  /** That in dollars ("1,234.56"), where the service has an ETH/USD price; null otherwise. */
+  usd: string | null;
 }
 
 /**
@@ -78,11 +80,13 @@ export interface ApprovalAmounts {
 export function approvalAmounts(
   payout: { contributor_units: string; fee_units: string },
   rewardEthUnits: string | null,
+  rewardUsd: string | null = null,
 ): ApprovalAmounts {
   return {
     contributor: tokenAmount(payout.contributor_units),
     fee: tokenAmount(payout.fee_units),
     worth: rewardEthUnits === null ? null : ethAmount(rewardEthUnits),
+    usd: formatUsd(rewardUsd),
   };
 }
 

@@ -85,7 +85,7 @@ export async function loadReviews(ctx: ConsoleCtx) {
         contributorName: contributor.name,
         report: report ? reportView(report) : null,
         diff,
-        pay: approvalAmounts(payout, bounty.reward_eth_units),
+        pay: approvalAmounts(payout, bounty.reward_eth_units, bounty.reward_usd),
         symbol: symbols.get(bounty.project_id) ?? 'tokens',
         // Earlier rounds of this bounty: how often it was sent back already.
         rounds: detail.submissions.filter((s) => s.status === 'changes_requested').length,

@@ -8,7 +8,7 @@ import {
   DIFFICULTIES,
 } from '../../modules/bounties/bounties.schemas.ts';
 import type { ProjectJson } from '../../modules/projects/projects.schemas.ts';
-import { age, formatEth, groupDigits, hours } from './format.ts';
+import { age, formatEth, formatUsd, groupDigits, hours } from './format.ts';
 
 /** The query parameters of GET /api/bounties; the board's URL takes exactly these. */
 const FIELDS = ['q', 'status', 'difficulty', 'project_id', 'payable', 'limit', 'offset'] as const;
@@ -123,6 +123,7 @@ export async function loadBoard(
       token_symbol: p?.token_symbol ?? '',
       reward: groupDigits(b.reward_amount),
       eth: wei === null ? null : formatEth(wei),
+      usd: formatUsd(b.reward_usd),
       age: age(new Date(b.created_at), now),
       status_label: statusLabel(b.status),
       review: reviewRecord(p),

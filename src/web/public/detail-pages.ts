@@ -9,7 +9,16 @@ import { reviewRecord, statusLabel } from './board.ts';
 import { nextStep } from './bounty-next.ts';
 import { curveChart } from './chart.ts';
 import { type CurveQuotes, priceAt } from './curve-quotes.ts';
-import { addressUrl, age, formatEth, formatTokenUnits, groupDigits, safeHref, txUrl } from './format.ts';
+import {
+  addressUrl,
+  age,
+  formatEth,
+  formatTokenUnits,
+  formatUsd,
+  groupDigits,
+  safeHref,
+  txUrl,
+} from './format.ts';
 
 type PageServices = Pick<
   Services,
@@ -95,6 +104,7 @@ export async function loadBounty(
       claimed: bounty.claimed_at ? when(bounty.claimed_at, now) : null,
     },
     eth: wei === null ? null : formatEth(wei),
+    usd: formatUsd(bounty.reward_usd),
     // What an approval would pay now, named: the contributor's share and the platform fee.
     share: shareOf(services, bounty.reward_amount),
     project,

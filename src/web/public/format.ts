@@ -9,6 +9,16 @@ export function groupDigits(n: number | bigint | string): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/**
+ * Dollars as the API states them (`reward_usd`, `value_usd`: "1234.56") for people: "1,234.56";
+ * null (no ETH/USD price) stays null, and pages show nothing.
+ */
+export function formatUsd(usd: string | null | undefined): string | null {
+  if (usd == null) return null;
+  const [whole = '0', cents = '00'] = usd.split('.');
+  return `${groupDigits(whole)}.${cents}`;
+}
+
 /** Every digit of `units` at `decimals`, no grouping, no trailing zeros: 1500000000000000000 -> "1.5". */
 export function exactUnits(units: bigint | string, decimals = ETH_DECIMALS): string {
   const u = BigInt(units);

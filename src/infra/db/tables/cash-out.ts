@@ -162,6 +162,22 @@ export const tokenBalances = pgTable(
 );
 
 /**
+ * An address's ETH balance as last read from the chain (lower case), with the block it was read
+ * at, so a wallet read costs no node call. Kept by the holdings module after the service's own
+ * actions and by the chain watcher (oldest first); `?fresh=true` reads the node.
+ */
+export const ethBalances = pgTable(
+  'eth_balances',
+  {
+    holder: text('holder').primaryKey(),
+    balanceUnits: units('balance_units').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('eth_balances_updated_idx').on(t.updatedAt)],
+);
+
+/**
  * Wallets whose balances of every project token were read once (the first time they were asked
  * for); from then on the token logs keep them current.
  */

@@ -1,0 +1,135 @@
+import { types } from '@electric-sql/pglite';
+import { Column, fillPlaceholders, is, noopDecoder, SQL } from 'drizzle-orm';
+import type { Executor } from './client.ts';
+
+/**
+ * A drizzle select compiled once and run many times straight through the driver, for hot reads
+ * (the bounty list): per execution only the placeholders are filled, the rows come as arrays and
+ * each is decoded into one object with the same column mappers drizzle applies. What drizzle does
+ * per execution on top of that (building the query for an unnamed statement: ~100-200 µs; and its
+ * generic row mapping, an `is()` prototype walk per value: 7-15% of a list request's CPU, measured
+ * under bench/list-bounties.ts) is paid once here.
+ */
+export interface CompiledSelect<Row> {
+  run(ex: Executor, values: Record<string, unknown>): Promise<Row[]>;
+  readonly text: string;
+}
+
+interface Decoder {
+  mapFromDriverValue(value: unknown): unknown;
+}
+
+// What drizzle's PGlite session passes: timestamps and dates stay text, the column mappers read them.
+const PGLITE_QUERY = {
+  rowMode: 'array' as const,
+  parsers: Object.fromEntries(
+    [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
+      (t) => [t, (value: string) => value],
+    ),
+  ),
+};
+
+type PostgresJs = {
+  unsafe(
+    text: string,
+    params: unknown[],
+    opts: { prepare: boolean; simple: false },
+  ): { values(): Promise<unknown[][]> };
+};
+type Pglite = {
+  query(text: string, params: unknown[], opts: typeof PGLITE_QUERY): Promise<{ rows: unknown[][] }>;
+};
+
+/** The driver under a drizzle database or transaction: postgres-js's `sql` or a PGlite handle. */
+function driverOf(ex: Executor): PostgresJs | Pglite {
+  return (ex as unknown as { session: { client: PostgresJs | Pglite } }).session.client;
+}
+
+function arrays(ex: Executor, text: string, params: unknown[], named: boolean): Promise<unknown[][]> {
+  const client = driverOf(ex);
+  // Looked up per call: postgres-js resolves `unsafe` on the instance (the bench's capture wraps it).
+  // Extended protocol always (one statement, never several), even without parameters.
+  if ('unsafe' in client) return client.unsafe(text, params, { prepare: named, simple: false }).values();
+  return client.query(text, params, PGLITE_QUERY).then((r) => r.rows);
+}
+
+/**
+ * A value as an SQL literal, as PostgreSQL's quote_literal writes it: quotes doubled, and with a
+ * backslash in it an E'' string with backslashes doubled, so it reads the same whatever
+ * standard_conforming_strings says. Only the types the list binds: text, booleans, integers.
+ */
+export function sqlLiteral(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (typeof value !== 'string' || value.includes('\0'))
+    throw new Error(`sqlLiteral: not a text, boolean or integer value: ${String(value)}`);
+  const quoted = value.replaceAll("'", "''");
+  return value.includes('\\') ? `E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
+}
+
+/**
+ * The statement's text with its values written in as literals: a statement without parameters.
+ * postgres-js sends an unnamed statement with parameters in two round trips (Parse and Describe
+ * first, to learn the parameters' types, then Parse, Bind and Execute again); without parameters
+ * in one, as pgbench -M extended does. That second round trip was most of the Node-side cost of a
+ * keyword search over a named statement's (two socket writes and wake-ups, twice the messages).
+ */
+function inliner(text: string, count: number): (params: unknown[]) => string {
+  const parts = text.split(/\$(\d+)\b/);
+  // parts alternate: text, parameter number, text, ...; every number must be one of the parameters.
+  for (let i = 1; i < parts.length; i += 2) {
+    const n = Number(parts[i]);
+    if (!(n >= 1 && n <= count)) throw new Error(`compileSelect: $${parts[i]} is not a parameter`);
+  }
+  return (params) => {
+    let out = parts[0] as string;
+    for (let i = 1; i < parts.length; i += 2)
+      out += sqlLiteral(params[Number(parts[i]) - 1]) + (parts[i + 1] as string);
+    return out;
+  };
+}
+
+/**
+ * Compiles `query` (a drizzle select whose `fields` are its flat selection, in order) once.
+ * `named`: a named prepared statement on postgres-js (parsed and planned once per connection),
+ * else an unnamed one with its values inlined (`inliner`), planned for each execution's values.
+ */
+export function compileSelect<Row>(
+  query: { toSQL(): { sql: string; params: unknown[] } },
+  fields: Record<string, unknown>,
+  named: boolean,
+): CompiledSelect<Row> {
+  const { sql: text, params } = query.toSQL();
+  const inline = named ? null : inliner(text, params.length);
+  const keys = Object.keys(fields);
+  const decoders: Decoder[] = Object.values(fields).map((f) => {
+    if (is(f, Column)) return f as Decoder;
+    // `decoder` is drizzle's own (internal) per-field mapper: what `sql<T>`.mapWith() sets.
+    if (is(f, SQL)) return (f as unknown as { decoder: Decoder }).decoder;
+    if (is(f, SQL.Aliased)) return (f.sql as unknown as { decoder: Decoder }).decoder;
+    throw new Error('compileSelect: only columns and sql fields are decoded');
+  });
+  // Most columns come from the driver as they are (text, booleans, timestamps as text): no call.
+  const identity = decoders.map(
+    (d) =>
+      d.mapFromDriverValue === Column.prototype.mapFromDriverValue ||
+      d.mapFromDriverValue === noopDecoder.mapFromDriverValue,
+  );
+  const width = keys.length;
+  const decode = (values: unknown[]): Row => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < width; i++) {
+      const v = values[i];
+      row[keys[i] as string] = v === null || identity[i] ? v : (decoders[i] as Decoder).mapFromDriverValue(v);
+    }
+    return row as Row;
+  };
+  return {
+    text,
+    async run(ex, values) {
+      const filled = fillPlaceholders(params, values);
+      const rows = await (inline ? arrays(ex, inline(filled), [], false) : arrays(ex, text, filled, true));
+      return rows.map(decode);
+    },
+  };
+}
