@@ -30,7 +30,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
     { name: MCP_SERVER_NAME, title: 'Bounty Marketplace', version: '1.0.0' },
     { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: {} } },
   );
-  const tools = portableTools(server);
+  const tools = portableTools(server, ctx);
   registerAgentTools(tools, ctx);
   registerBountyTools(tools, ctx);
   registerCommentTools(tools, ctx);

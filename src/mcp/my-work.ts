@@ -9,6 +9,7 @@ const base = (b: Detail) => ({
   title: b.title,
   reward_amount: b.reward_amount,
   reward_eth_units: b.reward_eth_units,
+  reward_usd: b.reward_usd,
   claimed_at: b.claimed_at,
 });
 

@@ -57,7 +57,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
       title: 'A bounty with its submissions',
       description:
         'One bounty (bnt_...) as GET /api/bounties/{id} answers it: status, claimant, reward (whole tokens and ' +
-        'reward_eth_units), revision_due_at, and its submissions newest first with pull request reports, ' +
+        'reward_eth_units, and reward_usd where the chain has an ETH/USD feed), revision_due_at, and its submissions newest first with pull request reports, ' +
         'review notes and payout transaction hashes. Public.',
       mimeType: JSON_TYPE,
     },
@@ -99,7 +99,7 @@ export function registerResources(server: McpServer, ctx: ToolContext): void {
       title: 'Your wallet',
       description:
         'Your wallet as GET /api/agents/me/wallet answers it: address, ETH, every project token held and what ' +
-        'it sells for now (value_eth_units), earnings, sponsored withdraws left. Needs your API key.',
+        'it sells for now (value_eth_units; value_usd in dollars where the chain has an ETH/USD feed), earnings, sponsored withdraws left. Needs your API key.',
       mimeType: JSON_TYPE,
     },
     (uri) => readJson(ctx, uri, async () => ({ wallet: await wallets.show(requireAgent(ctx)) })),

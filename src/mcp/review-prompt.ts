@@ -108,7 +108,7 @@ export async function reviewPrompt(ctx: ToolContext, bounty: Detail): Promise<Ge
   // What the approval will pay: the payouts module's own split.
   const payout = ctx.services.payouts.split(bounty.reward_amount);
   const worth = bounty.reward_eth_units
-    ? ` (the contributor's share sells for ${bounty.reward_eth_units} wei now)`
+    ? ` (the contributor's share sells for ${bounty.reward_eth_units} wei now${bounty.reward_usd ? `, about $${bounty.reward_usd}` : ''})`
     : '';
   const earlier = bounty.submissions.filter((s) => s.id !== pending.id && s.review_notes);
   lines.push(

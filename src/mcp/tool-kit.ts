@@ -1,11 +1,17 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Static, TObject, TSchema } from 'typebox';
+import type { Static, TObject, TProperties, TSchema } from 'typebox';
 import * as z from 'zod';
 import type { Services } from '../compose.ts';
 import type { AuthAgent } from '../infra/http/auth.ts';
+import { IdParams } from '../infra/http/schemas.ts';
 import { toDetails, validatorCompiler } from '../infra/http/validation.ts';
 import type { RepoHost } from '../infra/repo-host/repo-host.ts';
 import { AppError } from '../lib/errors.ts';
@@ -172,29 +178,91 @@ export function output(shape: TObject | z.ZodObject, more: z.ZodRawShape = {}): 
   return z.looseObject({ ...fields, ...more }).meta({ additionalProperties: true, $schema: undefined });
 }
 
-/** An id argument, described for an agent. */
-export const id = (what: string) => z.string().min(1).max(100).describe(what);
+/**
+ * A path's id under the tool's own argument name (`bounty_id` where the route says `id`): the
+ * route's own field, described for an agent (the route's path says what it is by its place).
+ */
+export const id = (what: string) =>
+  ({ ...IdParams.properties.id, description: what }) as typeof IdParams.properties.id;
+
+/** A tool as it registers: its arguments are an object of the routes' own TypeBox fields. */
+export interface ToolConfig<T extends TObject> {
+  title: string;
+  description: string;
+  /** Built from the route's body, query and path schemas; tools/list shows it, `checked` holds to it. */
+  inputSchema: T;
+  outputSchema: z.ZodObject;
+  annotations: ToolAnnotations;
+}
+
+/** Where tools register; a tool's body gets its arguments checked and answers with its result. */
+export interface ToolServer {
+  registerTool<T extends TObject>(
+    name: string,
+    config: ToolConfig<T>,
+    body: (args: Static<T>, extra: ToolExtra) => Promise<object>,
+  ): void;
+}
 
 /**
- * The server as tools register on it, each tool's input schema an object schema without `$schema`
- * (the SDK would repeat the draft's URL in every tool of `tools/list`, which a client puts in its
- * model's context). Arguments are checked exactly as before: the same fields, unknown ones dropped.
+ * The server as tools register on it. A tool's TypeBox arguments are listed for the SDK as a zod
+ * object whose JSON Schema is theirs (`listed`), and that accepts any value of each named field:
+ * the arguments are checked once, by `checked`, against the same TypeBox schema, so a bad one is
+ * the `validation_error` the JSON route gives, with its details. Unknown arguments are dropped, as
+ * they always were. Each body runs inside `run`.
  */
-export function portableTools(server: McpServer): McpServer {
-  return new Proxy(server, {
-    get(target, prop) {
-      if (prop === 'registerTool') {
-        return (name: string, config: { inputSchema?: z.ZodRawShape }, handler: unknown) =>
-          (target.registerTool as (n: string, c: object, h: unknown) => unknown)(
-            name,
-            config.inputSchema
-              ? { ...config, inputSchema: z.object(config.inputSchema).meta({ $schema: undefined }) }
-              : config,
-            handler,
-          );
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+export function portableTools(server: McpServer, ctx: ToolContext): ToolServer {
+  return {
+    registerTool(name, { inputSchema, ...config }, body) {
+      server.registerTool(name, { ...config, inputSchema: forSdk(inputSchema) }, (args, extra) =>
+        run(ctx, () => body(checked(inputSchema, args), extra)),
+      );
     },
-  });
+  };
+}
+
+const sdkInputs = new WeakMap<TObject, z.ZodObject>();
+
+/** The SDK's view of a tool's arguments: each named field taken as it comes, listed as the route has it. */
+function forSdk(schema: TObject): z.ZodObject {
+  let sdkInput = sdkInputs.get(schema);
+  if (!sdkInput) {
+    const fields = Object.keys(schema.properties).map((key) => [key, z.unknown().optional()]);
+    sdkInput = z.object(Object.fromEntries(fields)).meta({ $schema: undefined, ...listed(schema) });
+    sdkInputs.set(schema, sdkInput);
+  }
+  return sdkInput;
+}
+
+/**
+ * What tools/list says of a tool's arguments: the route's fields with their constraints and
+ * descriptions, as the OpenAPI document has them, less what is not for a caller: OpenAPI examples,
+ * `required` on a field with a default (the validator fills it in), `additionalProperties: false`
+ * (an unknown argument is dropped, not refused), `$schema` (the SDK would repeat it per tool).
+ */
+function listed(schema: TObject): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.properties)) {
+    const { examples: _examples, ...rest } = JSON.parse(JSON.stringify(field)) as Record<string, unknown>;
+    // An enum says its type too, as zod's did: some clients want a type on every field.
+    const typed = Array.isArray(rest.enum) && rest.enum.every((v) => typeof v === 'string');
+    properties[key] = typed && !rest.type ? { type: 'string', ...rest } : rest;
+  }
+  const required = (schema.required ?? []).filter((key) => !('default' in (schema.properties[key] ?? {})));
+  return { properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/**
+ * A route's fields, those named without their descriptions: for an argument whose use the tool's
+ * own description already tells (tools/list goes whole into a model's context). Constraints stay.
+ */
+export function toldByTool<P extends TProperties>(properties: P, ...keys: (keyof P & string)[]): P {
+  const fields: TProperties = { ...properties };
+  for (const key of keys) {
+    // A copy with every property, the non-enumerable optional mark included.
+    const field = Object.defineProperties({}, Object.getOwnPropertyDescriptors(properties[key]));
+    delete (field as { description?: string }).description;
+    fields[key] = field as TSchema;
+  }
+  return fields as P;
 }

@@ -1,11 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Type } from 'typebox';
-import * as z from 'zod';
 import { OwnAgentResponse, RegisterBody, RegisteredAgent } from '../../modules/agents/agents.schemas.ts';
 import { WalletResponse } from '../../modules/wallets/wallets.schemas.ts';
-import { checked, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+import { output, requireAgent, type ToolContext, type ToolServer } from '../tool-kit.ts';
 
-export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
+const NoInput = Type.Object({});
+
+export function registerAgentTools(server: ToolServer, ctx: ToolContext): void {
   server.registerTool(
     'register_agent',
     {
@@ -16,27 +16,14 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
         'wallet_address the service creates an in-app wallet for you (wallet_type walletvendor_inapp) that it signs ' +
         'with for buy_tokens and set_allowance; rewards are paid to whichever wallet you have. repo_login is your ' +
         'login on the repository host (pull requests you open carry it as author).',
-      inputSchema: {
-        name: z
-          .string()
-          .describe(
-            '2-64 characters: letters, digits, space, _ - . (unique, ignoring case, Unicode compatibility forms and the separators - _ . and spaces)',
-          ),
-        description: z.string().optional().describe('What you are good at; at most 500 characters'),
-        wallet_address: z
-          .string()
-          .optional()
-          .describe('Your own wallet (0x + 40 hex) to be paid to; omit to get an in-app wallet'),
-      },
+      inputSchema: RegisterBody,
       outputSchema: output(RegisteredAgent),
       annotations: { openWorldHint: false },
     },
-    (args) =>
-      run(ctx, async () => {
-        const body = checked(RegisterBody, args);
-        await ctx.countRegistration();
-        return { agent: await ctx.services.agents.register(body) };
-      }),
+    async (body) => {
+      await ctx.countRegistration();
+      return { agent: await ctx.services.agents.register(body) };
+    },
   );
 
   server.registerTool(
@@ -48,18 +35,17 @@ export function registerAgentTools(server: McpServer, ctx: ToolContext): void {
         'in_review) and your wallet as my_wallet gives it: its ETH balance in wei, the project tokens it holds ' +
         'and what they sell for, and wallet.earnings (what approved bounties paid you, per project and in total). ' +
         'Needs your API key.',
-      inputSchema: {},
+      inputSchema: NoInput,
       outputSchema: output(Type.Object({ ...OwnAgentResponse.properties, ...WalletResponse.properties })),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () =>
-      run(ctx, async () => {
-        const agent = requireAgent(ctx);
-        const [own, wallet] = await Promise.all([
-          ctx.services.agents.getOwn(agent.id),
-          ctx.services.wallets.show(agent),
-        ]);
-        return { agent: own, wallet };
-      }),
+    async () => {
+      const agent = requireAgent(ctx);
+      const [own, wallet] = await Promise.all([
+        ctx.services.agents.getOwn(agent.id),
+        ctx.services.wallets.show(agent),
+      ]);
+      return { agent: own, wallet };
+    },
   );
 }

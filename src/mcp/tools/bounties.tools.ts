@@ -1,20 +1,23 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Type } from 'typebox';
-import * as z from 'zod';
 import {
-  BOUNTY_STATUSES,
   BountyDetailResponse,
   BountyList,
   BountyListQuery,
   BountyResponse,
   ClaimResponse,
   CreateBountyBody,
-  DIFFICULTIES,
 } from '../../modules/bounties/bounties.schemas.ts';
 import { Comment } from '../../modules/comments/comments.schemas.ts';
-import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+import { id, output, requireAgent, type ToolContext, type ToolServer } from '../tool-kit.ts';
 
-export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
+const BountyIdInput = Type.Object({ bounty_id: id('The bounty id (bnt_...)') });
+
+const CreateBountyInput = Type.Object({
+  project_id: id('Your project (proj_...)'),
+  ...CreateBountyBody.properties,
+});
+
+export function registerBountyTools(server: ToolServer, ctx: ToolContext): void {
   const { bounties } = ctx.services;
 
   server.registerTool(
@@ -24,23 +27,15 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Find work. Bounties across all projects, newest first, with filters. Needs no API key. To find work you ' +
         'can take: status "open" (and payable true: the founder can pay the reward). Each bounty has its reward in ' +
-        'whole tokens of its project, a difficulty and a status (open -> claimed -> in_review -> done).',
-      inputSchema: {
-        q: z.string().optional().describe('Keywords; every word must appear in the title or description'),
-        status: z.enum(BOUNTY_STATUSES).optional(),
-        difficulty: z.enum(DIFFICULTIES).optional(),
-        project_id: z.string().optional().describe('Only this project'),
-        payable: z
-          .boolean()
-          .optional()
-          .describe("Only bounties the founder's funds cover (true) or not (false)"),
-        limit: z.number().int().optional().describe('1-100, default 20'),
-        offset: z.number().int().optional().describe('Skip this many; default 0'),
-      },
+        'whole tokens of its project (reward_eth_units: what your share sells for now, in wei; reward_usd: that ' +
+        'in US dollars where the chain has an ETH/USD price feed, else null), a difficulty and a status ' +
+        '(open -> claimed -> in_review -> done). total counts the matches; with q only up to 1000 (or the end of ' +
+        'the page): total_is_exact false means more match.',
+      inputSchema: BountyListQuery,
       outputSchema: output(BountyList),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => run(ctx, async () => bounties.list(checked(BountyListQuery, args))),
+    (query) => bounties.list(query),
   );
 
   server.registerTool(
@@ -53,7 +48,7 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
         'revision_due_at set means the founder requested changes: the claimant submits again before then (read the ' +
         "changes_requested submission's review_notes). With its conversation: the first 50 comments, oldest " +
         'first (bounty_comments pages through more; comment_on_bounty to ask). Needs no API key.',
-      inputSchema: { bounty_id: id('The bounty id (bnt_...)') },
+      inputSchema: BountyIdInput,
       outputSchema: output(
         Type.Object({
           ...BountyDetailResponse.properties,
@@ -63,12 +58,11 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
       ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ bounty_id }) =>
-      run(ctx, async () => {
-        const bounty = await bounties.get(bounty_id);
-        const thread = await ctx.services.comments.list(bounty_id, { limit: 50 });
-        return { bounty, comments: thread.comments, comments_total: thread.total };
-      }),
+    async ({ bounty_id }) => {
+      const bounty = await bounties.get(bounty_id);
+      const thread = await ctx.services.comments.list(bounty_id, { limit: 50 });
+      return { bounty, comments: thread.comments, comments_total: thread.total };
+    },
   );
 
   server.registerTool(
@@ -81,11 +75,11 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
         'within the claim time (72 h by default). A bounty you gave back or let lapse cannot be claimed again ' +
         'for 24 h by default. You cannot claim bounties of your own projects. Next: repo_credentials, push a ' +
         'branch, open_pull_request, submit_pull_request. Needs your API key.',
-      inputSchema: { bounty_id: id('The bounty id (bnt_...)') },
+      inputSchema: BountyIdInput,
       outputSchema: output(ClaimResponse),
       annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    ({ bounty_id }) => run(ctx, async () => bounties.claim(requireAgent(ctx).id, bounty_id)),
+    ({ bounty_id }) => bounties.claim(requireAgent(ctx).id, bounty_id),
   );
 
   server.registerTool(
@@ -95,12 +89,11 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Release a bounty you claimed (status claimed, nothing submitted yet); it becomes open for anyone, but you ' +
         'cannot claim it again for 24 h by default. Needs your API key.',
-      inputSchema: { bounty_id: id('The bounty id (bnt_...)') },
+      inputSchema: BountyIdInput,
       outputSchema: output(BountyResponse),
       annotations: { destructiveHint: false, openWorldHint: false },
     },
-    ({ bounty_id }) =>
-      run(ctx, async () => ({ bounty: await bounties.unclaim(requireAgent(ctx).id, bounty_id) })),
+    async ({ bounty_id }) => ({ bounty: await bounties.unclaim(requireAgent(ctx).id, bounty_id) }),
   );
 
   server.registerTool(
@@ -111,19 +104,12 @@ export function registerBountyTools(server: McpServer, ctx: ToolContext): void {
         "Post a bounty on your active project. The reward is in whole tokens of the project's token; your token " +
         'balance AND the allowance you gave the platform (set_allowance) must cover this reward plus every open, ' +
         'claimed and in-review reward of the project (see approval_status), else insufficient_funds. Needs your API key.',
-      inputSchema: {
-        project_id: id('Your project (proj_...)'),
-        title: z.string().describe('At most 200 characters'),
-        description: z.string().describe('What done looks like; at most 2000 characters'),
-        reward_amount: z.number().int().describe('Whole tokens, 1 to 1,000,000,000'),
-        difficulty: z.enum(DIFFICULTIES).optional().describe('Default medium'),
-      },
+      inputSchema: CreateBountyInput,
       outputSchema: output(BountyResponse),
       annotations: { destructiveHint: false, openWorldHint: false },
     },
-    ({ project_id, ...body }) =>
-      run(ctx, async () => ({
-        bounty: await bounties.create(requireAgent(ctx).id, project_id, checked(CreateBountyBody, body)),
-      })),
+    async ({ project_id, ...body }) => ({
+      bounty: await bounties.create(requireAgent(ctx).id, project_id, body),
+    }),
   );
 }

@@ -1,12 +1,14 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod';
+import { Type } from 'typebox';
 import { CreateProjectBody, ProjectResponse } from '../../modules/projects/projects.schemas.ts';
-import { checked, id, output, requireAgent, run, type ToolContext, type ToolExtra } from '../tool-kit.ts';
+import { id, output, requireAgent, type ToolContext, type ToolExtra, type ToolServer } from '../tool-kit.ts';
 
 // Activation gives no step callbacks; a tick this often tells a waiting client it is still alive.
 const PROGRESS_TICK_MS = 1_000;
 
-export function registerProjectTools(server: McpServer, ctx: ToolContext): void {
+const ProjectIdInput = Type.Object({ project_id: id('The project id (proj_...)') });
+const ProposedProjectInput = Type.Object({ project_id: id('Your proposed project (proj_...)') });
+
+export function registerProjectTools(server: ToolServer, ctx: ToolContext): void {
   const { projects, activation } = ctx.services;
 
   server.registerTool(
@@ -16,18 +18,11 @@ export function registerProjectTools(server: McpServer, ctx: ToolContext): void 
       description:
         'Propose a project; you become its founder. It starts "proposed": call activate_project next to get its ' +
         'repository and its own ERC-20 token on a bonding curve. Needs your API key.',
-      inputSchema: {
-        name: z.string().describe('2-100 characters'),
-        token_symbol: z.string().describe('2-11 uppercase letters or digits, unique across projects'),
-        description: z.string().optional().describe('At most 5000 characters'),
-      },
+      inputSchema: CreateProjectBody,
       outputSchema: output(ProjectResponse),
       annotations: { destructiveHint: false, openWorldHint: false },
     },
-    (args) =>
-      run(ctx, async () => ({
-        project: await projects.create(requireAgent(ctx).id, checked(CreateProjectBody, args)),
-      })),
+    async (body) => ({ project: await projects.create(requireAgent(ctx).id, body) }),
   );
 
   server.registerTool(
@@ -37,11 +32,11 @@ export function registerProjectTools(server: McpServer, ctx: ToolContext): void 
       description:
         "One project: status, founder, repo_url (git clone it), token and curve addresses, and the founder's " +
         'review track record. Needs no API key.',
-      inputSchema: { project_id: id('The project id (proj_...)') },
+      inputSchema: ProjectIdInput,
       outputSchema: output(ProjectResponse),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ project_id }) => run(ctx, async () => ({ project: await projects.get(project_id) })),
+    async ({ project_id }) => ({ project: await projects.get(project_id) }),
   );
 
   server.registerTool(
@@ -53,17 +48,16 @@ export function registerProjectTools(server: McpServer, ctx: ToolContext): void 
         'takes seconds (progress notifications are sent when you pass a progressToken). Your wallet pays nothing ' +
         'but must exist. Safe to retry after a failure: it never creates a second repository or token. Next: ' +
         'buy_tokens, set_allowance, create_bounty. Needs your API key.',
-      inputSchema: { project_id: id('Your proposed project (proj_...)') },
+      inputSchema: ProposedProjectInput,
       outputSchema: output(ProjectResponse),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    ({ project_id }, extra) =>
-      run(ctx, async () => {
-        const agent = requireAgent(ctx);
-        return withProgress(extra, 'Creating the repository and deploying the token', async () => ({
-          project: await activation.activate(agent.id, project_id),
-        }));
-      }),
+    ({ project_id }, extra) => {
+      const agent = requireAgent(ctx);
+      return withProgress(extra, 'Creating the repository and deploying the token', async () => ({
+        project: await activation.activate(agent.id, project_id),
+      }));
+    },
   );
 }
 

@@ -1,17 +1,22 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod';
+import { Type } from 'typebox';
 import {
   OpenPullRequestBody,
   PullRequestResponse,
   RepositoryResponse,
 } from '../../modules/bounties/bounty-repository.schemas.ts';
-import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+import { id, output, requireAgent, type ToolContext, type ToolServer } from '../tool-kit.ts';
+
+const RepositoryInput = Type.Object({ bounty_id: id('The bounty you work on (bnt_...)') });
+const PullRequestInput = Type.Object({
+  bounty_id: id('The bounty you claimed (bnt_...)'),
+  ...OpenPullRequestBody.properties,
+});
 
 /**
  * The repository side of a bounty, through the same service as `GET /api/bounties/{id}/repository`
  * and `POST /api/bounties/{id}/pull-request`: the instructions are written there, once.
  */
-export function registerRepoTools(server: McpServer, ctx: ToolContext): void {
+export function registerRepoTools(server: ToolServer, ctx: ToolContext): void {
   server.registerTool(
     'repo_credentials',
     {
@@ -21,14 +26,13 @@ export function registerRepoTools(server: McpServer, ctx: ToolContext): void {
         'founder: clone_url, the branch to push, the base branch, how a push authenticates (push; on the ' +
         'built-in host your API key is the git password) and how to open the pull request (on the built-in ' +
         'host: open_pull_request), with the same as shell lines (commands). Needs your API key.',
-      inputSchema: { bounty_id: id('The bounty you work on (bnt_...)') },
+      inputSchema: RepositoryInput,
       outputSchema: output(RepositoryResponse),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ bounty_id }) =>
-      run(ctx, async () => ({
-        repository: await ctx.services.bountyRepository.access(requireAgent(ctx).id, bounty_id),
-      })),
+    async ({ bounty_id }) => ({
+      repository: await ctx.services.bountyRepository.access(requireAgent(ctx).id, bounty_id),
+    }),
   );
 
   server.registerTool(
@@ -40,21 +44,14 @@ export function registerRepoTools(server: McpServer, ctx: ToolContext): void {
         'default branch, with you as its author, on the built-in repository host. On GitHub this is refused ' +
         '(invalid_state): open it with your own GitHub credentials. Then call submit_pull_request with the ' +
         'returned html_url as pr_url. Needs your API key.',
-      inputSchema: {
-        bounty_id: id('The bounty you claimed (bnt_...)'),
-        head: z.string().describe('The branch you pushed (repo_credentials names one: branch)'),
-        title: z.string().describe('Say what it does; mention the bounty'),
-        body: z.string().optional().describe('The description'),
-      },
+      inputSchema: PullRequestInput,
       outputSchema: output(PullRequestResponse),
       annotations: { destructiveHint: false, openWorldHint: true },
     },
-    ({ bounty_id, ...pr }) =>
-      run(ctx, async () => {
-        const agent = requireAgent(ctx);
-        const input = checked(OpenPullRequestBody, pr);
-        // An authenticated MCP call always carries the key it was authenticated with.
-        return ctx.services.bountyRepository.openPullRequest(agent.id, ctx.apiKey ?? '', bounty_id, input);
-      }),
+    ({ bounty_id, ...pr }) => {
+      const agent = requireAgent(ctx);
+      // An authenticated MCP call always carries the key it was authenticated with.
+      return ctx.services.bountyRepository.openPullRequest(agent.id, ctx.apiKey ?? '', bounty_id, pr);
+    },
   );
 }

@@ -1,5 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod';
+import { Type } from 'typebox';
 import {
   ApproveBody,
   ApproveResponse,
@@ -8,13 +7,34 @@ import {
   RequestChangesResponse,
   ReviewQueueQuery,
   ReviewQueueResponse,
+  SubmissionChangesParams,
   SubmissionChangesResponse,
   SubmissionResponse,
   SubmitBody,
 } from '../../modules/reviews/reviews.schemas.ts';
-import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+import { id, output, requireAgent, type ToolContext, type ToolServer, toldByTool } from '../tool-kit.ts';
 
-export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
+const inReview = id('A bounty of your project in in_review (bnt_...)');
+/** The route's notes, with the tool's bounty: reject and request_changes take the same. */
+const NotesInput = Type.Object({ bounty_id: inReview, ...RejectBody.properties });
+
+const SubmitInput = Type.Object({
+  bounty_id: id('The bounty you claimed (bnt_...)'),
+  ...SubmitBody.properties,
+});
+const ChangesInput = Type.Object({
+  bounty_id: id('The bounty (bnt_...)'),
+  submission_id: {
+    ...SubmissionChangesParams.properties.submission_id,
+    description: 'Its submission, e.g. the pending one in review_queue (sub_...)',
+  },
+});
+const ApproveInput = Type.Object({
+  bounty_id: inReview,
+  ...toldByTool(ApproveBody.anyOf[0].properties, 'merge'),
+});
+
+export function registerReviewTools(server: ToolServer, ctx: ToolContext): void {
   const { submissions, approvals } = ctx.services;
 
   server.registerTool(
@@ -26,21 +46,13 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
         "bounty's project repository, opened by you (its author is your repo_login: use open_pull_request on the " +
         "built-in host). The bounty goes to in_review; you are paid in the project's token when the founder " +
         'approves (or merges). Needs your API key.',
-      inputSchema: {
-        bounty_id: id('The bounty you claimed (bnt_...)'),
-        pr_url: z.string().describe('{repo_url}/pull/{number}'),
-      },
+      inputSchema: SubmitInput,
       outputSchema: output(SubmissionResponse),
       annotations: { destructiveHint: false, openWorldHint: true },
     },
-    ({ bounty_id, pr_url }) =>
-      run(ctx, async () => ({
-        submission: await submissions.submit(
-          requireAgent(ctx).id,
-          bounty_id,
-          checked(SubmitBody, { pr_url }).pr_url,
-        ),
-      })),
+    async ({ bounty_id, pr_url }) => ({
+      submission: await submissions.submit(requireAgent(ctx).id, bounty_id, pr_url),
+    }),
   );
 
   server.registerTool(
@@ -55,14 +67,11 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
         'what changed since). waiting: bounties you sent back, with revision_due_at. payment_owed: you merged it, ' +
         'it is paid once your funds cover it. Then approve_submission, request_changes or reject_submission. ' +
         'Needs your API key.',
-      inputSchema: {
-        limit: z.number().int().optional().describe('1-100, default 20'),
-        offset: z.number().int().optional().describe('Skip this many; default 0'),
-      },
+      inputSchema: ReviewQueueQuery,
       outputSchema: output(ReviewQueueResponse),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => run(ctx, async () => submissions.queue(requireAgent(ctx).id, checked(ReviewQueueQuery, args))),
+    (query) => submissions.queue(requireAgent(ctx).id, query),
   );
 
   server.registerTool(
@@ -74,15 +83,12 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
         "repository host's compare of that head with the head now, the commits between and the diff file by file " +
         '(GET /api/bounties/{id}/submissions/{submission_id}/changes). changes is null for a first submission, or ' +
         "when the host no longer has the reviewed commit. The founder's and the submission's author's. Needs your API key.",
-      inputSchema: {
-        bounty_id: id('The bounty (bnt_...)'),
-        submission_id: id('Its submission, e.g. the pending one in review_queue (sub_...)'),
-      },
+      inputSchema: ChangesInput,
       outputSchema: output(SubmissionChangesResponse),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ bounty_id, submission_id }) =>
-      run(ctx, async () => submissions.changesSince(requireAgent(ctx).id, bounty_id, submission_id)),
+      submissions.changesSince(requireAgent(ctx).id, bounty_id, submission_id),
   );
 
   server.registerTool(
@@ -95,29 +101,12 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
         'neither), exactly once. Returns its transaction hash (as both hashes). insufficient_funds counts your other ' +
         'payouts still in flight. With merge: true the pull request is merged on the host first (not_mergeable: nothing paid). ' +
         'If it answers upstream_error, call it again: nothing is ever paid twice. Needs your API key.',
-      inputSchema: {
-        bounty_id: id('A bounty of your project in in_review (bnt_...)'),
-        review_notes: z.string().optional().describe('A note for the contributor; at most 5000 characters'),
-        merge: z
-          .boolean()
-          .optional()
-          .describe(
-            'true: merge the pull request on the repository host first and pay once it is merged; not_mergeable (nothing paid) when the host cannot merge it',
-          ),
-      },
+      inputSchema: ApproveInput,
       outputSchema: output(ApproveResponse),
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     ({ bounty_id, review_notes, merge }) =>
-      run(ctx, async () => {
-        const body = checked(ApproveBody, {
-          ...(review_notes === undefined ? {} : { review_notes }),
-          ...(merge === undefined ? {} : { merge }),
-        });
-        return approvals.approve(requireAgent(ctx).id, bounty_id, body?.review_notes ?? undefined, {
-          merge: body?.merge === true,
-        });
-      }),
+      approvals.approve(requireAgent(ctx).id, bounty_id, review_notes, { merge: merge === true }),
   );
 
   server.registerTool(
@@ -128,21 +117,11 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
         "Reject the bounty's pending submission with notes saying why; the bounty reopens for anyone (to let the same " +
         'contributor fix it instead, use request_changes). Refused with payment_owed once you merged its pull ' +
         'request (the reward is then owed). Needs your API key.',
-      inputSchema: {
-        bounty_id: id('A bounty of your project in in_review (bnt_...)'),
-        review_notes: z.string().describe('Why, for the contributor; 1-5000 characters'),
-      },
+      inputSchema: NotesInput,
       outputSchema: output(RejectResponse),
       annotations: { destructiveHint: true, openWorldHint: false },
     },
-    ({ bounty_id, review_notes }) =>
-      run(ctx, async () =>
-        submissions.reject(
-          requireAgent(ctx).id,
-          bounty_id,
-          checked(RejectBody, { review_notes }).review_notes,
-        ),
-      ),
+    ({ bounty_id, review_notes }) => submissions.reject(requireAgent(ctx).id, bounty_id, review_notes),
   );
 
   server.registerTool(
@@ -154,20 +133,11 @@ export function registerReviewTools(server: McpServer, ctx: ToolContext): void {
         'and the bounty returns to claimed by the same contributor, who keeps the claim until revision_due_at to ' +
         'submit again (new commits on the same pull request, or a new one); past it the claim lapses. Refused with ' +
         'payment_owed once you merged its pull request. Needs your API key.',
-      inputSchema: {
-        bounty_id: id('A bounty of your project in in_review (bnt_...)'),
-        review_notes: z.string().describe('What to change, for the contributor; 1-5000 characters'),
-      },
+      inputSchema: NotesInput,
       outputSchema: output(RequestChangesResponse),
       annotations: { destructiveHint: true, openWorldHint: false },
     },
     ({ bounty_id, review_notes }) =>
-      run(ctx, async () =>
-        submissions.requestChanges(
-          requireAgent(ctx).id,
-          bounty_id,
-          checked(RejectBody, { review_notes }).review_notes,
-        ),
-      ),
+      submissions.requestChanges(requireAgent(ctx).id, bounty_id, review_notes),
   );
 }

@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Type } from 'typebox';
 import * as z from 'zod';
 import {
@@ -13,15 +12,16 @@ import {
   SellResponse,
   TransactionListQuery,
   TransactionParams,
+  WalletQuery,
   WalletResponse,
   WalletTransaction,
   WithdrawBody,
   WithdrawResponse,
 } from '../../modules/wallets/wallets.schemas.ts';
-import { checked, id, output, requireAgent, run, type ToolContext } from '../tool-kit.ts';
+import { id, output, requireAgent, type ToolContext, type ToolServer, toldByTool } from '../tool-kit.ts';
 
-const units = (what: string) =>
-  z.string().describe(`${what}, a decimal string of base units (10^18 per ETH or token)`);
+const activeProject = id('An active project (proj_...)');
+
 const IN_APP =
   'Signed by your in-app wallet (an agent with an external wallet signs for itself). Needs your API key.';
 /** What every wallet action says about a transaction that outlives the service's receipt wait. */
@@ -58,7 +58,20 @@ function answered(a: { status: 200 | 202; body: object }): object {
   };
 }
 
-export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
+const WalletInput = Type.Object(toldByTool(WalletQuery.properties, 'fresh'));
+const OwnProjectInput = Type.Object({ project_id: id('Your project (proj_...)') });
+const BuyInput = Type.Object({ project_id: activeProject, ...BuyBody.properties });
+const SellInput = Type.Object({ project_id: activeProject, ...SellBody.properties });
+const AllowanceInput = Type.Object({
+  project_id: id('Your project (proj_...)'),
+  ...toldByTool(AllowanceBody.properties, 'amount'),
+});
+const TransactionInput = Type.Object({
+  id: Type.Optional(TransactionParams.properties.id),
+  ...TransactionListQuery.properties,
+});
+
+export function registerWalletTools(server: ToolServer, ctx: ToolContext): void {
   const { wallets } = ctx.services;
 
   server.registerTool(
@@ -67,14 +80,17 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
       title: 'Your wallet, tokens and earnings',
       description:
         'Your wallet: its address and type, its ETH balance, every project token it holds with its balance and ' +
-        'what selling all of it to the curve pays now (value_eth_units), what you earned from approved bounties ' +
+        'what selling all of it to the curve pays now (value_eth_units, and value_usd in US dollars where the ' +
+        'chain has an ETH/USD price feed, else null), what you earned from approved bounties ' +
         'per project and in total, and how many token withdraws the platform still pays the gas of today. ' +
-        'Amounts ending in _units are decimal strings of base units (10^18 per ETH or token). Needs your API key.',
-      inputSchema: {},
+        'Amounts ending in _units are decimal strings of base units (10^18 per ETH or token). Balances are as the ' +
+        'service last read them (after your actions; eth_balance_block says when); fresh: true reads the ETH ' +
+        'balance from the chain now. Needs your API key.',
+      inputSchema: WalletInput,
       outputSchema: output(WalletResponse),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    () => run(ctx, async () => ({ wallet: await wallets.show(requireAgent(ctx)) })),
+    async ({ fresh }) => ({ wallet: await wallets.show(requireAgent(ctx), fresh === true) }),
   );
 
   server.registerTool(
@@ -85,15 +101,14 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         "Your balance of the project's token, the allowance you gave the platform's payout router, the rewards " +
         'committed to open, claimed and in-review bounties, and what is available for new bounties: ' +
         'min(balance, allowance) - committed, in whole tokens. Needs your API key.',
-      inputSchema: { project_id: id('Your project (proj_...)') },
+      inputSchema: OwnProjectInput,
       outputSchema: output(ApprovalStatus),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    ({ project_id }) =>
-      run(ctx, async () => {
-        const agent = requireAgent(ctx);
-        return wallets.approvalStatus(agent.id, agent.walletAddress, project_id);
-      }),
+    ({ project_id }) => {
+      const agent = requireAgent(ctx);
+      return wallets.approvalStatus(agent.id, agent.walletAddress, project_id);
+    },
   );
 
   server.registerTool(
@@ -101,18 +116,11 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
     {
       title: "Buy a project's tokens",
       description: `Pay ETH into the project's bonding curve and receive its tokens (1% fee). Founders buy the tokens their rewards are paid from. ${PENDING} ${IN_APP}`,
-      inputSchema: {
-        project_id: id('An active project (proj_...)'),
-        eth_units: units('ETH to pay, in wei'),
-        min_tokens_units: units('Fewest tokens to accept (slippage bound)').optional(),
-      },
+      inputSchema: BuyInput,
       outputSchema: actionOutput(BuyResponse),
       annotations: { destructiveHint: false, openWorldHint: true },
     },
-    ({ project_id, ...body }) =>
-      run(ctx, async () =>
-        answered(await wallets.buy(requireAgent(ctx), project_id, checked(BuyBody, body))),
-      ),
+    async ({ project_id, ...body }) => answered(await wallets.buy(requireAgent(ctx), project_id, body)),
   );
 
   server.registerTool(
@@ -125,18 +133,11 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         'sponsored, the platform pays the gas and takes it back from the sale (gas_eth_units, sponsored true). ' +
         'A sale too small to cover that gas is amount_too_small, its details saying the least tokens_units that ' +
         `sells. ${PENDING} ${IN_APP}`,
-      inputSchema: {
-        project_id: id('An active project (proj_...)'),
-        tokens_units: units('Tokens to sell'),
-        min_eth_units: units('Least wei to accept (slippage bound)').optional(),
-      },
+      inputSchema: SellInput,
       outputSchema: actionOutput(SellResponse),
       annotations: { destructiveHint: false, openWorldHint: true },
     },
-    ({ project_id, ...body }) =>
-      run(ctx, async () =>
-        answered(await wallets.sell(requireAgent(ctx), project_id, checked(SellBody, body))),
-      ),
+    async ({ project_id, ...body }) => answered(await wallets.sell(requireAgent(ctx), project_id, body)),
   );
 
   server.registerTool(
@@ -147,23 +148,12 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         "Set the allowance of the platform's payout router on your project's token, in whole tokens (replaces the " +
         'current one). Rewards are paid from your balance through this allowance when you approve a submission; ' +
         `bounties need balance and allowance to cover them. ${PENDING} ${IN_APP}`,
-      inputSchema: {
-        project_id: id('Your project (proj_...)'),
-        amount: z.number().int().describe('Whole tokens, 0 to 1,000,000,000'),
-      },
+      inputSchema: AllowanceInput,
       outputSchema: actionOutput(AllowanceResponse),
       annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    ({ project_id, amount }) =>
-      run(ctx, async () =>
-        answered(
-          await wallets.setAllowance(
-            requireAgent(ctx),
-            project_id,
-            checked(AllowanceBody, { amount }).amount,
-          ),
-        ),
-      ),
+    async ({ project_id, amount }) =>
+      answered(await wallets.setAllowance(requireAgent(ctx), project_id, amount)),
   );
 
   server.registerTool(
@@ -176,16 +166,11 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         "(SPONSORED_WITHDRAWALS_PER_DAY, 5 unless configured: my_wallet's sponsored_withdrawals_left says how " +
         'many remain); past that, or for ETH, the wallet pays its own gas, else insufficient_eth (sell_tokens ' +
         `needs no ETH). ${PENDING} ${IN_APP}`,
-      inputSchema: {
-        to: z.string().describe('The receiving address (0x + 40 hex)'),
-        amount_units: units('What to send'),
-        project_id: z.string().optional().describe("Send this project's tokens instead of ETH"),
-      },
+      inputSchema: WithdrawBody,
       outputSchema: actionOutput(WithdrawResponse),
       annotations: { destructiveHint: true, openWorldHint: true },
     },
-    (args) =>
-      run(ctx, async () => answered(await wallets.withdraw(requireAgent(ctx), checked(WithdrawBody, args)))),
+    async (body) => answered(await wallets.withdraw(requireAgent(ctx), body)),
   );
 
   server.registerTool(
@@ -198,10 +183,7 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         "result (the action's answer: tx_hash, eth_units, tokens_units, ...), or failed with error {code, message}. " +
         'Without id: your recent wallet transactions, newest first, {transactions} (limit, default 20). ' +
         'The events wallet.tx_confirmed and wallet.tx_failed say the same as they happen. Needs your API key.',
-      inputSchema: {
-        id: z.string().optional().describe('A transaction id (wtx_...); leave out to list recent ones'),
-        limit: z.number().int().optional().describe('Without id: how many, 1 to 100 (default 20)'),
-      },
+      inputSchema: TransactionInput,
       outputSchema: output(
         Type.Object({
           transaction: WalletTransaction,
@@ -210,16 +192,11 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
       ),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ id: txId, limit }) =>
-      run(ctx, async () => {
-        const agent = requireAgent(ctx);
-        if (txId !== undefined) {
-          const { id: checkedId } = checked(TransactionParams, { id: txId });
-          return { transaction: await wallets.transaction(agent, checkedId) };
-        }
-        const query = checked(TransactionListQuery, limit === undefined ? {} : { limit });
-        return { transactions: await wallets.transactions(agent, query.limit ?? 20) };
-      }),
+    async ({ id: txId, limit }) => {
+      const agent = requireAgent(ctx);
+      if (txId !== undefined) return { transaction: await wallets.transaction(agent, txId) };
+      return { transactions: await wallets.transactions(agent, limit ?? 20) };
+    },
   );
 
   // Free ETH makes sense only where ETH is worthless: like its route, the tool exists only there.
@@ -231,11 +208,11 @@ export function registerWalletTools(server: McpServer, ctx: ToolContext): void {
         description:
           'Send test ETH to your wallet on the development chain, to pay for buy_tokens. Default 1 ETH, at most ' +
           '100 ETH. Needs your API key.',
-        inputSchema: { eth_units: units('Wei to send').optional() },
+        inputSchema: FaucetBody.anyOf[0],
         outputSchema: output(FaucetResponse),
         annotations: { destructiveHint: false, openWorldHint: true },
       },
-      (args) => run(ctx, async () => wallets.faucet(requireAgent(ctx), checked(FaucetBody, args))),
+      (body) => wallets.faucet(requireAgent(ctx), body),
     );
   }
 }
