@@ -1,30 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildTestApp,
   createBounty,
   createProject,
   expectError,
   markProjectActive,
   registerAgent,
   type TestAgent,
-  type TestContext,
 } from './helpers/app.ts';
+import type { ActivityBody } from './helpers/bounty-flows.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { approve, claim, nextPrUrl, okJson, post, reject, submit } from './helpers/review-flow.ts';
 
-interface Event {
-  id: string;
-  type: string;
-  agent_id: string | null;
-  project_id: string | null;
-  bounty_id: string | null;
-  data: Record<string, unknown>;
-  created_at: string;
-}
+type Event = ActivityBody;
 
 type Expected = [type: string, agent: string | null, project: string | null, bounty: string | null];
 
-let ctx: TestContext;
 const chain = new FakeChain();
 
 async function feed(query = ''): Promise<Event[]> {
@@ -34,10 +25,7 @@ async function feed(query = ''): Promise<Event[]> {
 
 const all = () => feed('limit=100');
 
-beforeAll(async () => {
-  ctx = await buildTestApp({ chain });
-});
-afterAll(() => ctx.close());
+const ctx = appForFile({ chain });
 const summary = (events: Event[]): Expected[] =>
   events.map((e) => [e.type, e.agent_id, e.project_id, e.bounty_id]);
 

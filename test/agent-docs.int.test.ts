@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
+import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { TAGS } from '../src/infra/http/openapi-meta.ts';
-import { GithubHost } from '../src/infra/repo-host/github-host.ts';
 import { ERROR_STATUS } from '../src/lib/errors.ts';
 import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
 import { DocsChain } from './helpers/docs-chain.ts';
 import { contributorGitEnv } from './helpers/git.ts';
+import { localHostWithClient } from './helpers/local-host.ts';
 import { newVault } from './helpers/wallets.ts';
 
 /**
@@ -43,20 +43,15 @@ let llms: string;
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'agent-docs-'));
   const platformToken = randomBytes(16).toString('hex');
-  host = await startLocalRepoHost({
+  const started = await localHostWithClient({
     dataDir: tmp,
     port: 0,
     org: 'bounty-org',
     webhook: { url: null, secret: WEBHOOK_SECRET },
     platformToken,
   });
-  const repoHost = new GithubHost({
-    kind: 'local',
-    apiUrl: host.apiUrl,
-    org: host.org,
-    token: platformToken,
-    webhookSecret: WEBHOOK_SECRET,
-  });
+  host = started.host;
+  const repoHost = started.client;
   chain = new DocsChain();
   ctx = await buildTestApp({
     chain,

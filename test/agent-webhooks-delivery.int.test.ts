@@ -1,9 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { activityEvents, agentWebhooks, webhookAttempts, webhookOutbox } from '../src/infra/db/schema.ts';
 import type { NewEvent } from '../src/modules/activity/activity.service.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_S } from '../src/modules/agent-webhooks/webhook-delivery.ts';
+import { addWebhook } from './helpers/agent-webhooks.ts';
 import {
   buildTestApp,
   createProject,
@@ -11,20 +12,17 @@ import {
   type TestAgent,
   type TestContext,
 } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { type Receiver, startReceiver } from './helpers/webhook-receiver.ts';
 
-let ctx: TestContext;
 const receivers: Receiver[] = [];
 
-beforeAll(async () => {
-  ctx = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
-});
+const ctx = appForFile({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
 afterEach(async () => {
   // Each test starts without webhooks; their outbox rows and attempts go with them.
   await ctx.database.db.delete(agentWebhooks);
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
-afterAll(() => ctx.close());
 
 async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
   const r = await startReceiver(respond);
@@ -32,16 +30,8 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
   return r;
 }
 
-async function hook(c: TestContext, agent: TestAgent, url: string, types?: string[] | null) {
-  const res = await c.app.inject({
-    method: 'POST',
-    url: '/api/agents/me/webhooks',
-    headers: agent.headers,
-    payload: { url, ...(types !== undefined ? { types } : {}) },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { webhook: { id: string }; secret: string };
-}
+const hook = async (c: TestContext, agent: TestAgent, url: string, types?: string[] | null) =>
+  (await addWebhook(c, agent, url, types)) as { webhook: { id: string }; secret: string };
 
 const deliver = (c: TestContext = ctx) => c.app.services.webhookDelivery.runOnce();
 

@@ -4,6 +4,7 @@ import { type Database, openDatabase } from '../src/infra/db/client.ts';
 import { webhookAttempts, webhookOutbox } from '../src/infra/db/schema.ts';
 import { claimDue } from '../src/modules/agent-webhooks/agent-webhooks.repo.ts';
 import { RETRY_DELAYS_S } from '../src/modules/agent-webhooks/webhook-delivery.ts';
+import { addWebhook } from './helpers/agent-webhooks.ts';
 import {
   buildTestApp,
   createProject,
@@ -34,16 +35,8 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]): Promise<
   return r;
 }
 
-async function hook(c: TestContext, agent: TestAgent, url: string, types: string[] | null) {
-  const res = await c.app.inject({
-    method: 'POST',
-    url: '/api/agents/me/webhooks',
-    headers: agent.headers,
-    payload: { url, types },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().webhook.id as string;
-}
+const hook = async (c: TestContext, agent: TestAgent, url: string, types: string[] | null) =>
+  (await addWebhook(c, agent, url, types)).webhook.id as string;
 
 const ids = (rx: Receiver) => rx.received.map((r) => r.headers['webhook-id'] as string);
 

@@ -1,20 +1,18 @@
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agents } from '../src/infra/db/schema.ts';
 import {
-  buildTestApp,
   createBounty,
   createProject,
-  expectAuthRequired,
   expectError,
   markProjectActive,
   randomAddress,
   registerAgent,
   type TestAgent,
-  type TestContext,
 } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { expectNoKeyHash } from './helpers/http-suite.ts';
 import { approve, getBounty, inReview, scene } from './helpers/review-flow.ts';
@@ -26,14 +24,9 @@ const AGENT_ID = /^agent_[0-9a-f]{32}$/;
 describe('agents', () => {
   const chain = new FakeChain();
   const issuedKeys = new Set<string>();
-  let ctx: TestContext;
   let n = 0;
   const uniqueName = (prefix = 'agent') => `${prefix}-${Date.now().toString(36)}-${++n}`;
-
-  beforeAll(async () => {
-    ctx = await buildTestApp({ chain });
-  });
-  afterAll(() => ctx.close());
+  const ctx = appForFile({ chain });
 
   /** Every response of this suite goes through here: none may show a key hash. */
   async function send(opts: InjectOptions): Promise<LightMyRequestResponse> {
@@ -239,10 +232,6 @@ describe('agents', () => {
   });
 
   describe('GET /api/agents/me', () => {
-    it('needs an API key', async () => {
-      await expectAuthRequired(ctx.app, 'GET', '/api/agents/me');
-    });
-
     it('returns the own profile with no active claims for a new agent', async () => {
       const a = await agent();
       const res = await me(a.headers);
@@ -401,12 +390,6 @@ describe('agents', () => {
         payload: payload as object,
       });
 
-    it('needs an API key', async () => {
-      await expectAuthRequired(ctx.app, 'PATCH', '/api/agents/me/wallet', {
-        wallet_address: randomAddress(),
-      });
-    });
-
     it('sets an external wallet on an agent without one, checksummed', async () => {
       const a = await agent({ wallet_address: null });
       const address = randomAddress();
@@ -481,10 +464,6 @@ describe('agents', () => {
     const rotate = (headers: Record<string, string>) =>
       send({ method: 'POST', url: '/api/agents/me/rotate-key', headers });
 
-    it('needs an API key', async () => {
-      await expectAuthRequired(ctx.app, 'POST', '/api/agents/me/rotate-key');
-    });
-
     it('returns a new key that works while the old one stops at once', async () => {
       const a = await agent();
       const res = await rotate(a.headers);
@@ -515,10 +494,6 @@ describe('agents', () => {
   describe('POST /api/agents/me/generate-wallet', () => {
     const generate = (who: TestAgent) =>
       send({ method: 'POST', url: '/api/agents/me/generate-wallet', headers: who.headers });
-
-    it('needs an API key', async () => {
-      await expectAuthRequired(ctx.app, 'POST', '/api/agents/me/generate-wallet');
-    });
 
     it('refuses with 400 wallet_already_set when the agent has a wallet', async () => {
       const a = await agent();

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../src/lib/errors.ts';
-import { buildTestApp, expectError, type TestContext } from './helpers/app.ts';
+import { buildTestApp, expectError } from './helpers/app.ts';
 import { ok, reject } from './helpers/bounty-flows.ts';
+import { webhookApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
 import { prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
@@ -13,18 +14,7 @@ import { prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
  * nothing more; a crash between the merge and the payout still pays, once.
  */
 
-let ctx: TestContext;
-let chain: FakeChain;
-let host: FakeRepoHost;
-let kit: ReturnType<typeof webhookKit>;
-
-beforeAll(async () => {
-  chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
-  kit = webhookKit(ctx, chain, host);
-});
-afterAll(() => ctx.close());
+const { chain, host, ctx, kit } = webhookApp(new FakeRepoHost());
 afterEach(async () => {
   vi.restoreAllMocks();
   await ctx.app.services.owedPayouts.idle();

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildTestApp,
   createBounty,
   expectAuthRequired,
   expectError,
   registerAgent,
   type TestAgent,
-  type TestContext,
 } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { claim, inReview, type Scene, scene } from './helpers/review-flow.ts';
 
@@ -26,15 +25,14 @@ interface Operation {
   op: Json;
 }
 
-let ctx: TestContext;
 let ops: Operation[];
 let s: Scene;
 let stranger: TestAgent;
 let ids: { project: string; review: string; claimed: string; submission: string };
 
+const chain = new FakeChain();
+const ctx = appForFile({ chain });
 beforeAll(async () => {
-  const chain = new FakeChain();
-  ctx = await buildTestApp({ chain });
   const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as Json;
   ops = Object.entries(spec.paths as Record<string, Json>).flatMap(([path, item]) =>
     Object.entries(item)
@@ -53,7 +51,6 @@ beforeAll(async () => {
     submission: review.submission.id,
   };
 });
-afterAll(() => ctx.close());
 
 const needsKey = (o: Operation) => {
   const security = (o.op.security ?? []) as Json[];

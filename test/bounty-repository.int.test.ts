@@ -9,7 +9,6 @@ import {
   buildTestApp,
   createBounty,
   createProject,
-  expectAuthRequired,
   expectError,
   randomAddress,
   registerAgent,
@@ -92,12 +91,11 @@ describe('GET /api/bounties/{id}/repository', () => {
     expect(r).toMatchObject({ branch: `bounty-${open.id}`, repo_login: await loginOf(founder) });
   });
 
-  it('refuses another agent (403), the unknown bounty (404) and anyone without a key (401)', async () => {
+  it('refuses another agent (403) and the unknown bounty (404)', async () => {
     expectError(await repository(other), 403, 'forbidden');
     expectError(await repository(dev, open.id), 403, 'forbidden');
     expectError(await repository(dev, 'bnt_00000000000000000000000000000000'), 404, 'not_found');
     expectError(await repository(dev, 'nope'), 404, 'not_found');
-    await expectAuthRequired(app(), 'GET', `/api/bounties/${bounty.id}/repository`);
   });
 });
 
@@ -116,12 +114,11 @@ describe('POST /api/bounties/{id}/pull-request', () => {
     }
   });
 
-  it('refuses the founder and other agents (403), an unknown bounty (404), no key (401)', async () => {
+  it('refuses the founder and other agents (403) and an unknown bounty (404)', async () => {
     const ok = { ...body, head: `bounty-${bounty.id}` };
     expectError(await openPr(founder, ok), 403, 'forbidden');
     expectError(await openPr(other, ok), 403, 'forbidden');
     expectError(await openPr(dev, ok, 'bnt_00000000000000000000000000000000'), 404, 'not_found');
-    await expectAuthRequired(app(), 'POST', `/api/bounties/${bounty.id}/pull-request`, ok);
   });
 
   it("says the host's refusal of a branch never pushed (400)", async () => {

@@ -1,27 +1,18 @@
 import { createWalletClient, getAddress, type Hex, http, parseEventLogs } from 'viem';
 import { foundry } from 'viem/chains';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
 import {
   buildTestApp,
   createBounty,
-  createProject,
   expectError,
   randomAddress,
   registerAgent,
   type TestAgent,
-  type TestContext,
 } from './helpers/app.ts';
-import {
-  activateOnChain,
-  approvePayouts,
-  buyTokens,
-  startTestChain,
-  type TestChain,
-  tokenBalance,
-  transferLogs,
-} from './helpers/chain.ts';
+import { chainAppForFile, fundedChainProject } from './helpers/builders.ts';
+import { tokenBalance, transferLogs } from './helpers/chain.ts';
 import { ETH, ethBalance, newVault, ok, post, quoteSell, TOKEN } from './helpers/wallets.ts';
 
 /**
@@ -30,12 +21,15 @@ import { ETH, ethBalance, newVault, ok, post, quoteSell, TOKEN } from './helpers
  * withdraws. Checked against the token's Transfer logs, the curve's own quotes and receipts.
  */
 describe('cashing out with an in-app wallet that holds no ETH', () => {
-  let tc: TestChain;
-  let ctx: TestContext;
+  const vault = newVault();
+  const { ctx, tc } = chainAppForFile((tc) => ({
+    chain: tc.chain,
+    vault,
+    env: { SPONSORED_WITHDRAWALS_PER_DAY: '2' },
+  }));
   let founder: TestAgent;
   let project: { id: string; token: string; curve: string; repoUrl: string };
   let prs = 0;
-  const vault = newVault();
 
   const wallet = async (a: TestAgent) =>
     ok<{ wallet: Record<string, unknown> }>(
@@ -63,23 +57,15 @@ describe('cashing out with an in-app wallet that holds no ETH', () => {
   }
 
   beforeAll(async () => {
-    tc = await startTestChain();
-    ctx = await buildTestApp({ chain: tc.chain, vault, env: { SPONSORED_WITHDRAWALS_PER_DAY: '2' } });
     founder = await registerAgent(ctx.app, { wallet_address: tc.account(3).address });
-    const p = await createProject(ctx.app, founder);
-    const deployed = await activateOnChain(ctx, tc, p.id, p.token_symbol);
+    const funds = { account: 3, eth: 20n * ETH, allowance: 10n ** 9n * TOKEN };
+    const deployed = await fundedChainProject(ctx, tc, founder, funds);
     project = {
-      id: p.id,
+      id: deployed.id,
       token: deployed.tokenAddress,
       curve: deployed.curveAddress,
       repoUrl: deployed.repoUrl,
     };
-    await buyTokens(tc, 3, deployed.curveAddress, 20n * ETH);
-    await approvePayouts(tc, 3, deployed.tokenAddress, 10n ** 9n * TOKEN);
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await tc?.stop();
   });
 
   it('quotes reward_eth_units and the wallet tokens as the curve itself does, after the watcher read them', async () => {

@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/infra/config.ts';
-import {
-  buildTestApp,
-  createBounty,
-  expectError,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, expectError, registerAgent, type TestAgent } from './helpers/app.ts';
 import {
   activeClaims,
   activeProject,
@@ -17,6 +10,7 @@ import {
   ok,
   unclaim,
 } from './helpers/bounty-flows.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { approve, inReview, scene } from './helpers/review-flow.ts';
@@ -35,16 +29,9 @@ const COOLDOWN = 24 * HOUR;
 const CLAIM_TTL = 72 * HOUR;
 const REVISION = 72 * HOUR;
 
-let ctx: TestContext;
-let chain: FakeChain;
-let host: FakeRepoHost;
-
-beforeAll(async () => {
-  chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
-});
-afterAll(() => ctx?.close());
+const chain = new FakeChain();
+const host = new FakeRepoHost();
+const ctx = appForFile({ chain, repoHost: host });
 
 /** An open bounty on a fresh active project (a fresh founder), so claims on them never share a project. */
 async function openBounty(title = 'Some work') {

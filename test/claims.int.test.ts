@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   createBounty,
@@ -6,7 +6,6 @@ import {
   expectError,
   registerAgent,
   type TestAgent,
-  type TestContext,
 } from './helpers/app.ts';
 import {
   type ActiveProject,
@@ -25,19 +24,16 @@ import {
   UnitsChain,
   unclaim,
 } from './helpers/bounty-flows.ts';
+import { appForFile } from './helpers/builders.ts';
 
 const HOUR = 3_600_000;
 const TTL_HOURS = 1;
 const UNKNOWN_BOUNTY = `bnt_${'0'.repeat(32)}`;
 
-let ctx: TestContext;
 const chain = new UnitsChain();
 let pr = 0;
 
-beforeAll(async () => {
-  ctx = await buildTestApp({ chain, env: { CLAIM_TTL_HOURS: String(TTL_HOURS) } });
-});
-afterAll(() => ctx.close());
+const ctx = appForFile({ chain, env: { CLAIM_TTL_HOURS: String(TTL_HOURS) } });
 
 const bountyOf = async (id: string) =>
   ok<{ bounty: BountyBody & { submissions: unknown[]; payment_owed: boolean } }>(await getBounty(ctx.app, id))

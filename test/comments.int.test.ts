@@ -5,14 +5,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityEvents } from '../src/infra/db/schema.ts';
-import { buildTestApp, expectError, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { expectError, registerAgent, type TestAgent } from './helpers/app.ts';
+import { listening, webhookApp } from './helpers/builders.ts';
 import { cliInProcess } from './helpers/cli-in-process.ts';
-import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { browserless, errorsOf } from './helpers/web-forms.ts';
-import { webhookKit } from './helpers/webhook-flows.ts';
 
 /**
  * A conversation on every bounty: any registered agent writes (Markdown, 1-4000 characters, a
@@ -20,18 +19,8 @@ import { webhookKit } from './helpers/webhook-flows.ts';
  * founder and the claimant get `bounty.commented` for what they did not write.
  */
 
-let ctx: TestContext;
-let kit: ReturnType<typeof webhookKit>;
-let base: string;
-
-beforeAll(async () => {
-  const chain = new FakeChain();
-  const host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
-  kit = webhookKit(ctx, chain, host);
-  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(() => ctx.close());
+const { ctx, kit } = webhookApp(new FakeRepoHost());
+const base = listening(ctx);
 
 const post = (bountyId: string, who: TestAgent | null, payload: unknown) =>
   ctx.app.inject({
@@ -160,7 +149,7 @@ describe('bounty comments', () => {
     const s = await kit.inReview(30);
     const client = new Client({ name: 'comments-test', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      new StreamableHTTPClientTransport(new URL(`${base()}/mcp`), {
         requestInit: { headers: { authorization: `Bearer ${s.dev.apiKey}` } },
       }),
     );
@@ -193,7 +182,7 @@ describe('bounty comments', () => {
     const s = await kit.inReview(30);
     const tmp = mkdtempSync(join(tmpdir(), 'comments-cli-'));
     const cli = (who: TestAgent, args: string[]) =>
-      cliInProcess(args, { apiUrl: base, apiKey: who.apiKey, configHome: tmp });
+      cliInProcess(args, { apiUrl: base(), apiKey: who.apiKey, configHome: tmp });
     try {
       expect(await cli(s.founder, ['comment', s.bounty.id, 'Please add a **test**.'])).toMatch(
         new RegExp(`commented on ${s.bounty.id} \\(cmt_[0-9a-f]{32}\\)`),

@@ -1,14 +1,9 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { activityEvents, bounties } from '../src/infra/db/schema.ts';
-import {
-  buildTestApp,
-  createBounty,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { activeProject, activity, claim, ok, UnitsChain, unclaim } from './helpers/bounty-flows.ts';
+import { appForFile, listening } from './helpers/builders.ts';
 import { SseClient } from './helpers/sse.ts';
 
 const HOUR = 3_600_000;
@@ -19,22 +14,17 @@ describe.each([
   { ttlHours: 3, leadHours: 1 },
   { ttlHours: 120, leadHours: 24 },
 ])('claim.expiring with CLAIM_TTL_HOURS=$ttlHours', ({ ttlHours, leadHours }) => {
-  let ctx: TestContext;
-  let base: string;
   const chain = new UnitsChain();
   const clients: SseClient[] = [];
 
-  beforeAll(async () => {
-    ctx = await buildTestApp({ chain, env: { CLAIM_TTL_HOURS: String(ttlHours) } });
-    base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  });
+  const ctx = appForFile({ chain, env: { CLAIM_TTL_HOURS: String(ttlHours) } });
+  const base = listening(ctx);
   afterAll(async () => {
     for (const c of clients) c.close();
-    await ctx.close();
   });
 
   const stream = async (agent: TestAgent | null) => {
-    const c = await SseClient.open(base, '/api/events?types=claim.expiring', agent ? agent.headers : {});
+    const c = await SseClient.open(base(), '/api/events?types=claim.expiring', agent ? agent.headers : {});
     clients.push(c);
     return c;
   };

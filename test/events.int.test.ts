@@ -3,36 +3,25 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityEvents } from '../src/infra/db/schema.ts';
 import type { NewEvent } from '../src/modules/activity/activity.service.ts';
-import {
-  buildTestApp,
-  createProject,
-  expectError,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { buildTestApp, createProject, expectError, registerAgent, type TestAgent } from './helpers/app.ts';
 import { activity } from './helpers/bounty-flows.ts';
+import { appForFile, listening } from './helpers/builders.ts';
 import { openTestDatabase } from './helpers/database.ts';
 import { SseClient } from './helpers/sse.ts';
 
 const HEARTBEAT_MS = 150;
 const UNKNOWN_EVENT = `evt_${'0'.repeat(32)}`;
 
-let ctx: TestContext;
-let base: string;
 const open: SseClient[] = [];
 
-beforeAll(async () => {
-  ctx = await buildTestApp({ env: { EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS) } });
-  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-});
+const ctx = appForFile({ env: { EVENTS_HEARTBEAT_MS: String(HEARTBEAT_MS) } });
+const base = listening(ctx);
 afterAll(async () => {
   for (const c of open) c.close();
-  await ctx.close();
 });
 
 async function stream(path = '/api/events', headers: Record<string, string> = {}): Promise<SseClient> {
-  const c = await SseClient.open(base, path, headers);
+  const c = await SseClient.open(base(), path, headers);
   open.push(c);
   return c;
 }

@@ -1,21 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../src/lib/errors.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
-import {
-  activateOnChain,
-  approvePayouts,
-  buyTokens,
-  startTestChain,
-  type TestChain,
-} from './helpers/chain.ts';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
+import { chainAppForFile, fundedChainProject } from './helpers/builders.ts';
 import { randomRuns, randomSeed } from './helpers/counts.ts';
 import { deepJson, prng, type Rng, resolveRef, segmentFor, valueFor } from './helpers/fuzz-values.ts';
 import { ETH, newVault, TOKEN } from './helpers/wallets.ts';
@@ -85,8 +72,6 @@ const FORM_FIELDS = [
 ];
 
 describe(`every route, fuzzed (FUZZ_SEED=${SEED}, ${RUNS} per operation)`, () => {
-  let tc: TestChain;
-  let ctx: TestContext;
   let spec: Json;
   let founder: TestAgent;
   let dev: TestAgent;
@@ -98,16 +83,16 @@ describe(`every route, fuzzed (FUZZ_SEED=${SEED}, ${RUNS} per operation)`, () =>
     return real.get(collection) ?? ids;
   };
 
+  const { ctx, tc } = chainAppForFile((tc) => ({ chain: tc.chain, vault: newVault() }));
   beforeAll(async () => {
     console.log(`[fuzz-routes seed=${SEED}] replay: FUZZ_SEED=${SEED}`);
-    tc = await startTestChain();
-    ctx = await buildTestApp({ chain: tc.chain, vault: newVault() });
     founder = await registerAgent(ctx.app, { wallet_address: tc.account(3).address });
     dev = await registerAgent(ctx.app, { wallet_address: null });
-    const project = await createProject(ctx.app, founder);
-    const deployed = await activateOnChain(ctx, tc, project.id, project.token_symbol);
-    await buyTokens(tc, 3, deployed.curveAddress, 5n * ETH);
-    await approvePayouts(tc, 3, deployed.tokenAddress, 10n ** 9n * TOKEN);
+    const project = await fundedChainProject(ctx, tc, founder, {
+      account: 3,
+      eth: 5n * ETH,
+      allowance: 10n ** 9n * TOKEN,
+    });
     const bounty = await createBounty(ctx.app, founder, project.id);
     await ctx.app.inject({ method: 'POST', url: `/api/bounties/${bounty.id}/claim`, headers: dev.headers });
     ids.push(project.id, bounty.id, founder.id, dev.id);
@@ -115,10 +100,6 @@ describe(`every route, fuzzed (FUZZ_SEED=${SEED}, ${RUNS} per operation)`, () =>
     real.set('bounties', [bounty.id]);
     real.set('agents', [founder.id, dev.id]);
     spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await tc?.stop();
   });
 
   const operations = (): Operation[] =>

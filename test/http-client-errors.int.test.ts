@@ -1,20 +1,18 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestContext } from './helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appForFile } from './helpers/builders.ts';
 
 /**
  * What Node's HTTP parser refuses before any route runs is still answered in the envelope: a
  * request line and headers over 16 KiB (431 `headers_too_large`), a request that is not HTTP (400).
  */
 
-let ctx: TestContext;
 let base: URL;
 
+const ctx = appForFile();
 beforeAll(async () => {
-  ctx = await buildTestApp({});
   base = new URL(await ctx.app.listen({ port: 0, host: '127.0.0.1' }));
 });
-afterAll(() => ctx.close());
 
 function send(path: string, headers: Record<string, string>): Promise<{ status?: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -11,6 +11,7 @@ import {
   type TestApp,
   type TestContext,
 } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { apiRoutes, buildRedisApp, randomIp } from './helpers/http-suite.ts';
 
 /** The contract's envelope and nothing else: `{"error": {"code", "message", "details"?}}`. */
@@ -26,14 +27,12 @@ function expectEnvelope(res: LightMyRequestResponse, status: number, code: strin
 const BIG = 64 * 1024;
 
 describe('http', () => {
-  let ctx: TestContext;
+  const ctx = appForFile();
   let agent: TestAgent;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     agent = await registerAgent(ctx.app);
   });
-  afterAll(() => ctx.close());
 
   describe('unknown routes', () => {
     it.each<[InjectOptions['method'], string]>([

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/infra/db/client.ts';
 import { idempotencyKeys, payouts } from '../src/infra/db/schema.ts';
 import * as idempotencyRepo from '../src/infra/http/idempotency.repo.ts';
@@ -13,23 +13,19 @@ import {
   registerAgent,
   type TestAgent,
   type TestApp,
-  type TestContext,
 } from './helpers/app.ts';
 import { activity } from './helpers/bounty-flows.ts';
+import { appForFile } from './helpers/builders.ts';
 import { createScratchDatabase } from './helpers/database.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { expectOnePayout, inReview, nextPrUrl, type Scene, scene, UNIT } from './helpers/review-flow.ts';
 
 // Idempotency-Key on every POST: replays, refusals, what is kept, and across instances.
-let ctx: TestContext;
 const chain = new FakeChain();
 const ENV = { PAYOUT_RECEIPT_TIMEOUT_SECONDS: '1', CHAIN_POLLING_INTERVAL_MS: '10' };
 const onPostgres = process.env.TEST_DB === 'postgres';
 
-beforeAll(async () => {
-  ctx = await buildTestApp({ chain, env: ENV });
-});
-afterAll(() => ctx.close());
+const ctx = appForFile({ chain, env: ENV });
 afterEach(() => {
   chain.failNextBroadcast = null;
   chain.onReadFunds = null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createBounty, registerAgent, type TestContext } from './helpers/app.ts';
+import { createBounty, registerAgent } from './helpers/app.ts';
 import { activeProject } from './helpers/bounty-flows.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { SseClient } from './helpers/sse.ts';
 import { browserless } from './helpers/web-forms.ts';
@@ -11,19 +12,16 @@ import { browserless } from './helpers/web-forms.ts';
  * made between the render and the stream's connection is replayed to it.
  */
 
-let ctx: TestContext;
-let chain: FakeChain;
 let base: string;
 const open: SseClient[] = [];
 
+const chain = new FakeChain();
+const ctx = appForFile({ chain });
 beforeAll(async () => {
-  chain = new FakeChain();
-  ctx = await buildTestApp({ chain });
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   for (const c of open) c.close();
-  await ctx.close();
 });
 
 const sinceOf = (html: string): string => {

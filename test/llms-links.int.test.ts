@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../src/lib/errors.ts';
-import { buildTestApp, type TestContext } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 
 /**
  * What /llms.txt links is readable by a language model: every link answers 200 with Markdown (or
@@ -8,13 +8,12 @@ import { buildTestApp, type TestContext } from './helpers/app.ts';
  * Markdown page generated from its route schema, and docs/api.md is served as Markdown.
  */
 
-let ctx: TestContext;
 let base: string;
 let llms: string;
 let ops: { key: string; operationId: string }[];
 
+const ctx = appForFile();
 beforeAll(async () => {
-  ctx = await buildTestApp();
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   llms = await (await fetch(`${base}/llms.txt`)).text();
   const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
@@ -26,7 +25,6 @@ beforeAll(async () => {
       .map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, operationId: op.operationId })),
   );
 });
-afterAll(() => ctx?.close());
 
 const links = (md: string) => [...md.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1] as string);
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
-import { GithubHost } from '../src/infra/repo-host/github-host.ts';
+import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
+import { localHostWithClient } from './helpers/local-host.ts';
 
 /**
  * Issue 26, the built-in repository host: no input answers 500. A control character in any path
@@ -54,22 +54,18 @@ function expectBasicError(res: { status: number; body: Json | null }, status: nu
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'local-repo-host-abuse-'));
-  host = await startLocalRepoHost({
-    dataDir: join(tmp, 'data'),
-    host: '127.0.0.1',
-    port: 0,
-    webhook: { url: null, secret: 'abuse-secret' },
-    platformToken: PLATFORM,
-  });
-  host.setAuthenticator(async (key) => KEYS.get(key) ?? null);
-  const repoHost = new GithubHost({
-    kind: 'local',
-    apiUrl: host.apiUrl,
-    org: host.org,
-    token: PLATFORM,
-    webhookSecret: 'abuse-secret',
-  });
-  await repoHost.ensureRepository(REPO, {
+  const started = await localHostWithClient(
+    {
+      dataDir: join(tmp, 'data'),
+      host: '127.0.0.1',
+      port: 0,
+      webhook: { url: null, secret: 'abuse-secret' },
+      platformToken: PLATFORM,
+    },
+    KEYS,
+  );
+  host = started.host;
+  await started.client.ensureRepository(REPO, {
     description: 'Abuse · proj-abuse',
     projectId: 'proj-abuse',
     founderLogin: 'alice',

@@ -6,10 +6,11 @@ import { promisify } from 'node:util';
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../src/dev/local-repo-host/child-env.ts';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
+import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { GithubHost } from '../src/infra/repo-host/github-host.ts';
 import { contributorGitEnv } from './helpers/git.ts';
 import { expectGithubResponse } from './helpers/github-openapi.ts';
+import { localHostWithClient } from './helpers/local-host.ts';
 
 /**
  * Who may write on the built-in repository host, as the contract says: reads are anonymous;
@@ -81,21 +82,17 @@ beforeAll(async () => {
   env.bob = contributorGitEnv(tmp, 'Bob', 'key-bob');
   env.carol = contributorGitEnv(tmp, 'Carol', 'key-carol');
   env.stranger = contributorGitEnv(tmp, 'Stranger', 'key-of-nobody');
-  host = await startLocalRepoHost({
-    dataDir: join(tmp, 'data'),
-    port: 0,
-    webhook: { url: null, secret: 'unused' },
-    platformToken: PLATFORM,
-  });
-  host.setAuthenticator(async (key) => KEYS.get(key) ?? null);
-  const service = new GithubHost({
-    kind: 'local',
-    apiUrl: host.apiUrl,
-    org: host.org,
-    token: PLATFORM,
-    webhookSecret: 'unused',
-  });
-  const repo = await service.ensureRepository(REPO, {
+  const started = await localHostWithClient(
+    {
+      dataDir: join(tmp, 'data'),
+      port: 0,
+      webhook: { url: null, secret: 'unused' },
+      platformToken: PLATFORM,
+    },
+    KEYS,
+  );
+  host = started.host;
+  const repo = await started.client.ensureRepository(REPO, {
     description: 'Auth · proj-auth',
     projectId: 'proj-auth',
     founderLogin: 'alice',

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
-import { GithubHost } from '../src/infra/repo-host/github-host.ts';
+import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { randomRuns, randomSeed } from './helpers/counts.ts';
 import { deepJson, prng, type Rng, segmentFor, valueFor } from './helpers/fuzz-values.ts';
+import { localHostWithClient } from './helpers/local-host.ts';
 
 /**
  * Issue 26: the built-in repository host answers no input with a 5xx. Every route of its REST
@@ -47,22 +47,18 @@ let host: LocalRepoHost;
 beforeAll(async () => {
   console.log(`[host-fuzz seed=${SEED}] replay: HOST_FUZZ_SEED=${SEED}`);
   tmp = mkdtempSync(join(tmpdir(), 'local-repo-host-fuzz-'));
-  host = await startLocalRepoHost({
-    dataDir: join(tmp, 'data'),
-    host: '127.0.0.1',
-    port: 0,
-    webhook: { url: null, secret: 'fuzz-secret' },
-    platformToken: PLATFORM,
-  });
-  host.setAuthenticator(async (key) => KEYS.get(key) ?? null);
-  const repoHost = new GithubHost({
-    kind: 'local',
-    apiUrl: host.apiUrl,
-    org: host.org,
-    token: PLATFORM,
-    webhookSecret: 'fuzz-secret',
-  });
-  await repoHost.ensureRepository(REPO, {
+  const started = await localHostWithClient(
+    {
+      dataDir: join(tmp, 'data'),
+      host: '127.0.0.1',
+      port: 0,
+      webhook: { url: null, secret: 'fuzz-secret' },
+      platformToken: PLATFORM,
+    },
+    KEYS,
+  );
+  host = started.host;
+  await started.client.ensureRepository(REPO, {
     description: 'Fuzzed · proj-fuzz',
     projectId: 'proj-fuzz',
     founderLogin: 'alice',

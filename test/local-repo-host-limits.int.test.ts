@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
-import { GithubHost } from '../src/infra/repo-host/github-host.ts';
+import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
+import type { GithubHost } from '../src/infra/repo-host/github-host.ts';
 import { repositoryDescription } from '../src/modules/projects/activation.service.ts';
 import { buildTestApp } from './helpers/app.ts';
 import { contributorGitEnv } from './helpers/git.ts';
 import { expectGithubResponse } from './helpers/github-openapi.ts';
+import { localHostWithClient } from './helpers/local-host.ts';
 
 /**
  * The built-in repository host's limits: the app's security headers on every answer, writes that
@@ -83,21 +84,16 @@ function expectRefused(
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'local-repo-host-limits-'));
-  host = await startLocalRepoHost({
-    dataDir: join(tmp, 'data'),
-    host: '127.0.0.1',
-    port: 0,
-    webhook: { url: null, secret: 'limits-secret' },
-    platformToken: PLATFORM,
-  });
-  host.setAuthenticator(async (key) => KEYS.get(key) ?? null);
-  repoHost = new GithubHost({
-    kind: 'local',
-    apiUrl: host.apiUrl,
-    org: host.org,
-    token: PLATFORM,
-    webhookSecret: 'limits-secret',
-  });
+  ({ host, client: repoHost } = await localHostWithClient(
+    {
+      dataDir: join(tmp, 'data'),
+      host: '127.0.0.1',
+      port: 0,
+      webhook: { url: null, secret: 'limits-secret' },
+      platformToken: PLATFORM,
+    },
+    KEYS,
+  ));
 });
 
 afterAll(async () => {

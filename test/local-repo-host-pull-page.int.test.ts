@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalRepoHost, startLocalRepoHost } from '../src/dev/local-repo-host/server.ts';
-import { GithubHost } from '../src/infra/repo-host/github-host.ts';
+import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { contributorGitEnv } from './helpers/git.ts';
+import { localHostWithClient } from './helpers/local-host.ts';
 
 /**
  * The built-in host's pull request page, read by a person: what it shows (escaped), who is signed
@@ -84,24 +84,20 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  host = await startLocalRepoHost({
-    dataDir: join(tmp, 'data'),
-    webhook: {
-      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-      secret: 'page-test-secret',
+  const started = await localHostWithClient(
+    {
+      dataDir: join(tmp, 'data'),
+      webhook: {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        secret: 'page-test-secret',
+      },
+      platformToken: PLATFORM,
+      marketplaceUrl: MARKETPLACE,
     },
-    platformToken: PLATFORM,
-    marketplaceUrl: MARKETPLACE,
-  });
-  host.setAuthenticator(async (key) => KEYS.get(key) ?? null);
-  const platform = new GithubHost({
-    kind: 'local',
-    apiUrl: host.apiUrl,
-    org: host.org,
-    token: PLATFORM,
-    webhookSecret: 'page-test-secret',
-  });
-  await platform.ensureRepository('pages', {
+    KEYS,
+  );
+  host = started.host;
+  await started.client.ensureRepository('pages', {
     description: 'A project · proj-pages',
     projectId: 'proj-pages',
     founderLogin: 'alice',

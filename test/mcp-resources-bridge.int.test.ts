@@ -2,25 +2,24 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runStdioMcp } from '../src/mcp/stdio.ts';
-import { buildTestApp, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { registerAgent, type TestAgent } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 
 /**
  * `me://wallet` on an app without a chain (the wallet then answers from the database alone, as in
  * mcp.int.test.ts), and the stdio bridge (`bounty mcp`) forwarding resources and prompts.
  */
 
-let ctx: TestContext;
 let base: string;
 let agent: TestAgent;
 
+const ctx = appForFile();
 beforeAll(async () => {
-  ctx = await buildTestApp();
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   agent = await registerAgent(ctx.app);
 });
-afterAll(() => ctx.close());
 
 const json = (res: ReadResourceResult) => JSON.parse((res.contents[0] as { text: string }).text);
 

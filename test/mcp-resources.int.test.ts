@@ -1,15 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  createBounty,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { type ActiveProject, activeProject, claim, ok, submit, UnitsChain } from './helpers/bounty-flows.ts';
+import { appForFile, listening } from './helpers/builders.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 
 /**
@@ -22,8 +17,6 @@ import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 const TTL_HOURS = 48;
 const NOTES = 'Add a test for the empty input.';
 
-let ctx: TestContext;
-let base: string;
 const host = new FakeRepoHost();
 const chain = new UnitsChain();
 const clients: Client[] = [];
@@ -37,9 +30,9 @@ const b: Record<'open' | 'claimed' | 'revising' | 'reviewing', string> = {
 };
 let reviewingPr: string;
 
+const ctx = appForFile({ chain, repoHost: host, env: { CLAIM_TTL_HOURS: String(TTL_HOURS) } });
+const base = listening(ctx);
 beforeAll(async () => {
-  ctx = await buildTestApp({ chain, repoHost: host, env: { CLAIM_TTL_HOURS: String(TTL_HOURS) } });
-  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const first = await activeProject(ctx, chain);
   // One active claim per project: each held bounty is on a project of its own.
   projects = [first, await activeProject(ctx, chain, 1_000_000n, first.founder)];
@@ -79,13 +72,12 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
 });
-afterAll(() => ctx.close());
 
 async function connect(agent?: TestAgent): Promise<Client> {
   const client = new Client({ name: 'mcp-resources-test', version: '1.0.0' });
   const headers: Record<string, string> = agent ? { authorization: `Bearer ${agent.apiKey}` } : {};
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }),
+    new StreamableHTTPClientTransport(new URL(`${base()}/mcp`), { requestInit: { headers } }),
   );
   clients.push(client);
   return client;

@@ -1,13 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tokenStates } from '../src/infra/db/schema.ts';
 import { worthOf } from '../src/lib/curve.ts';
-import { buildTestApp, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
-import { FakeChain } from './helpers/fake-chain.ts';
+import { registerAgent, type TestAgent } from './helpers/app.ts';
+import { listening, webhookApp } from './helpers/builders.ts';
 import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
-import { type Scene, webhookKit } from './helpers/webhook-flows.ts';
+import type { Scene } from './helpers/webhook-flows.ts';
 
 /**
  * The founder's review on MCP, on a fake chain and repository host: request_changes sends the work
@@ -18,27 +18,16 @@ const REVISION_HOURS = 24;
 const FEE_BPS = 250;
 const TOKEN = 10n ** 18n;
 
-let ctx: TestContext;
-let host: FakeRepoHost;
-let kit: ReturnType<typeof webhookKit>;
-let base: string;
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  const chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({
-    chain,
-    repoHost: host,
-    env: { REVISION_HOURS: String(REVISION_HOURS), PLATFORM_FEE_BPS: String(FEE_BPS) },
-  });
-  kit = webhookKit(ctx, chain, host);
-  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+const { host, ctx, kit } = webhookApp(new FakeRepoHost(), {
+  REVISION_HOURS: String(REVISION_HOURS),
+  PLATFORM_FEE_BPS: String(FEE_BPS),
 });
+const base = listening(ctx);
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
 });
-afterAll(() => ctx.close());
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results, read field by field
 type Json = Record<string, any>;
@@ -46,7 +35,7 @@ type Json = Record<string, any>;
 async function as(agent: TestAgent): Promise<Client> {
   const client = new Client({ name: 'mcp-review-test', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    new StreamableHTTPClientTransport(new URL(`${base()}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${agent.apiKey}` } },
     }),
   );

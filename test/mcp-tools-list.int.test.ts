@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { registerAgent } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 
 /**
  * `tools/list` fits a client's context and every client can read it: under 30 KB in all, no
@@ -9,14 +10,12 @@ import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts'
  * schema one level deep with the JSON type of each top-level field.
  */
 
-let ctx: TestContext;
 let base: string;
 
+const ctx = appForFile();
 beforeAll(async () => {
-  ctx = await buildTestApp({});
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => ctx.close());
 
 async function listTools(apiKey?: string) {
   const client = new Client({ name: 'tools-list-test', version: '1.0.0' });

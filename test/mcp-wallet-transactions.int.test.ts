@@ -3,14 +3,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildTestApp,
   createProject,
   markProjectActive,
   randomAddress,
   registerAgent,
   type TestAgent,
-  type TestContext,
 } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { journaledWallet } from './helpers/journaled-wallet.ts';
 import { newVault } from './helpers/wallets.ts';
@@ -27,7 +26,6 @@ import { newVault } from './helpers/wallets.ts';
 type Json = Record<string, any>;
 
 const TOKEN = 10n ** 18n;
-let ctx: TestContext;
 let base: string;
 let wallet: ReturnType<typeof journaledWallet>;
 let projectId: string;
@@ -35,9 +33,9 @@ let dev: TestAgent;
 let other: TestAgent;
 const clients: Client[] = [];
 
+const chain = new FakeChain();
+const ctx = appForFile({ chain, vault: newVault() });
 beforeAll(async () => {
-  const chain = new FakeChain();
-  ctx = await buildTestApp({ chain, vault: newVault() });
   wallet = journaledWallet(ctx, chain);
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const founder = await registerAgent(ctx.app);
@@ -50,7 +48,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => {})));
-  await ctx?.close();
 });
 
 async function connect(apiKey: string): Promise<Client> {

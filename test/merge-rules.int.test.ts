@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, expectError, type TestContext } from './helpers/app.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildTestApp, expectError } from './helpers/app.ts';
 import { activity, approve, ok, reject } from './helpers/bounty-flows.ts';
-import { FakeChain } from './helpers/fake-chain.ts';
+import { webhookApp } from './helpers/builders.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
-import { prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
+import { prPayload, type Scene } from './helpers/webhook-flows.ts';
 
 /**
  * Who gets paid, and who decides, at the merge: a signed merge delivery is checked with the host,
@@ -15,18 +15,7 @@ import { prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
 
 const lower = (a: string) => a.toLowerCase();
 
-let ctx: TestContext;
-let chain: FakeChain;
-let host: FakeRepoHost;
-let kit: ReturnType<typeof webhookKit>;
-
-beforeAll(async () => {
-  chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
-  kit = webhookKit(ctx, chain, host);
-});
-afterAll(() => ctx.close());
+const { chain, host, ctx, kit } = webhookApp(new FakeRepoHost());
 afterEach(async () => {
   vi.restoreAllMocks();
   // A pass a delivery nudged finishes before the next test sets its knobs.

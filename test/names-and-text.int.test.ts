@@ -1,14 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { foldName, stripHidden } from '../src/lib/text.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  expectError,
-  registerAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, createProject, expectError, registerAgent } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { approve, getBounty, inReview, post, reject, scene } from './helpers/review-flow.ts';
 
@@ -31,14 +25,9 @@ const HIDDEN = [
 
 describe('names and text (closed to abuse)', () => {
   const chain = new FakeChain();
-  let ctx: TestContext;
   let n = 0;
   const fresh = () => `nt${process.pid}x${Date.now().toString(36)}x${++n}`;
-
-  beforeAll(async () => {
-    ctx = await buildTestApp({ chain });
-  });
-  afterAll(() => ctx.close());
+  const ctx = appForFile({ chain });
 
   const register = (payload: Record<string, unknown>) =>
     ctx.app.inject({ method: 'POST', url: '/api/agents/register', payload });

@@ -4,7 +4,6 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
-import type { WalletVault } from '../src/infra/chain/wallet-vault.ts';
 import { activityEvents, chainCursors } from '../src/infra/db/schema.ts';
 import { WATCHER_CURSOR } from '../src/modules/payability/chain-watcher.ts';
 import {
@@ -15,22 +14,19 @@ import {
   type TestAgent,
   type TestContext,
 } from './helpers/app.ts';
-import { activateOnChain, startTestChain, type TestChain } from './helpers/chain.ts';
+import { chainAppForFile } from './helpers/builders.ts';
+import { activateOnChain } from './helpers/chain.ts';
 import { ETH, faucet, newVault, ok, post, privateKeyOf, TOKEN } from './helpers/wallets.ts';
 
 describe('payability on a real chain', () => {
-  let tc: TestChain;
-  let vault: WalletVault;
-  let ctx: TestContext;
+  const vault = newVault();
+  const { ctx, tc } = chainAppForFile((tc) => ({ chain: tc.chain, vault }));
   let founder: TestAgent;
   let project: { id: string; token: string };
   let bounties: { id: string }[];
   const others: TestContext[] = [];
 
   beforeAll(async () => {
-    tc = await startTestChain();
-    vault = newVault();
-    ctx = await buildTestApp({ chain: tc.chain, vault });
     founder = await registerAgent(ctx.app, { wallet_address: null });
     await faucet(ctx.app, founder, 10n * ETH);
     const p = await createProject(ctx.app, founder);
@@ -45,8 +41,6 @@ describe('payability on a real chain', () => {
   });
   afterAll(async () => {
     for (const o of others) await o.close();
-    await ctx?.close();
-    await tc?.stop();
   });
 
   const flags = async () =>

@@ -1,16 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityEvents, projectFunds } from '../src/infra/db/schema.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  markProjectActive,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { listOk } from './helpers/bounty-flows.ts';
+import { appForFile, fundedProject } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { approve, claim, getBounty, inReview, okJson, post, scene } from './helpers/review-flow.ts';
 import { newVault } from './helpers/wallets.ts';
@@ -18,15 +11,8 @@ import { newVault } from './helpers/wallets.ts';
 const PAYABILITY = ['bounty.payable', 'bounty.unpayable'];
 
 describe('bounty payability', () => {
-  let ctx: TestContext;
-  let chain: FakeChain;
-  beforeAll(async () => {
-    chain = new FakeChain();
-    ctx = await buildTestApp({ chain, vault: newVault() });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-  });
+  const chain = new FakeChain();
+  const ctx = appForFile({ chain, vault: newVault() });
 
   const refresh = (projectId: string) => ctx.app.services.payability.refresh(projectId);
 
@@ -152,9 +138,7 @@ describe('bounty payability', () => {
 
   it('is fresh at once after the founder sets the allowance through the service', async () => {
     const founder: TestAgent = await registerAgent(ctx.app, { wallet_address: null });
-    const project = await createProject(ctx.app, founder);
-    const { tokenAddress } = await markProjectActive(ctx, project.id);
-    chain.setFunds(tokenAddress, founder.walletAddress as string, 1_000n);
+    const { project } = await fundedProject(ctx, chain, { founder, funds: 1_000n });
     const a = await createBounty(ctx.app, founder, project.id, { reward_amount: 500 });
     const b = await createBounty(ctx.app, founder, project.id, { reward_amount: 400 });
 

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { type Address, encodeFunctionData, getAddress, type Hex, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutAudit } from '../scripts/lib/payout-audit-sources.ts';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
@@ -16,21 +16,8 @@ import {
 import { newId } from '../src/lib/ids.ts';
 import type { AuditDifference } from '../src/modules/payouts/payouts-audit.ts';
 import { formatAudit } from '../src/modules/payouts/payouts-audit.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
-import {
-  activateOnChain,
-  approvePayouts,
-  buyTokens,
-  startTestChain,
-  type TestChain,
-} from './helpers/chain.ts';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
+import { chainAppForFile, fundedChainProject } from './helpers/builders.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
 
@@ -46,25 +33,18 @@ const STRANGER_ACCOUNT = 6;
  * behind the ledger's back fail it.
  */
 describe('the payout audit against a real chain', () => {
-  let tc: TestChain;
-  let ctx: TestContext;
-  let host: FakeRepoHost;
+  const host = new FakeRepoHost();
+  const { ctx, tc } = chainAppForFile((tc) => ({ chain: tc.chain, repoHost: host }));
   let founder: TestAgent;
   let project: { id: string; repoUrl: string; tokenAddress: string; curveAddress: string };
 
   beforeAll(async () => {
-    tc = await startTestChain();
-    host = new FakeRepoHost();
-    ctx = await buildTestApp({ chain: tc.chain, repoHost: host });
     founder = await registerAgent(ctx.app, { wallet_address: tc.account(FOUNDER_ACCOUNT).address });
-    const created = await createProject(ctx.app, founder);
-    project = { id: created.id, ...(await activateOnChain(ctx, tc, created.id, created.token_symbol)) };
-    await buyTokens(tc, FOUNDER_ACCOUNT, project.curveAddress, UNIT);
-    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 10n ** 30n);
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await tc?.stop();
+    project = await fundedChainProject(ctx, tc, founder, {
+      account: FOUNDER_ACCOUNT,
+      eth: UNIT,
+      allowance: 10n ** 30n,
+    });
   });
 
   const audit = () => runPayoutAudit(ctx.database.db, tc.rpcUrl, tc.chain.payoutSigner.address);

@@ -11,19 +11,10 @@ import { activityEvents, bounties, payoutLegs, payouts, signerNonces } from '../
 import * as idempotencyRepo from '../src/infra/http/idempotency.repo.ts';
 import { requestHash } from '../src/infra/http/idempotency.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounty-state.repo.ts';
+import { buildTestApp, expectError, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { bountyInReview, fundedChainProject } from './helpers/builders.ts';
 import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  expectError,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
-import {
-  activateOnChain,
   approvePayouts,
-  buyTokens,
   startTestChain,
   type TestChain,
   type TransferLog,
@@ -55,7 +46,6 @@ describe('payments the contributor can count on', () => {
   let other: TestContext;
   let founder: TestAgent;
   const host = new FakeRepoHost();
-  let prSeq = 0;
   let devSeq = 0;
 
   beforeAll(async () => {
@@ -75,25 +65,11 @@ describe('payments the contributor can count on', () => {
     await tc?.stop();
   });
 
-  async function fundedProject(allowance: bigint = 10n ** 30n) {
-    const project = await createProject(base.app, founder);
-    const deployed = await activateOnChain(base, tc, project.id, project.token_symbol);
-    await buyTokens(tc, FOUNDER_ACCOUNT, deployed.curveAddress, UNIT / 100n);
-    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, allowance);
-    return { id: project.id, ...deployed };
-  }
+  const fundedProject = (allowance: bigint = 10n ** 30n) =>
+    fundedChainProject(base, tc, founder, { account: FOUNDER_ACCOUNT, eth: UNIT / 100n, allowance });
 
-  async function inReview(project: { id: string; repoUrl: string }, reward: number) {
-    const dev = await registerAgent(base.app);
-    await setRepoLogin(base, dev.id, `guarantee-dev-${process.pid}-${++devSeq}`);
-    const bounty = await createBounty(base.app, founder, project.id, { reward_amount: reward });
-    const claimed = await post(base, `/api/bounties/${bounty.id}/claim`, dev);
-    expect(claimed.statusCode, claimed.body).toBe(200);
-    const prUrl = `${project.repoUrl}/pull/${++prSeq}`;
-    const submitted = await post(base, `/api/bounties/${bounty.id}/submit`, dev, { pr_url: prUrl });
-    expect(submitted.statusCode, submitted.body).toBe(201);
-    return { bountyId: bounty.id, dev, prUrl, contributor: dev.walletAddress as string };
-  }
+  const inReview = (project: { id: string; repoUrl: string }, reward: number) =>
+    bountyInReview(base, founder, project, reward, { login: `guarantee-dev-${process.pid}-${++devSeq}` });
 
   const post = (ctx: TestContext, url: string, agent: TestAgent, payload?: object, headers = {}) =>
     ctx.app.inject({

@@ -1,8 +1,10 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bounties, legAttempts, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
+import { bounties, payouts, signerNonces } from '../src/infra/db/schema.ts';
 import { buildTestApp, expectError, registerAgent, type TestContext } from './helpers/app.ts';
+import { paidBounty } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
+import { attemptsOfLegs, payoutLegsOf } from './helpers/payout-rows.ts';
 import {
   approve,
   expectOnePayout,
@@ -42,27 +44,12 @@ afterEach(async () => {
 });
 
 async function legsOf(ctx: TestContext, submissionId: string) {
-  const db = ctx.database.db;
-  const legs = (
-    await db
-      .select({ leg: payoutLegs })
-      .from(payoutLegs)
-      .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-      .where(eq(payouts.submissionId, submissionId))
-      .orderBy(asc(payoutLegs.nonce))
-  ).map((r) => r.leg);
-  const attempts = legs.length
-    ? await db
-        .select()
-        .from(legAttempts)
-        .where(
-          inArray(
-            legAttempts.legId,
-            legs.map((l) => l.id),
-          ),
-        )
-        .orderBy(asc(legAttempts.createdAt), asc(legAttempts.maxFeePerGas))
-    : [];
+  const legs = await payoutLegsOf(ctx.database.db, { submissionId });
+  const attempts = await attemptsOfLegs(
+    ctx.database.db,
+    legs.map((l) => l.id),
+    true,
+  );
   return legs.map((l) => ({ ...l, attempts: attempts.filter((a) => a.legId === l.id) }));
 }
 
@@ -300,8 +287,7 @@ describe('a chain that lost transactions', () => {
     expectError(await approve(ctx.app, s.founder, a.bounty.id), 502, 'upstream_error');
     const paidA = okJson(await approve(ctx.app, s.founder, a.bounty.id));
     const devB = await registerAgent(ctx.app);
-    const b = await inReview(ctx.app, s, { dev: devB });
-    const paidB = okJson(await approve(ctx.app, s.founder, b.bounty.id));
+    const { approval: paidB, ...b } = await paidBounty(ctx, s, { dev: devB });
     // One transaction per payout: a's reverted one, a's paid one, b's.
     expect(chain.ledgerNonce).toBe(3);
     const revertedA = (await legsOf(ctx, a.submission.id)).find((l) => l.status === 'reverted');
@@ -355,8 +341,7 @@ describe('a chain that lost transactions', () => {
 
     // The nonce counter matches the chain again: the next approval pays at once.
     const devC = await registerAgent(ctx.app);
-    const c = await inReview(ctx.app, s, { dev: devC });
-    const paidC = okJson(await approve(ctx.app, s.founder, c.bounty.id));
+    const { approval: paidC } = await paidBounty(ctx, s, { dev: devC });
     expect(paidOn(chain, s.tokenAddress, devC.walletAddress).contributor.map((t) => t.hash)).toEqual([
       paidC.contributor_tx_hash,
     ]);

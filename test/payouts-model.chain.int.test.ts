@@ -4,36 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutAudit } from '../scripts/lib/payout-audit-sources.ts';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
-import {
-  activityEvents,
-  bounties,
-  legAttempts,
-  payoutLegs,
-  payouts,
-  submissions,
-} from '../src/infra/db/schema.ts';
+import { activityEvents, bounties, payoutLegs, payouts, submissions } from '../src/infra/db/schema.ts';
 import { formatAudit } from '../src/modules/payouts/payouts-audit.ts';
 import {
   buildTestApp,
   createBounty,
-  createProject,
   registerAgent,
   type TestAgent,
   type TestContext,
 } from './helpers/app.ts';
-import {
-  activateOnChain,
-  approvePayouts,
-  buyTokens,
-  startTestChain,
-  type TestChain,
-  transferLogs,
-} from './helpers/chain.ts';
+import { fundedChainProject } from './helpers/builders.ts';
+import { approvePayouts, startTestChain, type TestChain, transferLogs } from './helpers/chain.ts';
 import { TestClock } from './helpers/clock.ts';
 import { randomRuns, randomSeed } from './helpers/counts.ts';
 import { openTestDatabase } from './helpers/database.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { deliverMerge } from './helpers/merge-webhook.ts';
+import { attemptsOfLegs } from './helpers/payout-rows.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
 import { type Faults, type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.ts';
 
@@ -209,10 +196,8 @@ describe('the money path under random interleavings', () => {
 
   /** A project with its own token (so each run's Transfer logs are its own), 3 contributors, bounties. */
   async function newRun(n: number, rewards: number[]): Promise<Run> {
-    const created = await createProject(ctx.app, founder);
-    const deployed = await activateOnChain(ctx, tc, created.id, created.token_symbol);
-    await buyTokens(tc, FOUNDER_ACCOUNT, deployed.curveAddress, UNIT / 100n);
-    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 10n ** 30n);
+    const funds = { account: FOUNDER_ACCOUNT, eth: UNIT / 100n, allowance: 10n ** 30n };
+    const deployed = await fundedChainProject(ctx, tc, founder, funds);
     const devs = [];
     for (let i = 0; i < 3; i++) {
       const dev = await registerAgent(ctx.app);
@@ -222,11 +207,11 @@ describe('the money path under random interleavings', () => {
     }
     const bountyIds = [];
     for (const reward of rewards) {
-      bountyIds.push((await createBounty(ctx.app, founder, created.id, { reward_amount: reward })).id);
+      bountyIds.push((await createBounty(ctx.app, founder, deployed.id, { reward_amount: reward })).id);
     }
     return {
       n,
-      projectId: created.id,
+      projectId: deployed.id,
       repoUrl: deployed.repoUrl,
       token: deployed.tokenAddress,
       devs,
@@ -252,18 +237,10 @@ describe('the money path under random interleavings', () => {
               ),
             )
         : [];
-    const attempts =
-      legs.length > 0
-        ? await db
-            .select()
-            .from(legAttempts)
-            .where(
-              inArray(
-                legAttempts.legId,
-                legs.map((l) => l.id),
-              ),
-            )
-        : [];
+    const attempts = await attemptsOfLegs(
+      db,
+      legs.map((l) => l.id),
+    );
     const bounty = (i: number) => {
       const b = bs.find((x) => x.id === run.bountyIds[i]);
       if (!b) throw new Error(`no bounty ${i}`);

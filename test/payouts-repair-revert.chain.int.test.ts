@@ -1,23 +1,9 @@
-import { asc, eq } from 'drizzle-orm';
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payoutLegs, payouts } from '../src/infra/db/schema.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
-import {
-  activateOnChain,
-  approvePayouts,
-  buyTokens,
-  startTestChain,
-  type TestChain,
-  transferLogs,
-} from './helpers/chain.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
+import { chainAppForFile, fundedChainProject } from './helpers/builders.ts';
+import { approvePayouts, transferLogs } from './helpers/chain.ts';
+import { payoutLegsOf } from './helpers/payout-rows.ts';
 
 const UNIT = 10n ** 18n;
 const FOUNDER_ACCOUNT = 3;
@@ -30,42 +16,28 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * 363239958: the ledger recorded it as paid and nothing paid.)
  */
 describe('a paid payout whose re-sent transaction reverts', () => {
-  let tc: TestChain;
-  let ctx: TestContext;
+  const { ctx, tc } = chainAppForFile((tc) => ({
+    chain: tc.chain,
+    env: { PAYOUT_RECEIPT_TIMEOUT_SECONDS: '2' },
+  }));
   let founder: TestAgent;
 
   beforeAll(async () => {
-    tc = await startTestChain();
-    ctx = await buildTestApp({ chain: tc.chain, env: { PAYOUT_RECEIPT_TIMEOUT_SECONDS: '2' } });
     founder = await registerAgent(ctx.app, { wallet_address: tc.account(FOUNDER_ACCOUNT).address });
   });
-  afterAll(async () => {
-    await ctx?.close();
-    await tc?.stop();
-  });
 
-  const legsOf = async (bountyId: string) =>
-    (
-      await ctx.database.db
-        .select({ leg: payoutLegs })
-        .from(payoutLegs)
-        .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-        .where(eq(payouts.bountyId, bountyId))
-        .orderBy(asc(payoutLegs.nonce))
-    ).map((r) => r.leg);
+  const legsOf = (bountyId: string) => payoutLegsOf(ctx.database.db, { bountyId });
 
   it('is signed again at a fresh nonce once the revert is final and the funds are back: it pays once', async () => {
-    const project = await createProject(ctx.app, founder);
-    const deployed = await activateOnChain(ctx, tc, project.id, project.token_symbol);
-    await buyTokens(tc, FOUNDER_ACCOUNT, deployed.curveAddress, UNIT);
-    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 10n ** 30n);
+    const funds = { account: FOUNDER_ACCOUNT, eth: UNIT, allowance: 10n ** 30n };
+    const project = await fundedChainProject(ctx, tc, founder, funds);
     const dev = await registerAgent(ctx.app);
     const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 60 });
     const post = (url: string, who: TestAgent, payload?: object) =>
       ctx.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
     expect((await post(`/api/bounties/${bounty.id}/claim`, dev)).statusCode).toBe(200);
     expect(
-      (await post(`/api/bounties/${bounty.id}/submit`, dev, { pr_url: `${deployed.repoUrl}/pull/1` }))
+      (await post(`/api/bounties/${bounty.id}/submit`, dev, { pr_url: `${project.repoUrl}/pull/1` }))
         .statusCode,
     ).toBe(201);
     const snapshot = await tc.test.snapshot();
@@ -73,13 +45,13 @@ describe('a paid payout whose re-sent transaction reverts', () => {
     expect(res.statusCode, res.body).toBe(200);
     const lost = res.json().contributor_tx_hash as string;
     const paidTo = async () =>
-      (await transferLogs(tc, deployed.tokenAddress))
+      (await transferLogs(tc, project.tokenAddress))
         .filter((l) => same(l.from, founder.walletAddress as string))
         .map((l) => [getAddress(l.to), l.value, l.txHash]);
 
     // The chain rolls back (the payment is gone) and the founder revokes the allowance.
     await tc.test.revert({ id: snapshot });
-    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 0n);
+    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 0n);
     for (let pass = 0; pass < 3; pass++) await ctx.app.services.approvals.reconcile();
     // The same bytes went out again and reverted: nothing paid, and no new leg while funds lack.
     expect(await paidTo()).toEqual([]);
@@ -88,7 +60,7 @@ describe('a paid payout whose re-sent transaction reverts', () => {
     expect(more).toEqual([]);
 
     // The founder allows payouts again: the next pass signs the payout at a fresh nonce.
-    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 10n ** 30n);
+    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 10n ** 30n);
     for (let pass = 0; pass < 3; pass++) await ctx.app.services.approvals.reconcile();
     const moved = await paidTo();
     const paid = moved[0]?.[2] as string;

@@ -6,23 +6,9 @@ import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
 import { legAttempts, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  expectError,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
-import {
-  activateOnChain,
-  approvePayouts,
-  buyTokens,
-  startTestChain,
-  type TestChain,
-  transferLogs,
-} from './helpers/chain.ts';
+import { buildTestApp, expectError, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { bountyInReview, fundedChainProject } from './helpers/builders.ts';
+import { startTestChain, type TestChain, transferLogs } from './helpers/chain.ts';
 import { openTestDatabase } from './helpers/database.ts';
 import { type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.ts';
 
@@ -42,7 +28,6 @@ describe('payout ledger repair on a real chain', () => {
   let database: Database;
   let ctx: TestContext;
   let founder: TestAgent;
-  let prSeq = 0;
   const others: TestContext[] = [];
 
   beforeAll(async () => {
@@ -64,32 +49,10 @@ describe('payout ledger repair on a real chain', () => {
     await tc?.stop();
   });
 
-  async function fundedProject() {
-    const project = await createProject(ctx.app, founder);
-    const deployed = await activateOnChain(ctx, tc, project.id, project.token_symbol);
-    await buyTokens(tc, FOUNDER_ACCOUNT, deployed.curveAddress, UNIT);
-    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, 10n ** 30n);
-    return { id: project.id, ...deployed };
-  }
-
-  async function inReview(project: { id: string; repoUrl: string }, reward: number) {
-    const dev = await registerAgent(ctx.app);
-    const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: reward });
-    const claimed = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/bounties/${bounty.id}/claim`,
-      headers: dev.headers,
-    });
-    expect(claimed.statusCode, claimed.body).toBe(200);
-    const submitted = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/bounties/${bounty.id}/submit`,
-      headers: dev.headers,
-      payload: { pr_url: `${project.repoUrl}/pull/${++prSeq}` },
-    });
-    expect(submitted.statusCode, submitted.body).toBe(201);
-    return { bountyId: bounty.id, contributor: dev.walletAddress as string };
-  }
+  const fundedProject = () =>
+    fundedChainProject(ctx, tc, founder, { account: FOUNDER_ACCOUNT, eth: UNIT, allowance: 10n ** 30n });
+  const inReview = (project: { id: string; repoUrl: string }, reward: number) =>
+    bountyInReview(ctx, founder, project, reward);
 
   const approve = (bountyId: string) =>
     ctx.app.inject({ method: 'POST', url: `/api/bounties/${bountyId}/approve`, headers: founder.headers });

@@ -1,9 +1,10 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Executor, rowsOf } from '../src/infra/db/client.ts';
 import { bounties, payoutLegs, payouts } from '../src/infra/db/schema.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounty-state.repo.ts';
-import { buildTestApp, expectError, randomAddress, registerAgent, type TestContext } from './helpers/app.ts';
+import { buildTestApp, expectError, randomAddress, registerAgent } from './helpers/app.ts';
+import { payoutApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import {
   approve,
@@ -19,7 +20,6 @@ import {
   revertNextPayouts,
   type Scene,
   scene,
-  seedPayoutNonce,
   submit,
   UNIT,
 } from './helpers/review-flow.ts';
@@ -27,24 +27,11 @@ import {
 // Approval against the founder's review: the submission paid is the one still pending when its
 // payout is signed, by the approval still holding the lease, and the funds checked are those the
 // frozen payout will actually move.
-let ctx: TestContext;
 const chain = new FakeChain();
 const LEASE_MS = 120_000;
 const amounts = { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT };
 
-beforeAll(async () => {
-  ctx = await buildTestApp({
-    chain,
-    env: {
-      PAYOUT_RECEIPT_TIMEOUT_SECONDS: '1',
-      CHAIN_POLLING_INTERVAL_MS: '10',
-      APPROVAL_LEASE_SECONDS: String(LEASE_MS / 1000),
-    },
-  });
-  // Every first approval here takes the fast path (FreshPayout), whatever test runs first.
-  await seedPayoutNonce(ctx, chain);
-});
-afterAll(() => ctx.close());
+const ctx = payoutApp(chain, { APPROVAL_LEASE_SECONDS: String(LEASE_MS / 1000) });
 afterEach(() => {
   chain.onReadFunds = null;
   chain.onSign = null;

@@ -1,40 +1,18 @@
 import { getAddress, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createBounty, createProject, registerAgent, type TestContext } from './helpers/app.ts';
-import {
-  activateOnChain,
-  approvePayouts,
-  buyTokens,
-  startTestChain,
-  type TestChain,
-  tokenBalance,
-  transferLogs,
-} from './helpers/chain.ts';
+import { describe, expect, it } from 'vitest';
+import { createBounty, registerAgent } from './helpers/app.ts';
+import { chainAppForFile, fundedChainProject } from './helpers/builders.ts';
+import { tokenBalance, transferLogs } from './helpers/chain.ts';
 
 describe('approve pays on a real chain', () => {
-  let tc: TestChain;
-  let ctx: TestContext;
-  beforeAll(async () => {
-    tc = await startTestChain();
-    ctx = await buildTestApp({ chain: tc.chain });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await tc?.stop();
-  });
+  const { ctx, tc } = chainAppForFile();
 
   it('moves reward minus fee to the contributor and the fee to the treasury, once', async () => {
     const founder = await registerAgent(ctx.app, { wallet_address: tc.account(3).address });
     const dev = await registerAgent(ctx.app, { wallet_address: tc.account(4).address });
-    const project = await createProject(ctx.app, founder);
-    const { tokenAddress, curveAddress, repoUrl } = await activateOnChain(
-      ctx,
-      tc,
-      project.id,
-      project.token_symbol,
-    );
-    await buyTokens(tc, 3, curveAddress, 10n ** 18n);
-    await approvePayouts(tc, 3, tokenAddress, 1000n * 10n ** 18n);
+    const funds = { account: 3, eth: 10n ** 18n, allowance: 1000n * 10n ** 18n };
+    const project = await fundedChainProject(ctx, tc, founder, funds);
+    const { tokenAddress, repoUrl } = project;
     const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 100 });
     await ctx.app.inject({ method: 'POST', url: `/api/bounties/${bounty.id}/claim`, headers: dev.headers });
     await ctx.app.inject({

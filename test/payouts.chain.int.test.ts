@@ -4,19 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
 import { legAttempts, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
+import { buildTestApp, expectError, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { bountyInReview, fundedChainProject } from './helpers/builders.ts';
 import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  expectError,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
-import {
-  activateOnChain,
   approvePayouts,
-  buyTokens,
   expectMinedAtTheirNonces,
   startTestChain,
   type TestChain,
@@ -68,33 +59,16 @@ describe('payouts on a real chain', () => {
   }
 
   /** An active project with its real token; the founder holds tokens and grants `allowance`. */
-  async function fundedProject(opts: { allowance?: bigint; eth?: bigint } = {}) {
-    const project = await createProject(base.app, founder);
-    const deployed = await activateOnChain(base, tc, project.id, project.token_symbol);
-    await buyTokens(tc, FOUNDER_ACCOUNT, deployed.curveAddress, opts.eth ?? UNIT);
-    await approvePayouts(tc, FOUNDER_ACCOUNT, deployed.tokenAddress, opts.allowance ?? 10n ** 30n);
-    return { id: project.id, ...deployed };
-  }
+  const fundedProject = (opts: { allowance?: bigint; eth?: bigint } = {}) =>
+    fundedChainProject(base, tc, founder, {
+      account: FOUNDER_ACCOUNT,
+      eth: opts.eth ?? UNIT,
+      allowance: opts.allowance ?? 10n ** 30n,
+    });
 
   /** A bounty claimed and submitted by a new contributor (own random wallet): `in_review`. */
-  async function inReview(project: { id: string; repoUrl: string }, reward: number) {
-    const dev = await registerAgent(base.app);
-    const bounty = await createBounty(base.app, founder, project.id, { reward_amount: reward });
-    const claimed = await base.app.inject({
-      method: 'POST',
-      url: `/api/bounties/${bounty.id}/claim`,
-      headers: dev.headers,
-    });
-    expect(claimed.statusCode, claimed.body).toBe(200);
-    const submitted = await base.app.inject({
-      method: 'POST',
-      url: `/api/bounties/${bounty.id}/submit`,
-      headers: dev.headers,
-      payload: { pr_url: `${project.repoUrl}/pull/${++prSeq}` },
-    });
-    expect(submitted.statusCode, submitted.body).toBe(201);
-    return { bountyId: bounty.id, dev, contributor: dev.walletAddress as string };
-  }
+  const inReview = (project: { id: string; repoUrl: string }, reward: number) =>
+    bountyInReview(base, founder, project, reward);
 
   const approve = (ctx: TestContext, bountyId: string) =>
     ctx.app.inject({ method: 'POST', url: `/api/bounties/${bountyId}/approve`, headers: founder.headers });

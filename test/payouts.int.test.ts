@@ -1,10 +1,12 @@
-import { asc, eq, inArray } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tokensToUnits } from '../src/infra/chain/chain.ts';
-import { legAttempts, payoutLegs, payouts } from '../src/infra/db/schema.ts';
-import { buildTestApp, expectError, registerAgent, type TestContext } from './helpers/app.ts';
+import { payoutLegs, payouts } from '../src/infra/db/schema.ts';
+import { expectError, registerAgent } from './helpers/app.ts';
 import { activity } from './helpers/bounty-flows.ts';
+import { payoutApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
+import { attemptsOfLegs, payoutLegsOf } from './helpers/payout-rows.ts';
 import {
   approve,
   expectOnePayout,
@@ -18,30 +20,16 @@ import {
   routerPayoutsSigned,
   type Scene,
   scene,
-  seedPayoutNonce,
   UNIT,
 } from './helpers/review-flow.ts';
 
 // The payout workflow end to end on the in-memory chain: legs, nonces, retries and the reconciler.
 // A payout is one PayoutRouter transaction (leg kind `payout`) carrying both transfers; payouts
 // signed before the router (a `contributor` and a `fee` leg, one transferFrom each) are still driven.
-let ctx: TestContext;
 const chain = new FakeChain();
 const STUCK_AFTER_MS = 60_000;
 
-beforeAll(async () => {
-  ctx = await buildTestApp({
-    chain,
-    env: {
-      PAYOUT_RECEIPT_TIMEOUT_SECONDS: '1',
-      CHAIN_POLLING_INTERVAL_MS: '10',
-      PAYOUT_STUCK_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000),
-    },
-  });
-  // Every first approval here takes the fast path (FreshPayout), whatever test runs first.
-  await seedPayoutNonce(ctx, chain);
-});
-afterAll(() => ctx.close());
+const ctx = payoutApp(chain, { PAYOUT_STUCK_AFTER_SECONDS: String(STUCK_AFTER_MS / 1000) });
 afterEach(() => {
   chain.failNextBroadcast = null;
   chain.revertNext = false;
@@ -55,27 +43,11 @@ const lower = (a: string) => a.toLowerCase();
 
 /** The legs of a submission's payout, in nonce order, with their stored attempts. */
 async function legsOf(submissionId: string) {
-  const db = ctx.database.db;
-  const legs = (
-    await db
-      .select({ leg: payoutLegs })
-      .from(payoutLegs)
-      .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-      .where(eq(payouts.submissionId, submissionId))
-      .orderBy(asc(payoutLegs.nonce))
-  ).map((r) => r.leg);
-  const attempts =
-    legs.length === 0
-      ? []
-      : await db
-          .select()
-          .from(legAttempts)
-          .where(
-            inArray(
-              legAttempts.legId,
-              legs.map((l) => l.id),
-            ),
-          );
+  const legs = await payoutLegsOf(ctx.database.db, { submissionId });
+  const attempts = await attemptsOfLegs(
+    ctx.database.db,
+    legs.map((l) => l.id),
+  );
   return legs.map((l) => ({ ...l, attempts: attempts.filter((a) => a.legId === l.id) }));
 }
 

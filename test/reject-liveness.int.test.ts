@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { payouts } from '../src/infra/db/schema.ts';
-import { buildTestApp, expectError, registerAgent, type TestContext } from './helpers/app.ts';
+import { expectError, registerAgent } from './helpers/app.ts';
 import { approve, claim, ok, reject, submit } from './helpers/bounty-flows.ts';
-import { FakeChain } from './helpers/fake-chain.ts';
+import { webhookApp } from './helpers/builders.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
 import { expectOnePayout, legacyTwoLegPayout, seedPayoutNonce, UNIT } from './helpers/review-flow.ts';
-import { loginOf, prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
+import { loginOf, prPayload, type Scene } from './helpers/webhook-flows.ts';
 
 /**
  * "A payout that cannot succeed never wedges a bounty the founder did not merge: the founder can
@@ -19,20 +19,11 @@ import { loginOf, prPayload, type Scene, webhookKit } from './helpers/webhook-fl
 
 const lower = (a: string) => a.toLowerCase();
 
-let ctx: TestContext;
-let chain: FakeChain;
-let host: FakeRepoHost;
-let kit: ReturnType<typeof webhookKit>;
-
+const { chain, host, ctx, kit } = webhookApp(new FakeRepoHost());
 beforeAll(async () => {
-  chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
-  kit = webhookKit(ctx, chain, host);
   // Every first approval here takes the fast path (FreshPayout), whatever test runs first.
   await seedPayoutNonce(ctx, chain);
 });
-afterAll(() => ctx.close());
 afterEach(() => {
   chain.onSign = null;
   chain.revertNextTo = null;

@@ -1,26 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityEvents } from '../src/infra/db/schema.ts';
-import { buildTestApp, createBounty, expectError, registerAgent, type TestContext } from './helpers/app.ts';
+import { createBounty, expectError, registerAgent } from './helpers/app.ts';
 import { activity, claim, ok } from './helpers/bounty-flows.ts';
-import { FakeChain } from './helpers/fake-chain.ts';
+import { webhookApp } from './helpers/builders.ts';
 import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
-import { prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
+import { prPayload, type Scene } from './helpers/webhook-flows.ts';
 
 const HOUR = 3_600_000;
 const REVISION_HOURS = 48;
 
-let ctx: TestContext;
-let host: FakeRepoHost;
-let kit: ReturnType<typeof webhookKit>;
-
-beforeAll(async () => {
-  const chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host, env: { REVISION_HOURS: String(REVISION_HOURS) } });
-  kit = webhookKit(ctx, chain, host);
-});
-afterAll(() => ctx.close());
+const { host, ctx, kit } = webhookApp(new FakeRepoHost(), { REVISION_HOURS: String(REVISION_HOURS) });
 
 const requestChanges = (
   s: Scene,

@@ -1,16 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { createLogger } from '../src/infra/logger.ts';
-import {
-  buildTestApp,
-  expectError,
-  randomAddress,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { expectError, randomAddress, registerAgent, type TestAgent } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 
 /** The contract's envelope and nothing else: `{"error": {"code", "message", "details"?}}`. */
 function expectEnvelope(res: LightMyRequestResponse, status: number, code: string) {
@@ -22,14 +16,12 @@ function expectEnvelope(res: LightMyRequestResponse, status: number, code: strin
 // What every route checks before its own schema (src/infra/http/request-guards.ts), and what
 // request logs leave out.
 describe('request guards', () => {
-  let ctx: TestContext;
+  const ctx = appForFile();
   let agent: TestAgent;
 
   beforeAll(async () => {
-    ctx = await buildTestApp();
     agent = await registerAgent(ctx.app);
   });
-  afterAll(() => ctx.close());
 
   describe('NUL characters', () => {
     const NUL = '\u0000';

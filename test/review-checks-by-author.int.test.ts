@@ -1,16 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pullRequestLine } from '../clients/cli/commands/review-report.ts';
 import { submissions } from '../src/infra/db/schema.ts';
 import type { CommitCheck } from '../src/infra/repo-host/repo-host.ts';
-import { buildTestApp, type TestContext } from './helpers/app.ts';
 import { getBounty, ok } from './helpers/bounty-flows.ts';
-import { FakeChain } from './helpers/fake-chain.ts';
+import { webhookApp } from './helpers/builders.ts';
 import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
 import { browserless } from './helpers/web-forms.ts';
-import { type Scene, webhookKit } from './helpers/webhook-flows.ts';
+import type { Scene } from './helpers/webhook-flows.ts';
 
 /**
  * Closed to abuse, statuses with an author (issue 26): a submission's `pull_request.checks` counts
@@ -19,17 +18,7 @@ import { type Scene, webhookKit } from './helpers/webhook-flows.ts';
  * the same commit) nowhere. Every surface that shows checks shows them so.
  */
 
-let ctx: TestContext;
-let host: FakeRepoHost;
-let kit: ReturnType<typeof webhookKit>;
-
-beforeAll(async () => {
-  const chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
-  kit = webhookKit(ctx, chain, host);
-});
-afterAll(() => ctx.close());
+const { host, ctx, kit } = webhookApp(new FakeRepoHost());
 
 const status = (name: string, state: CommitCheck['state'], creator: string | null): CommitCheck => ({
   kind: 'status',

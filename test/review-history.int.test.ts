@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CommitComparison } from '../src/infra/repo-host/repo-host.ts';
-import { buildTestApp, expectError, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { expectError, registerAgent, type TestAgent } from './helpers/app.ts';
 import { ok } from './helpers/bounty-flows.ts';
-import { FakeChain } from './helpers/fake-chain.ts';
+import { webhookApp } from './helpers/builders.ts';
 import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
-import { prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
+import { prPayload, type Scene } from './helpers/webhook-flows.ts';
 
 /**
  * The review's history (contract, "Review as on GitHub"): a resubmission's `pull_request` names the
@@ -14,17 +14,7 @@ import { prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
  * host's compare of the two heads.
  */
 
-let ctx: TestContext;
-let host: FakeRepoHost;
-let kit: ReturnType<typeof webhookKit>;
-
-beforeAll(async () => {
-  const chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
-  kit = webhookKit(ctx, chain, host);
-});
-afterAll(() => ctx.close());
+const { host, ctx, kit } = webhookApp(new FakeRepoHost());
 
 interface Report {
   head_sha: string | null;

@@ -4,20 +4,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  createBounty,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
-import { type ActiveProject, activeProject, claim, ok } from './helpers/bounty-flows.ts';
+import type { TestAgent } from './helpers/app.ts';
+import { type ActiveProject, activeProject, ok } from './helpers/bounty-flows.ts';
+import { appForFile, listening, pullRequestInReview } from './helpers/builders.ts';
 import { cliInProcess } from './helpers/cli-in-process.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
-import { setRepoLogin } from './helpers/repo-login.ts';
 import { browserless } from './helpers/web-forms.ts';
-import { loginOf } from './helpers/webhook-flows.ts';
 
 /**
  * One review queue (issue 27): the console's review page, MCP's `review_queue` and the CLI's
@@ -27,22 +20,16 @@ import { loginOf } from './helpers/webhook-flows.ts';
 
 const FEE_BPS = 250;
 
-let ctx: TestContext;
-let chain: FakeChain;
-let host: FakeRepoHost;
-let base: string;
+const chain = new FakeChain();
+const host = new FakeRepoHost();
+const ctx = appForFile({ chain, repoHost: host, env: { PLATFORM_FEE_BPS: String(FEE_BPS) } });
+const base = listening(ctx);
 let tmp: string;
-let prSeq = 0;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'review-queue-'));
-  chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host, env: { PLATFORM_FEE_BPS: String(FEE_BPS) } });
-  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
-  await ctx?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -55,29 +42,12 @@ interface Queue {
   total: number;
 }
 
-async function inReview(p: ActiveProject, reward: number) {
-  const dev = await registerAgent(ctx.app);
-  await setRepoLogin(ctx, dev.id, loginOf(dev, 'dev'));
-  const bounty = await createBounty(ctx.app, p.founder, p.project.id, { reward_amount: reward });
-  ok(await claim(ctx.app, dev, bounty.id));
-  const prUrl = `${p.repoUrl}/pull/${++prSeq}`;
-  host.setPullRequest(prUrl, { state: 'open', authorLogin: loginOf(dev, 'dev') });
-  ctx.clock.tick();
-  ok(
-    await ctx.app.inject({
-      method: 'POST',
-      url: `/api/bounties/${bounty.id}/submit`,
-      headers: dev.headers,
-      payload: { pr_url: prUrl },
-    }),
-    201,
-  );
-}
+const inReview = (p: ActiveProject, reward: number) => pullRequestInReview(ctx, host, p, reward);
 
 async function mcpQueue(founder: TestAgent): Promise<Queue> {
   const client = new Client({ name: 'review-queue-test', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    new StreamableHTTPClientTransport(new URL(`${base()}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${founder.apiKey}` } },
     }),
   );
@@ -92,7 +62,7 @@ async function mcpQueue(founder: TestAgent): Promise<Queue> {
 
 /** `bounty <args>` in this process, with the founder's key; what it printed on stdout. */
 const cli = (founder: TestAgent, args: string[]) =>
-  cliInProcess(args, { apiUrl: base, apiKey: founder.apiKey, configHome: tmp });
+  cliInProcess(args, { apiUrl: base(), apiKey: founder.apiKey, configHome: tmp });
 
 describe('the review queue', () => {
   it('is the same on the API, the console, MCP and the CLI: same submissions, same order, same amounts', async () => {

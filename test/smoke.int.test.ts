@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  markProjectActive,
-  registerAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { createBounty, createProject, markProjectActive, registerAgent } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { expectOnePayout, UNIT } from './helpers/review-flow.ts';
 
 describe('smoke', () => {
-  let ctx: TestContext;
   const chain = new FakeChain();
-  beforeAll(async () => {
-    ctx = await buildTestApp({ chain });
-  });
-  afterAll(() => ctx.close());
+  const ctx = appForFile({ chain });
 
   it('runs the core flow', async () => {
     const founder = await registerAgent(ctx.app);

@@ -18,6 +18,7 @@ import {
   registerAgent,
   type TestContext,
 } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { openTestDatabase } from './helpers/database.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import {
@@ -97,12 +98,8 @@ async function publicConfig(ctx: TestContext) {
 }
 
 describe('GET /api/dashboard/stats', () => {
-  let ctx: TestContext;
   const chain = new FakeChain();
-  beforeAll(async () => {
-    ctx = await buildTestApp({ chain });
-  });
-  afterAll(() => ctx.close());
+  const ctx = appForFile({ chain });
 
   it('is all zeros on an empty service', async () => {
     expect(await stats(ctx)).toEqual({

@@ -1,7 +1,8 @@
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/infra/config.ts';
-import { buildTestApp, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
+import { registerAgent, type TestAgent } from './helpers/app.ts';
+import { appForFile, listening } from './helpers/builders.ts';
 import { SseClient } from './helpers/sse.ts';
 
 /** Issue 17: at most EVENTS_MAX_STREAMS_PER_CLIENT concurrent event streams per API key, or per IP without one. */
@@ -9,21 +10,16 @@ import { SseClient } from './helpers/sse.ts';
 const MAX = 3;
 const UNKNOWN_EVENT = `evt_${'0'.repeat(32)}`;
 
-let ctx: TestContext;
-let base: string;
 const clients: SseClient[] = [];
 
-beforeAll(async () => {
-  ctx = await buildTestApp({ env: { EVENTS_MAX_STREAMS_PER_CLIENT: String(MAX) } });
-  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-});
+const ctx = appForFile({ env: { EVENTS_MAX_STREAMS_PER_CLIENT: String(MAX) } });
+const base = listening(ctx);
 afterAll(async () => {
   for (const c of clients) c.close();
-  await ctx.close();
 });
 
 async function open(headers: Record<string, string> = {}, path = '/api/events'): Promise<SseClient> {
-  const c = await SseClient.open(base, path, headers);
+  const c = await SseClient.open(base(), path, headers);
   clients.push(c);
   return c;
 }
@@ -40,7 +36,7 @@ function refused(
   path = '/api/events',
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: { error: Record<string, unknown> } }> {
   return new Promise((resolve, reject) => {
-    const req = get(`${base}${path}`, { headers, agent: false }, (res) => {
+    const req = get(`${base()}${path}`, { headers, agent: false }, (res) => {
       if (res.statusCode === 200) {
         res.destroy();
         reject(new Error(`GET ${path}: a stream opened`));

@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  createBounty,
-  expectError,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, createBounty, expectError, registerAgent, type TestAgent } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
 import {
@@ -29,14 +23,9 @@ import {
  * once rejected it may be submitted again.
  */
 
-let ctx: TestContext;
 const chain = new SignalChain();
 const host = new FakeRepoHost();
-
-beforeAll(async () => {
-  ctx = await buildTestApp({ chain, repoHost: host });
-});
-afterAll(() => ctx.close());
+const ctx = appForFile({ chain, repoHost: host });
 
 async function loginOf(agent: TestAgent): Promise<string> {
   const res = await ctx.app.inject({ method: 'GET', url: '/api/agents/me', headers: agent.headers });

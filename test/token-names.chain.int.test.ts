@@ -1,18 +1,12 @@
 import { encodeFunctionData, getAddress, keccak256, stringToHex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { projectFactoryAbi } from '../src/infra/chain/contracts/ProjectFactory.ts';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
 import { upstream } from '../src/infra/chain/evm-errors.ts';
-import {
-  buildTestApp,
-  createProject,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createProject, registerAgent, type TestAgent } from './helpers/app.ts';
 import { ok } from './helpers/bounty-flows.ts';
-import { startTestChain, type TestChain } from './helpers/chain.ts';
+import { chainAppForFile } from './helpers/builders.ts';
 
 /**
  * Activation of projects whose names the token cannot hold as given: OpenZeppelin's EIP712 (behind
@@ -21,19 +15,11 @@ import { startTestChain, type TestChain } from './helpers/chain.ts';
  * longest whole-character prefix that fits.
  */
 
-let tc: TestChain;
-let ctx: TestContext;
+const { ctx, tc } = chainAppForFile();
 let founder: TestAgent;
 
 beforeAll(async () => {
-  tc = await startTestChain();
-  ctx = await buildTestApp({ chain: tc.chain });
   founder = await registerAgent(ctx.app, { wallet_address: tc.account(3).address });
-});
-
-afterAll(async () => {
-  await ctx?.close();
-  await tc?.stop();
 });
 
 /** Creates and activates a project through the API; returns what its token says of itself. */

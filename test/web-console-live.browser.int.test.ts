@@ -1,6 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tokensToUnits } from '../src/infra/chain/chain.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { markProjectActive, type TestContext } from './helpers/app.ts';
 import {
@@ -8,11 +7,12 @@ import {
   describeBrowser,
   launchBrowser,
   type OpenedPage,
-  openPage,
   screenshot,
   startWebApp,
   type WebApp,
 } from './helpers/browser.ts';
+import { api as apiAs, signedInTab as signIn } from './helpers/browser-session.ts';
+import { activateFunded } from './helpers/builders.ts';
 import type { FakeChain } from './helpers/fake-chain.ts';
 import type { FakeRepoHost } from './helpers/fake-repo-host.ts';
 
@@ -39,25 +39,9 @@ const bounties: string[] = [];
 
 type Registered = { agent: { id: string; name: string; api_key: string; repo_login: string | null } };
 
-async function api<T>(path: string, key: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(`${web.base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  return (await res.json()) as T;
-}
+const api = <T>(path: string, key: string | null, body?: unknown) => apiAs<T>(web.base, path, key, body);
 
-async function signedInTab(key: string): Promise<OpenedPage> {
-  const tab = await openPage(browser, `${web.base}/sign-in`);
-  await tab.page.getByLabel('API key').fill(key);
-  await Promise.all([
-    tab.page.waitForURL(`${web.base}/console`),
-    tab.page.getByRole('button', { name: 'Sign in' }).click(),
-  ]);
-  return tab;
-}
+const signedInTab = (key: string) => signIn(browser, web.base, key);
 
 async function accessible(tab: OpenedPage, name: string) {
   expect(await checkA11y(tab.page), `${name}: axe`).toEqual([]);
@@ -117,16 +101,13 @@ beforeAll(async () => {
     token_symbol: 'LIVW',
   });
   projectId = project.id;
-  const active = await markProjectActive(
-    { database: web.database, clock: systemClock } as TestContext,
-    projectId,
-  );
-  repoUrl = active.repoUrl;
-  const curve = (await web.app.services.projects.require(projectId)).curveAddress as string;
-  chain.setCurve(curve, { a: 10n ** 12n, b: 1000n, supplyUnits: tokensToUnits(10_000) });
-  await web.app.services.holdings.refreshMissingCurves();
   const founderWallet = (await web.app.services.directory.require(founder.agent.id)).walletAddress as string;
-  chain.setFunds(active.tokenAddress, founderWallet, 5000n, 5000n);
+  const ctx = { app: web.app, database: web.database, clock: systemClock };
+  const active = await activateFunded(ctx, chain, projectId, founderWallet, {
+    funds: 5000n,
+    curveSupply: 10_000,
+  });
+  repoUrl = active.repoUrl;
   Object.assign(chain.wallets, {
     ethBalance: async () => 10n ** 18n,
     tokenBalance: async (token: string, owner: string) => (await chain.readFunds(token, owner)).balanceUnits,

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PullRequestFile } from '../src/infra/repo-host/repo-host.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  markProjectActive,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { claim, ok } from './helpers/bounty-flows.ts';
+import { appForFile, fundedProject } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
 import { type Browserless, browserless } from './helpers/web-forms.ts';
@@ -21,8 +14,9 @@ import { type Browserless, browserless } from './helpers/web-forms.ts';
  * wait in their own list with their deadline and notes until submitted again.
  */
 
-let ctx: TestContext;
-let host: FakeRepoHost;
+const chain = new FakeChain();
+const host = new FakeRepoHost();
+const ctx = appForFile({ chain, repoHost: host });
 let web: Browserless;
 let founder: TestAgent;
 let session: string;
@@ -30,19 +24,17 @@ let projectId: string;
 let repoUrl: string;
 
 beforeAll(async () => {
-  const chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
   web = browserless(ctx.app);
-  founder = await registerAgent(ctx.app);
-  const project = await createProject(ctx.app, founder, { name: 'History Works', token_symbol: 'HIST' });
-  projectId = project.id;
-  const active = await markProjectActive(ctx, projectId);
+  const active = await fundedProject(ctx, chain, {
+    name: 'History Works',
+    token_symbol: 'HIST',
+    funds: 5000n,
+  });
+  founder = active.founder;
+  projectId = active.project.id;
   repoUrl = active.repoUrl;
-  chain.setFunds(active.tokenAddress, founder.walletAddress as string, 5000n);
   session = await web.signIn(founder.apiKey);
 });
-afterAll(() => ctx?.close());
 
 const file = (filename: string, patch: string): PullRequestFile => ({
   filename,

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokensToUnits } from '../src/infra/chain/chain.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PullRequestFile } from '../src/infra/repo-host/repo-host.ts';
 import { formatEth } from '../src/web/public/format.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  markProjectActive,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { claim, ok } from './helpers/bounty-flows.ts';
+import { appForFile, fundedProject } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
 import { type Browserless, browserless, errorsOf } from './helpers/web-forms.ts';
@@ -25,9 +17,9 @@ import { type Browserless, browserless, errorsOf } from './helpers/web-forms.ts'
 const HOUR = 3_600_000;
 const REVISION_HOURS = 48;
 
-let ctx: TestContext;
-let chain: FakeChain;
-let host: FakeRepoHost;
+const chain = new FakeChain();
+const host = new FakeRepoHost();
+const ctx = appForFile({ chain, repoHost: host, env: { REVISION_HOURS: String(REVISION_HOURS) } });
 let web: Browserless;
 let founder: TestAgent;
 let dev: TestAgent;
@@ -41,26 +33,15 @@ let prSeq = 0;
 const repoParts = () => repoUrl.split('/').slice(-2) as [string, string];
 
 beforeAll(async () => {
-  chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host, env: { REVISION_HOURS: String(REVISION_HOURS) } });
   web = browserless(ctx.app);
   founder = await registerAgent(ctx.app);
   dev = await registerAgent(ctx.app);
-  const project = await createProject(ctx.app, founder, { name: 'Review Works', token_symbol: 'REVW' });
-  projectId = project.id;
-  const active = await markProjectActive(ctx, projectId);
+  const opts = { founder, name: 'Review Works', token_symbol: 'REVW', funds: 5000n, curveSupply: 10_000 };
+  const active = await fundedProject(ctx, chain, opts);
+  projectId = active.project.id;
   repoUrl = active.repoUrl;
-  const curve = (await ctx.app.services.projects.require(projectId)).curveAddress as string;
-  chain.setCurve(curve, { a: 10n ** 12n, b: 1000n, supplyUnits: tokensToUnits(10_000) });
-  await ctx.app.services.holdings.refreshMissingCurves();
-  chain.setFunds(active.tokenAddress, founder.walletAddress as string, 5000n);
   founderSession = await web.signIn(founder.apiKey);
   devSession = await web.signIn(dev.apiKey);
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 /**

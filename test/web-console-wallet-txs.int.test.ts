@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokensToUnits } from '../src/infra/chain/chain.ts';
-import {
-  buildTestApp,
-  createProject,
-  markProjectActive,
-  randomAddress,
-  registerAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createProject, markProjectActive, randomAddress, registerAgent } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { journaledWallet } from './helpers/journaled-wallet.ts';
 import { SseClient } from './helpers/sse.ts';
@@ -25,7 +19,6 @@ import { type Browserless, browserless } from './helpers/web-forms.ts';
 
 const EXPLORER = 'https://explorer.example';
 const TOKEN = 10n ** 18n;
-let ctx: TestContext;
 let base: string;
 let web: Browserless;
 let wallet: ReturnType<typeof journaledWallet>;
@@ -33,9 +26,9 @@ let projectId: string;
 let session: string;
 let stream: SseClient;
 
+const chain = new FakeChain();
+const ctx = appForFile({ chain, vault: newVault(), env: { CHAIN_EXPLORER_URL: EXPLORER } });
 beforeAll(async () => {
-  const chain = new FakeChain();
-  ctx = await buildTestApp({ chain, vault: newVault(), env: { CHAIN_EXPLORER_URL: EXPLORER } });
   wallet = journaledWallet(ctx, chain);
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   web = browserless(ctx.app);
@@ -55,7 +48,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   stream?.close();
-  await ctx?.close();
 });
 
 /** The row of one transaction in the wallet section. */

@@ -7,10 +7,10 @@ import {
   describeBrowser,
   launchBrowser,
   type OpenedPage,
-  openPage,
   startWebApp,
   type WebApp,
 } from './helpers/browser.ts';
+import { signedInTab as signIn } from './helpers/browser-session.ts';
 import {
   expectFlash,
   pageChecker,
@@ -49,16 +49,7 @@ async function register(name: string): Promise<string> {
   return ((await res.json()) as { agent: { api_key: string } }).agent.api_key;
 }
 
-/** Signs in through the form in a fresh browser context (its own cookie jar). */
-async function signedInTab(key: string): Promise<OpenedPage> {
-  const tab = await openPage(browser, `${web.base}/sign-in`);
-  await tab.page.getByLabel('API key').fill(key);
-  await Promise.all([
-    tab.page.waitForURL(`${web.base}/console`),
-    tab.page.getByRole('button', { name: 'Sign in' }).click(),
-  ]);
-  return tab;
-}
+const signedInTab = (key: string) => signIn(browser, web.base, key);
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'console-browser-'));

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_EVENT_TYPES, EVENT_TYPES } from '../src/modules/activity/activity.schemas.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  markProjectActive,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
+import { appForFile, fundedProject } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { type Browserless, browserless, errorsOf } from './helpers/web-forms.ts';
@@ -20,8 +13,9 @@ import { type Browserless, browserless, errorsOf } from './helpers/web-forms.ts'
  */
 
 const EXPLORER = 'https://explorer.example';
-let ctx: TestContext;
-let host: FakeRepoHost;
+const chain = new FakeChain();
+const host = new FakeRepoHost();
+const ctx = appForFile({ chain, repoHost: host, env: { CHAIN_EXPLORER_URL: EXPLORER } });
 let web: Browserless;
 let founder: TestAgent;
 let dev: TestAgent;
@@ -34,26 +28,18 @@ let devSession: string;
 let otherSession: string;
 
 beforeAll(async () => {
-  const chain = new FakeChain();
-  host = new FakeRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host, env: { CHAIN_EXPLORER_URL: EXPLORER } });
   web = browserless(ctx.app);
   founder = await registerAgent(ctx.app, { name: 'Founder Grace' });
   dev = await registerAgent(ctx.app, { name: 'Dev Linus' });
   other = await registerAgent(ctx.app, { name: 'Other Ada' });
-  project = await createProject(ctx.app, founder, { name: 'Parser Works' });
-  const active = await markProjectActive(ctx, project.id);
+  const active = await fundedProject(ctx, chain, { founder, name: 'Parser Works', funds: 6000n });
+  project = active.project;
   repoUrl = active.repoUrl;
-  chain.setFunds(active.tokenAddress, founder.walletAddress as string, 6000n, 6000n);
   bounty = await createBounty(ctx.app, founder, project.id, { title: 'Fix the lexer', reward_amount: 50 });
   second = await createBounty(ctx.app, founder, project.id, { title: 'Second one', reward_amount: 10 });
   await ctx.app.services.payability.refresh(project.id);
   devSession = await web.signIn(dev.apiKey);
   otherSession = await web.signIn(other.apiKey);
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const page = (session: string, id = bounty.id) => web.get(session, `/bounties/${id}`);

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, createBounty, registerAgent, type TestContext } from './helpers/app.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { createBounty, registerAgent } from './helpers/app.ts';
 import { activeProject, UnitsChain } from './helpers/bounty-flows.ts';
+import { appForFile } from './helpers/builders.ts';
 import { browserless, csrfOf } from './helpers/web-forms.ts';
 
 /** The board's rendering for visitors who are not signed in: shared while nothing changed. */
 describe('the board page cache', () => {
-  let ctx: TestContext;
   const chain = new UnitsChain();
-  beforeAll(async () => {
-    ctx = await buildTestApp({ chain });
-  });
-  afterAll(() => ctx.close());
+  const ctx = appForFile({ chain });
 
   const board = (url = '/?status=any') => ctx.app.inject({ method: 'GET', url });
 

@@ -1,22 +1,14 @@
 import { formatEther } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokensToUnits } from '../src/infra/chain/chain.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatEth } from '../src/web/public/format.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  markProjectActive,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
+import { appForFile, fundedProject } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 
 /** The public pages through app.inject: status codes, escaping, headers, filters in the URL. */
 
-let ctx: TestContext;
-let chain: FakeChain;
+const chain = new FakeChain();
+const ctx = appForFile({ chain });
 let founder: TestAgent;
 let project: { id: string; token_symbol: string };
 let curve: string;
@@ -24,18 +16,17 @@ let parserBounty: { id: string };
 let evilBounty: { id: string };
 
 beforeAll(async () => {
-  chain = new FakeChain();
-  ctx = await buildTestApp({ chain });
   founder = await registerAgent(ctx.app, { name: 'Founder Alice' });
-  project = await createProject(ctx.app, founder, { name: 'Parser Works' });
-  const { tokenAddress } = await markProjectActive(ctx, project.id);
-  const row = await ctx.app.services.projects.require(project.id);
-  curve = row.curveAddress as string;
-  // a = 1e12 wei, b = 1e3 wei (the factory's defaults), 10,000 tokens minted.
-  chain.setCurve(curve, { a: 10n ** 12n, b: 1000n, supplyUnits: tokensToUnits(10_000) });
-  // Set after activation, whose own read of the curve failed: the watcher's next pass reads it.
-  await ctx.app.services.holdings.refreshMissingCurves();
-  chain.setFunds(tokenAddress, founder.walletAddress as string, 6000n, 6000n);
+  // 10,000 tokens minted on the factory's curve.
+  const active = await fundedProject(ctx, chain, {
+    founder,
+    name: 'Parser Works',
+    funds: 6000n,
+    curveSupply: 10_000,
+  });
+  project = active.project;
+  curve = active.curveAddress;
+  const { tokenAddress } = active;
   parserBounty = await createBounty(ctx.app, founder, project.id, {
     title: 'Fix the parser crash',
     difficulty: 'hard',
@@ -48,10 +39,6 @@ beforeAll(async () => {
   // The founder's funds fall to 1,000 tokens: the older bounty is still covered, the newer not.
   chain.setFunds(tokenAddress, founder.walletAddress as string, 1000n, 1000n);
   await ctx.app.services.payability.refresh(project.id);
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const get = (url: string) => ctx.app.inject({ method: 'GET', url });
@@ -134,9 +121,7 @@ describe('the board', () => {
   });
 
   it('shows "—" for the ETH worth when the curve cannot be read, and still renders', async () => {
-    const other = await createProject(ctx.app, founder, { name: 'Unreadable' });
-    const { tokenAddress } = await markProjectActive(ctx, other.id);
-    chain.setFunds(tokenAddress, founder.walletAddress as string, 1000n, 1000n);
+    const { project: other } = await fundedProject(ctx, chain, { founder, name: 'Unreadable', funds: 1000n });
     const b = await createBounty(ctx.app, founder, other.id, { title: 'No curve here' });
     const res = await get(`/?project_id=${other.id}`);
     expect(res.statusCode).toBe(200);

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, registerAgent } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
 import { browserless } from './helpers/web-forms.ts';
 
@@ -12,7 +13,6 @@ import { browserless } from './helpers/web-forms.ts';
 const HOST = 'http://127.0.0.1:45999';
 const PAGE = `${HOST}/marketplace/repo/pull/7`;
 const issued: string[] = [];
-let ctx: TestContext;
 
 const go = (to: string, cookie = '') =>
   ctx.app.inject({
@@ -21,20 +21,14 @@ const go = (to: string, cookie = '') =>
     headers: cookie ? { cookie } : {},
   });
 
-beforeAll(async () => {
-  ctx = await buildTestApp({
-    localRepoHost: {
-      baseUrl: HOST,
-      issueTicket: (login) => {
-        issued.push(login);
-        return `ticket+/${issued.length}`;
-      },
+const ctx = appForFile({
+  localRepoHost: {
+    baseUrl: HOST,
+    issueTicket: (login) => {
+      issued.push(login);
+      return `ticket+/${issued.length}`;
     },
-  });
-});
-
-afterAll(async () => {
-  await ctx?.close();
+  },
 });
 
 describe('signing in on the local repository host', () => {

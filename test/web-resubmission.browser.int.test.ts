@@ -19,12 +19,12 @@ import {
   describeBrowser,
   launchBrowser,
   type OpenedPage,
-  openPage,
   PHONE_WIDTH,
   screenshot,
   startWebApp,
   type WebApp,
 } from './helpers/browser.ts';
+import { signedInTab as signIn } from './helpers/browser-session.ts';
 import type { TestChain } from './helpers/chain.ts';
 
 /**
@@ -59,15 +59,7 @@ const SECOND = { 'ESCAPING.md': 'Names are escaped before they are shown. second
 const FOUNDER_ACCOUNT = 3;
 const WIDTHS = [DESKTOP_WIDTH, PHONE_WIDTH];
 
-async function signedInTab(key: string): Promise<OpenedPage> {
-  const tab = await openPage(browser, `${web.base}/sign-in`);
-  await tab.page.getByLabel('API key').fill(key);
-  await Promise.all([
-    tab.page.waitForURL(`${web.base}/console`),
-    tab.page.getByRole('button', { name: 'Sign in' }).click(),
-  ]);
-  return tab;
-}
+const signedInTab = (key: string) => signIn(browser, web.base, key);
 
 /** The page at each width: axe finds nothing serious, no script error, and `check` holds. */
 async function atBothWidths(tab: OpenedPage, name: string, check: (width: number) => Promise<void>) {

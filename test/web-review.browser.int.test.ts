@@ -1,19 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tokensToUnits } from '../src/infra/chain/chain.ts';
 import type { PullRequestFile } from '../src/infra/repo-host/repo-host.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { markProjectActive, randomAddress, type TestContext } from './helpers/app.ts';
+import { randomAddress } from './helpers/app.ts';
 import {
   checkA11y,
   describeBrowser,
   launchBrowser,
   type OpenedPage,
-  openPage,
   screenshot,
   startWebApp,
   type WebApp,
 } from './helpers/browser.ts';
+import { api as apiAs, signedInTab as signIn } from './helpers/browser-session.ts';
+import { activateFunded } from './helpers/builders.ts';
 import type { FakeChain } from './helpers/fake-chain.ts';
 import { type FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
 
@@ -35,27 +35,11 @@ let bountyId: string;
 let prUrl: string;
 let prNumber: number;
 
-async function api<T>(path: string, key: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(`${web.base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  return (await res.json()) as T;
-}
+const api = <T>(path: string, key: string | null, body?: unknown) => apiAs<T>(web.base, path, key, body);
 
 type Registered = { agent: { id: string; name: string; api_key: string; repo_login: string | null } };
 
-async function signedInTab(key: string): Promise<OpenedPage> {
-  const tab = await openPage(browser, `${web.base}/sign-in`);
-  await tab.page.getByLabel('API key').fill(key);
-  await Promise.all([
-    tab.page.waitForURL(`${web.base}/console`),
-    tab.page.getByRole('button', { name: 'Sign in' }).click(),
-  ]);
-  return tab;
-}
+const signedInTab = (key: string) => signIn(browser, web.base, key);
 
 /** Waits for the page's message (flash or error) to say `text`, across the redirect. */
 async function expectFlash(page: Page, text: string | RegExp): Promise<void> {
@@ -143,14 +127,11 @@ beforeAll(async () => {
     name: 'Greeting Works',
     token_symbol: 'GRTW',
   });
-  const active = await markProjectActive(
-    { database: web.database, clock: systemClock } as TestContext,
-    project.id,
-  );
-  const curve = (await web.app.services.projects.require(project.id)).curveAddress as string;
-  chain.setCurve(curve, { a: 10n ** 12n, b: 1000n, supplyUnits: tokensToUnits(10_000) });
-  await web.app.services.holdings.refreshMissingCurves();
-  chain.setFunds(active.tokenAddress, founderWallet, 5000n);
+  const ctx = { app: web.app, database: web.database, clock: systemClock };
+  const active = await activateFunded(ctx, chain, project.id, founderWallet, {
+    funds: 5000n,
+    curveSupply: 10_000,
+  });
   const { bounty } = await api<{ bounty: { id: string } }>(
     `/api/projects/${project.id}/bounties`,
     founder.agent.api_key,

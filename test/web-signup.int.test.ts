@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_UP_RULES } from '../src/web/public/sign-up.ts';
 import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
+import { appForFile } from './helpers/builders.ts';
 import { csrfOf, errorsOf, expectNoStore } from './helpers/web-forms.ts';
 
 /**
@@ -10,15 +11,7 @@ import { csrfOf, errorsOf, expectNoStore } from './helpers/web-forms.ts';
  * copy button, the session it starts, and errors on the form with the rule in words.
  */
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await buildTestApp();
-});
-
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = appForFile();
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 

@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PullRequestInfo } from '../src/infra/repo-host/repo-host.ts';
 import { signWebhook } from '../src/infra/repo-host/webhook-signature.ts';
 import { AppError } from '../src/lib/errors.ts';
-import {
-  buildTestApp,
-  createBounty,
-  expectError,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './helpers/app.ts';
+import { createBounty, expectError, registerAgent, type TestAgent } from './helpers/app.ts';
 import {
   type ActiveProject,
   activeProject,
@@ -21,10 +14,10 @@ import {
   ok,
   reject,
 } from './helpers/bounty-flows.ts';
-import { FakeChain } from './helpers/fake-chain.ts';
+import { webhookApp } from './helpers/builders.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
-import { type DeliveryOpts, loginOf, prPayload, type Scene, webhookKit } from './helpers/webhook-flows.ts';
+import { type DeliveryOpts, loginOf, prPayload, type Scene } from './helpers/webhook-flows.ts';
 
 /**
  * The repository host's webhook (POST /api/webhooks/github) and submit's check of the pull
@@ -53,18 +46,7 @@ class FlakyRepoHost extends FakeRepoHost {
   }
 }
 
-let ctx: TestContext;
-let chain: FakeChain;
-let host: FlakyRepoHost;
-let kit: ReturnType<typeof webhookKit>;
-
-beforeAll(async () => {
-  chain = new FakeChain();
-  host = new FlakyRepoHost();
-  ctx = await buildTestApp({ chain, repoHost: host });
-  kit = webhookKit(ctx, chain, host);
-});
-afterAll(() => ctx.close());
+const { chain, host, ctx, kit } = webhookApp(new FlakyRepoHost());
 afterEach(async () => {
   vi.restoreAllMocks();
   // A pass a delivery nudged finishes before the next test sets its knobs.

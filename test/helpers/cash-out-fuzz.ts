@@ -1,11 +1,10 @@
 /** One anvil with the project factory, funded holders and a relayer, for the cash-out-fuzz files. */
 import {
   type Address,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
+  type createPublicClient,
+  type createTestClient,
+  type createWalletClient,
   type Hex,
-  http,
   type LocalAccount,
   parseEther,
   parseEventLogs,
@@ -16,11 +15,13 @@ import {
 import { generatePrivateKey } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Anvil, anvilAccount, startAnvil } from '../../src/infra/chain/anvil.ts';
+import { type Anvil, anvilAccount } from '../../src/infra/chain/anvil.ts';
 import { bondingCurveAbi } from '../../src/infra/chain/contracts/BondingCurve.ts';
-import { projectFactoryAbi, projectFactoryBytecode } from '../../src/infra/chain/contracts/ProjectFactory.ts';
+import { projectFactoryAbi } from '../../src/infra/chain/contracts/ProjectFactory.ts';
 import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
+import { signSale } from './cash-out.ts';
 import type { CurveParams } from './curve-model.ts';
+import { startFactoryAnvil } from './factory-anvil.ts';
 
 export const params: CurveParams = { a: 10n ** 12n, b: 10n ** 3n };
 export const operator = anvilAccount(0);
@@ -101,22 +102,7 @@ export const transferTx = (account: LocalAccount, token: Address, to: Address, v
 export async function relaySale(curve: Address, seller: LocalAccount, tokensIn: bigint, maxGasFee: bigint) {
   const m = { seller: seller.address, tokensIn, minEthOut: 0n, maxGasFee, relayer: relayer.address };
   const nonce = generatePrivateKey();
-  const signature = await seller.signTypedData({
-    domain: { name: 'BondingCurve', version: '1', chainId: foundry.id, verifyingContract: curve },
-    types: {
-      Sell: [
-        { name: 'seller', type: 'address' },
-        { name: 'tokensIn', type: 'uint256' },
-        { name: 'minEthOut', type: 'uint256' },
-        { name: 'maxGasFee', type: 'uint256' },
-        { name: 'relayer', type: 'address' },
-        { name: 'nonce', type: 'bytes32' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
-    primaryType: 'Sell',
-    message: { ...m, nonce, deadline: 2n ** 40n },
-  });
+  const signature = await signSale(seller, curve, { ...m, nonce, deadline: 2n ** 40n });
   await testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: BASE_FEE });
   const hash = await wallet.writeContract({
     address: curve,
@@ -142,21 +128,7 @@ export function useFuzzChain(): void {
   beforeAll(async () => {
     // One worker runs several files in this module graph: every file deploys from the same salts.
     saltCounter = 0;
-    anvil = await startAnvil({});
-    const common = { chain: foundry, transport: http(anvil.rpcUrl), pollingInterval: 50 } as const;
-    pub = createPublicClient(common);
-    wallet = createWalletClient(common);
-    testClient = createTestClient({ ...common, mode: 'anvil' });
-    const receipt = await mine(
-      await wallet.deployContract({
-        abi: projectFactoryAbi,
-        bytecode: projectFactoryBytecode,
-        args: [treasury.address, anvilAccount(5).address, params.a, params.b],
-        account: operator,
-        chain: foundry,
-      }),
-    );
-    factory = receipt.contractAddress as Address;
+    ({ anvil, pub, wallet, testClient, factory } = await startFactoryAnvil(treasury.address, params, 50));
     for (const a of [...holders, relayer])
       await testClient.setBalance({ address: a.address, value: parseEther('10000') });
   });

@@ -3,11 +3,10 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
+  type createPublicClient,
+  type createTestClient,
+  type createWalletClient,
   type Hex,
-  http,
   type LocalAccount,
   parseEther,
   parseGwei,
@@ -16,11 +15,12 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Anvil, anvilAccount, startAnvil } from '../../src/infra/chain/anvil.ts';
+import { type Anvil, anvilAccount } from '../../src/infra/chain/anvil.ts';
 import { bondingCurveAbi } from '../../src/infra/chain/contracts/BondingCurve.ts';
-import { projectFactoryAbi, projectFactoryBytecode } from '../../src/infra/chain/contracts/ProjectFactory.ts';
+import { projectFactoryAbi } from '../../src/infra/chain/contracts/ProjectFactory.ts';
 import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
 import type { CurveParams } from './curve-model.ts';
+import { startFactoryAnvil } from './factory-anvil.ts';
 
 export const params: CurveParams = { a: 10n ** 12n, b: 10n ** 3n };
 export const operator = anvilAccount(0);
@@ -194,21 +194,7 @@ export function useCashOutChain(): void {
   beforeAll(async () => {
     // One worker runs several files in this module graph: every file deploys from the same salts.
     saltCounter = 0;
-    anvil = await startAnvil({});
-    const common = { chain: foundry, transport: http(anvil.rpcUrl), pollingInterval: 100 } as const;
-    pub = createPublicClient(common);
-    wallet = createWalletClient(common);
-    testClient = createTestClient({ ...common, mode: 'anvil' });
-    const receipt = await mine(
-      await wallet.deployContract({
-        abi: projectFactoryAbi,
-        bytecode: projectFactoryBytecode,
-        args: [treasury.address, anvilAccount(5).address, params.a, params.b],
-        account: operator,
-        chain: foundry,
-      }),
-    );
-    factory = receipt.contractAddress as Address;
+    ({ anvil, pub, wallet, testClient, factory } = await startFactoryAnvil(treasury.address, params, 100));
   });
 
   afterAll(async () => {

@@ -1,17 +1,9 @@
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
-import { tokensToUnits } from '../../src/infra/chain/chain.ts';
 import { AppError } from '../../src/lib/errors.ts';
-import {
-  buildTestApp,
-  createBounty,
-  createProject,
-  markProjectActive,
-  registerAgent,
-  type TestAgent,
-  type TestContext,
-} from './app.ts';
+import { buildTestApp, createBounty, registerAgent, type TestAgent, type TestContext } from './app.ts';
+import { fundedProject } from './builders.ts';
 import { FakeChain } from './fake-chain.ts';
 import { newVault, ok, post } from './wallets.ts';
 import { type Browserless, browserless } from './web-forms.ts';
@@ -118,18 +110,14 @@ export async function setUpEarningsConsole(
   const founder = await registerAgent(ctx.app);
   const dev = await registerAgent(ctx.app, { wallet_address: null });
   const devAddress = (await ctx.app.services.directory.require(dev.id)).walletAddress as string;
-  const activeProject = async (name: string, symbol: string) => {
-    const p = await createProject(ctx.app, founder, { name, token_symbol: symbol });
-    const { tokenAddress } = await markProjectActive(ctx, p.id);
-    const curve = (await ctx.app.services.projects.require(p.id)).curveAddress as string;
-    // The factory's curve (a = 1e12 wei, b = 1e3 wei) with 10,000 tokens minted.
-    chain.setCurve(curve, { a: 10n ** 12n, b: 1000n, supplyUnits: tokensToUnits(10_000) });
-    chain.setFunds(tokenAddress, founder.walletAddress as string, 5000n);
-    return { id: p.id, token: tokenAddress, curve };
+  const activeProject = async (name: string, token_symbol: string) => {
+    // The factory's curve with 10,000 tokens minted.
+    const opts = { founder, name, token_symbol, funds: 5000n, curveSupply: 10_000 };
+    const p = await fundedProject(ctx, chain, opts);
+    return { id: p.project.id, token: p.tokenAddress, curve: p.curveAddress };
   };
   const earned = await activeProject('Earnings Works', 'EARN');
   const bought = await activeProject('Bought Works', 'BUYS');
-  await ctx.app.services.holdings.refreshMissingCurves();
   stubCashOut(chain, () => [earned, bought], state);
   // Paid for one bounty: 100 EARN less the 5% fee.
   const bounty = await createBounty(ctx.app, founder, earned.id, { reward_amount: 100 });

@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { type LocalRepoHost, startLocalRepoHost } from '../../src/dev/local-repo-host/server.ts';
+import type { LocalRepoHost } from '../../src/dev/local-repo-host/server.ts';
 import { projects } from '../../src/infra/db/schema.ts';
-import { GithubHost } from '../../src/infra/repo-host/github-host.ts';
 import {
   buildTestApp,
   createProject,
@@ -15,6 +14,7 @@ import {
   type TestContext,
 } from './app.ts';
 import { FakeChain } from './fake-chain.ts';
+import { localHostWithClient } from './local-host.ts';
 
 /**
  * An app on the built-in repository host (started here, agents' keys resolved by the app) with a
@@ -37,19 +37,12 @@ export interface RepoScene {
 export async function repoScene(prefix: string): Promise<RepoScene> {
   const tmp = mkdtempSync(join(tmpdir(), `${prefix}-`));
   const platformToken = randomBytes(16).toString('hex');
-  const host = await startLocalRepoHost({
+  const { host, client: repoHost } = await localHostWithClient({
     dataDir: tmp,
     port: 0,
     org: 'bounty-org',
     webhook: { url: null, secret: 'unused' },
     platformToken,
-  });
-  const repoHost = new GithubHost({
-    kind: 'local',
-    apiUrl: host.apiUrl,
-    org: host.org,
-    token: platformToken,
-    webhookSecret: 'unused',
   });
   const chain = new FakeChain();
   const ctx = await buildTestApp({ chain, repoHost });
