@@ -8,20 +8,13 @@ import SlowestFirst from './test/setup/sequencer.ts';
  * - database (`*.int.test.ts`): the service in process against a database; what a database does
  *   differently shows here, so these run on embedded PGlite and again on PostgreSQL when
  *   TEST_DATABASE_URL is set;
- * - wire (the WIRE list): real processes, the chain, git, a browser, the end-to-end journey. What
+ * - wire (by file name: `*.chain.int`, `*.browser.int`, `*.wire.int`): real processes, the chain, git, a browser, the end-to-end journey. What
  *   they add is the wire, not the database, so they run once: on PostgreSQL when it is configured
  *   (where concurrency is real), else on PGlite. The server's own start-up on each database stays
  *   in process.int.test.ts, which runs in the database projects. Wire files share one anvil per
  *   worker slot (test/setup/shared-anvils.ts) and revert it between files.
  */
-const WIRE = [
-  'test/**/*.chain.int.test.ts',
-  'test/**/*.browser.int.test.ts',
-  'test/cli.int.test.ts',
-  'test/start-compiled.int.test.ts',
-  'test/local-repo-host*.int.test.ts',
-  'test/client-package*.int.test.ts',
-];
+const WIRE = ['test/**/*.chain.int.test.ts', 'test/**/*.browser.int.test.ts', 'test/**/*.wire.int.test.ts'];
 const INT = ['test/**/*.int.test.ts'];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const databases = [

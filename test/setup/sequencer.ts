@@ -24,7 +24,7 @@ const MEASURED: Record<string, number> = {
   'payouts.chain.int.test.ts': 20,
   'web-public.browser.int.test.ts': 17,
   'cli.chain.int.test.ts': 13,
-  'cli.int.test.ts': 13,
+  'cli.wire.int.test.ts': 13,
   'payouts-model.chain.int.test.ts': 12,
 };
 const PROJECT_ORDER = ['wire', 'pglite', 'postgres', 'chain', 'unit'];

@@ -23,7 +23,7 @@ import {
 
 /**
  * Commit statuses on the built-in repository host: who may post them, how they combine, the `status`
- * webhook, and the pull request page (the rest is in local-repo-host-checks.int.test.ts).
+ * webhook, and the pull request page (the rest is in local-repo-host-checks.wire.int.test.ts).
  */
 
 useChecksRepo();
