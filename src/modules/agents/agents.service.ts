@@ -8,7 +8,6 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { stripHidden } from '../../lib/text.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
-import type { ProjectsService } from '../projects/projects.service.ts';
 import type { AgentDirectory } from './agent-directory.ts';
 import * as repo from './agents.repo.ts';
 import type { ActiveClaimJson, OwnAgentJson, PublicAgentJson, RegisterBody } from './agents.schemas.ts';
@@ -23,8 +22,11 @@ export interface AgentsDeps {
   identity: RepoIdentity;
   /** Platform wallet addresses (operator, payout spender, treasury, factory): never an agent's wallet. */
   reservedAddresses: readonly string[];
-  /** Project token and curve contracts are never an agent's wallet either. */
-  projects: Pick<ProjectsService, 'isContractAddress'>;
+  /**
+   * Project token and curve contracts are never an agent's wallet either (the projects module's
+   * `ProjectsService.isContractAddress`; declared here, since projects depend on agents).
+   */
+  projects: { isContractAddress(address: string): Promise<boolean> };
   /** The agent's bounties in `claimed` or `in_review`, from the bounties module. */
   activeClaimsOf: (agentId: string) => Promise<ActiveClaimJson[]>;
   /**
