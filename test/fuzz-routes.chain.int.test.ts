@@ -184,6 +184,19 @@ describe(`every route, fuzzed (FUZZ_SEED=${SEED}, ${RUNS} per operation)`, () =>
     expect(typeof body.error?.message, what).toBe('string');
   }
 
+  it('opens the claimant a pull request on the host, never a 5xx (FUZZ_SEED=652173258)', async () => {
+    // First, while the claimant's key and claim are as set up. That seed's run 5 reached this with the claimant's key and a valid body: the test host lacked
+    // what every real host has (openPullRequestAs), and the answer was 503.
+    const bountyId = (real.get('bounties') ?? [])[0] as string;
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/bounties/${bountyId}/pull-request`,
+      headers: dev.headers,
+      payload: { title: 'Fuzzed', head: 'work' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
   it('answers every operation of the OpenAPI document without a 5xx, errors in the envelope', async () => {
     const r = prng(SEED);
     const ops = operations();

@@ -8,6 +8,7 @@ import {
   foreignRepository,
   type HostedRepository,
   markedFor,
+  type NewPullRequest,
   type PullRequestFile,
   type PullRequestInfo,
   type RepoHost,
@@ -105,6 +106,18 @@ export class FakeRepoHost implements RepoHost {
       mergeable: true,
       ...pr,
     });
+  }
+
+  /** Opens a pull request as the agent whose key this is (the built-in host's way): numbered in turn. */
+  async openPullRequestAs(credential: string, owner: string, repo: string, pr: NewPullRequest) {
+    const number = [...this.prs.keys()].filter((u) => u.includes(`/${owner}/${repo}/pull/`)).length + 1;
+    const url = `http://127.0.0.1:9/${owner}/${repo}/pull/${number}`;
+    this.setPullRequest(url, {
+      title: pr.title,
+      headRef: pr.head,
+      authorLogin: this.users.get(credential) ?? 'author',
+    });
+    return this.prs.get(url) as PullRequestInfo;
   }
 
   removePullRequest(url: string): void {

@@ -2,6 +2,7 @@ import { getAddress, type Hex } from 'viem';
 import { type Chain, TxPending, tokensToUnits } from '../../infra/chain/chain.ts';
 import type { WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
+import { allInOrder } from '../../lib/all-in-order.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
 import { usdOf } from '../../lib/usd.ts';
@@ -24,7 +25,7 @@ import {
 } from './wallet-answers.ts';
 import { insufficient, units } from './wallet-input.ts';
 import type { JournalFor, WalletJournal, WalletTxContext } from './wallet-journal.ts';
-import { requireWallet, sealedKeyOf, signingKeyOf, type WalletOwner } from './wallet-keys.ts';
+import { sealedKeyOf, signingKeyOf, type WalletOwner } from './wallet-keys.ts';
 import { WalletLease } from './wallet-lease.ts';
 import * as repo from './wallets.repo.ts';
 import type {
@@ -122,7 +123,7 @@ export class WalletsService {
     const address = owner.walletAddress;
     // Side by side, all stored (the node only when `fresh`, or for a wallet never read): the ETH
     // balance, key, tokens, earnings and sponsored count (shown for in-app wallets).
-    const [earnings, stored, balance, tokens, left, usd] = await Promise.all([
+    const [earnings, stored, balance, tokens, left, usd] = await allInOrder([
       this.earnings(owner.id),
       address ? repo.findByAgent(this.deps.db, owner.id) : undefined,
       address && chain.info ? holdings.ethBalanceOf(address, fresh) : null,
