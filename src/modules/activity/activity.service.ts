@@ -29,8 +29,15 @@ export interface RecordedEvent {
 /** Work that must commit or roll back with every event (the webhook outbox); runs in its transaction. */
 export type RecordHook = (tx: Executor, event: RecordedEvent) => Promise<void>;
 
+/** How long a read of the newest event id serves the pages' caches (real time, not the app clock). */
+const LATEST_ID_REUSE_MS = 100;
+
 export class ActivityService {
   private readonly hooks: RecordHook[] = [];
+  /** The newest event id as last read, when, and the record count it was read under. */
+  private latest: { id: Promise<string | null>; at: number; generation: number } | null = null;
+  /** Events this instance recorded: a read started before one is not reused after it. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
@@ -46,6 +53,7 @@ export class ActivityService {
   async record(tx: Executor, event: NewEvent): Promise<void> {
     const id = newId('event');
     const recipients = 'recipients' in event ? [...new Set(event.recipients)] : null;
+    this.generation++;
     await repo.insert(tx, {
       id,
       type: event.type,
@@ -60,11 +68,21 @@ export class ActivityService {
   }
 
   /**
-   * A version of everything the feed records: the newest event's id. Pages cached for anonymous
-   * visitors are kept only while it stays the same.
+   * A version of everything the feed records: the newest event's id. Rendered pages are kept only
+   * while it stays the same. One read serves the requests of the next 100 ms (a busy board asks on
+   * every request), never past an event this instance records; another instance's is seen within
+   * those 100 ms, and a page's live stream replays whatever it missed (latestFinalId).
    */
   latestId(): Promise<string | null> {
-    return repo.latestId(this.db);
+    const now = performance.now();
+    const last = this.latest;
+    if (last && last.generation === this.generation && now - last.at < LATEST_ID_REUSE_MS) return last.id;
+    const id = repo.latestId(this.db);
+    this.latest = { id, at: now, generation: this.generation };
+    id.catch(() => {
+      if (this.latest?.id === id) this.latest = null;
+    });
+    return id;
   }
 
   /**
