@@ -113,6 +113,14 @@ describe('cashing out with an in-app wallet that holds no ETH', () => {
     expect(before.earnings.projects).toEqual([
       expect.objectContaining({ project_id: project.id, earned_units: held.toString(), completed: 1 }),
     ]);
+    // Read whole once, the wallet is the database's to answer in one statement (wallet-view.ts):
+    // the same answer as the long way (`?fresh=true` reads each part from its owner).
+    const again = await wallet(dev);
+    const long = ok<{ wallet: unknown }>(
+      await ctx.app.inject({ method: 'GET', url: '/api/agents/me/wallet?fresh=true', headers: dev.headers }),
+    ).wallet;
+    expect(again).toEqual(long);
+    expect(again).toEqual(before);
 
     const proceeds = await quoteSell(tc, project.curve, held);
     const sponsor = tc.chain.sponsor.address as string;

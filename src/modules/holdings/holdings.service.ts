@@ -204,7 +204,7 @@ export class HoldingsService {
       token_symbol: r.tokenSymbol,
       token_address: r.tokenAddress,
       balance_units: r.balanceUnits.toString(),
-      value_eth_units: quote(r, r.balanceUnits),
+      value_eth_units: quoteStored(r, r.balanceUnits),
     }));
   }
 
@@ -219,26 +219,30 @@ export class HoldingsService {
   /** Earnings per project (token units) with what they would sell for now, and the totals. */
   async valueEarnings(rows: EarnedRow[]) {
     const curves = await this.curvesOf(rows.map((r) => r.project_id));
-    let total = 0n;
-    const projects = rows.map((r) => {
-      const curve = curves.get(r.project_id);
-      const value = curve ? quote(curve, BigInt(r.earned_units)) : null;
-      total += BigInt(value ?? '0');
-      return { ...r, earned_eth_units: value };
-    });
-    return {
-      completed: projects.reduce((n, p) => n + p.completed, 0),
-      earned_eth_units: total.toString(),
-      projects,
-    };
+    return valuedEarnings(rows, (projectId) => curves.get(projectId));
   }
 }
 
+/** Earnings per project with what each sells for on its stored curve (none: null), and the totals. */
+export function valuedEarnings(rows: EarnedRow[], curveOf: (projectId: string) => StoredCurve | undefined) {
+  let total = 0n;
+  const projects = rows.map((r) => {
+    const curve = curveOf(r.project_id);
+    const value = curve ? quoteStored(curve, BigInt(r.earned_units)) : null;
+    total += BigInt(value ?? '0');
+    return { ...r, earned_eth_units: value };
+  });
+  return {
+    completed: projects.reduce((n, p) => n + p.completed, 0),
+    earned_eth_units: total.toString(),
+    projects,
+  };
+}
+
+type StoredCurve = { a: bigint | null; b: bigint | null; supplyUnits: bigint | null };
+
 /** A sale of `units` on a stored curve, as a decimal string of wei; null without a stored curve. */
-function quote(
-  c: { a: bigint | null; b: bigint | null; supplyUnits: bigint | null },
-  units: bigint,
-): string | null {
+export function quoteStored(c: StoredCurve, units: bigint): string | null {
   if (c.a === null || c.b === null || c.supplyUnits === null) return null;
   return worthOf({ a: c.a, b: c.b, supplyUnits: c.supplyUnits }, units).toString();
 }

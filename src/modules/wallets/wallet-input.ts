@@ -1,5 +1,6 @@
 import { unitsToTokens } from '../../infra/chain/chain.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, invalidState } from '../../lib/errors.ts';
+import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 
@@ -28,3 +29,12 @@ export const insufficient = (what: string, have: bigint, need: bigint) =>
     `The wallet holds ${unitsToTokens(have)} ${wholeName(what)} but this needs ${unitsToTokens(need)} ` +
       `(${have} and ${need} ${what}).`,
   );
+
+/** A project whose token can be traded: active, its token and curve deployed (else 409). */
+export async function tradable(projects: Pick<ProjectsService, 'require'>, projectId: string) {
+  const project: ProjectRecord = await projects.require(projectId);
+  if (project.status !== 'active' || !project.tokenAddress || !project.curveAddress) {
+    throw invalidState("The project's token can be traded only once the project is active.");
+  }
+  return { projectId, tokenAddress: project.tokenAddress, curveAddress: project.curveAddress };
+}

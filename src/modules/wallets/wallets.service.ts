@@ -4,14 +4,14 @@ import type { WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import { allInOrder } from '../../lib/all-in-order.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, invalidState } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { usdOf } from '../../lib/usd.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
 import type { PricesService } from '../prices/prices.service.ts';
-import type { ProjectRecord, ProjectsService } from '../projects/projects.service.ts';
+import type { ProjectsService } from '../projects/projects.service.ts';
 import { approvalStatus } from './approval-status.ts';
 import { CashOut } from './cash-out.ts';
 import { faucet } from './faucet.ts';
@@ -23,10 +23,11 @@ import {
   type TransactionJson,
   transactionJson,
 } from './wallet-answers.ts';
-import { insufficient, units } from './wallet-input.ts';
+import { insufficient, tradable, units } from './wallet-input.ts';
 import type { JournalFor, WalletJournal, WalletTxContext } from './wallet-journal.ts';
 import { sealedKeyOf, signingKeyOf, type WalletOwner } from './wallet-keys.ts';
 import { WalletLease } from './wallet-lease.ts';
+import { sameAddress, storedWallet } from './wallet-view.ts';
 import * as repo from './wallets.repo.ts';
 import type {
   BuyBody,
@@ -65,8 +66,6 @@ export interface WalletsDeps {
   payability: Pick<PayabilityService, 'afterChange'>;
   devChain: boolean;
 }
-
-const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
  * In-app (custodial) wallets: owns the sealed keys in wallet_keys and signs the wallet actions
@@ -115,14 +114,19 @@ export class WalletsService {
   }
 
   /**
-   * `fresh`: the ETH balance read from the node, not as last stored (holdings). The console passes
-   * it: a person looking at their own wallet sees a deposit at once.
+   * `fresh`: the ETH balance read from the node (the console passes it: a deposit shows at once).
+   * A wallet read whole before is the database's to answer, in one statement (wallet-view.ts).
    */
   async show(owner: WalletOwner, fresh = false): Promise<WalletJson> {
+    const a = owner.walletAddress;
+    const stored = a && this.deps.chain.info && !fresh ? await storedWallet(this.deps, owner.id, a) : null;
+    return stored ?? this.read(owner, fresh);
+  }
+
+  /** The long way, each part from its owner side by side: the first look, or a fresh ETH read. */
+  private async read(owner: WalletOwner, fresh: boolean): Promise<WalletJson> {
     const { chain, holdings } = this.deps;
     const address = owner.walletAddress;
-    // Side by side, all stored (the node only when `fresh`, or for a wallet never read): the ETH
-    // balance, key, tokens, earnings and sponsored count (shown for in-app wallets).
     const [earnings, stored, balance, tokens, left, usd] = await allInOrder([
       this.earnings(owner.id),
       address ? repo.findByAgent(this.deps.db, owner.id) : undefined,
@@ -151,7 +155,7 @@ export class WalletsService {
   async buy(owner: WalletOwner, projectId: string, body: BuyBody, ref: RequestRef = NO_REF) {
     const ethUnits = units('eth_units', body.eth_units);
     const minTokens = units('min_tokens_units', body.min_tokens_units);
-    const project = await this.tradable(projectId);
+    const project = await tradable(this.deps.projects, projectId);
     return this.act(owner, ref, async (key, address, journalFor) => {
       // Short of ETH (the value and the gas) is `insufficient_eth`, found before anything is signed.
       const journal = journalFor('buy', projectId);
@@ -168,7 +172,7 @@ export class WalletsService {
   async sell(owner: WalletOwner, projectId: string, body: SellBody, ref: RequestRef = NO_REF) {
     const tokensUnits = units('tokens_units', body.tokens_units);
     const minEth = units('min_eth_units', body.min_eth_units);
-    const project = await this.tradable(projectId);
+    const project = await tradable(this.deps.projects, projectId);
     return this.act(owner, ref, async (key, address, journalFor) => {
       const have = await this.deps.chain.wallets.tokenBalance(project.tokenAddress, address);
       if (have < tokensUnits) throw insufficient('token units', have, tokensUnits);
@@ -178,7 +182,7 @@ export class WalletsService {
 
   /** Replaces (does not add to) the payout router's allowance on the project's token. */
   async setAllowance(owner: WalletOwner, projectId: string, amountTokens: number, ref: RequestRef = NO_REF) {
-    const project = await this.tradable(projectId);
+    const project = await tradable(this.deps.projects, projectId);
     return this.act(owner, ref, async (key, _address, journalFor) => {
       const r = await this.deps.chain.wallets.approvePayouts(
         key,
@@ -195,7 +199,7 @@ export class WalletsService {
     const to = getAddress(body.to.toLowerCase());
     await this.destinations.assertAllowed(owner, to);
     const projectId = body.project_id;
-    const project = projectId === undefined ? null : await this.tradable(projectId);
+    const project = projectId === undefined ? null : await tradable(this.deps.projects, projectId);
     const { wallets } = this.deps.chain;
     const sent = this.act(owner, ref, async (key, address, journalFor) => {
       const signer = { agentId: owner.id, key, address, journalFor };
@@ -224,14 +228,6 @@ export class WalletsService {
   /** The key the engine signs again with for a signer it follows: a wallet's, or the sponsor's (null). */
   signingKeyOf(signer: string): Promise<string | null | undefined> {
     return signingKeyOf(this.deps, signer);
-  }
-
-  private async tradable(projectId: string) {
-    const project: ProjectRecord = await this.deps.projects.require(projectId);
-    if (project.status !== 'active' || !project.tokenAddress || !project.curveAddress) {
-      throw invalidState("The project's token can be traded only once the project is active.");
-    }
-    return { projectId, tokenAddress: project.tokenAddress, curveAddress: project.curveAddress };
   }
 
   /** The caller's transaction by id (its own only: another agent's is 404). */

@@ -186,6 +186,17 @@ export const UNITS: Record<string, UnitRule> = {
   'src/modules/wallets/': {
     public: ['wallets.service.ts', 'wallets.schemas.ts'],
     root: ['wallet-engine.ts', 'wallet-journal.ts', 'wallets.routes.ts'],
+    // The wallet page in one statement: the holdings' balances and curves, the approved submissions.
+    reads: {
+      'wallet-view.repo.ts': [
+        'eth_balances',
+        'holder_scans',
+        'projects',
+        'submissions',
+        'token_balances',
+        'token_states',
+      ],
+    },
   },
   'src/modules/webhooks/': { public: [], root: ['webhooks.routes.ts', 'webhooks.service.ts'] },
 };
