@@ -30,6 +30,7 @@ import { PayoutsService } from './modules/payouts/payouts.service.ts';
 import { PricesService } from './modules/prices/prices.service.ts';
 import { ActivationService } from './modules/projects/activation.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
+import { lockSubmissionStatus } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { WalletEngine } from './modules/wallets/wallet-engine.ts';
 import { WalletJournal } from './modules/wallets/wallet-journal.ts';
@@ -205,6 +206,8 @@ export function buildServices(
     revertConfirmations: config.payouts.revertConfirmations,
     confirmations: config.payouts.confirmations,
     maxFeePerGasGwei: config.payouts.maxFeePerGasGwei,
+    // Payouts sign only while the submission is pending, its row locked by its owner.
+    lockSubmission: lockSubmissionStatus,
   });
   // The review loop, from a submission to a paid (or owed) approval.
   const { submissions, merges, approvals, owedPayouts, webhooks } = buildReviewLoop({

@@ -37,6 +37,7 @@ describe('reward split', () => {
       payoutsEnabled: true,
       pollIntervalMs: 10,
       stuckAfterMs: 60_000,
+      lockSubmission: async () => undefined,
     });
 
   it('takes the default 5% fee', () => {

@@ -3,7 +3,7 @@ import { capFees } from '../../infra/chain/tx-node.ts';
 import * as fresh from './fresh-payout.repo.ts';
 import { assertReservable } from './funds-reservation.ts';
 import { signLeg } from './leg-broadcast.ts';
-import * as repo from './payouts.repo.ts';
+import type * as repo from './payouts.repo.ts';
 import type { DriverDeps, PaidLeg, SigningLease } from './payouts.types.ts';
 import { lockFunds } from './reservation.repo.ts';
 import * as nonces from './signer-nonces.repo.ts';
@@ -108,7 +108,7 @@ export class FreshPayout {
     return db.transaction(async (tx) => {
       await lockFunds(tx, payout.tokenAddress, payout.fromAddress);
       // The submission's lock before the bounty's lease: the order a reject takes them in too.
-      const submission = await repo.lockSubmissionStatus(tx, payout.submissionId);
+      const submission = await this.deps.lockSubmission(tx, payout.submissionId);
       if (submission === undefined) return 'lease_lost';
       const pending = submission === 'pending';
       const leased = await lease.renew(tx);

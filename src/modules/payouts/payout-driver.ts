@@ -97,7 +97,7 @@ export class PayoutDriver {
         const locked = await repo.lockById(tx, payout.id);
         if (locked?.status !== 'pending') return;
         // A reject with no payout row yet (or one whose lease ran out) locks only the submission.
-        if ((await repo.lockSubmissionStatus(tx, payout.submissionId)) !== 'pending') {
+        if ((await this.deps.lockSubmission(tx, payout.submissionId)) !== 'pending') {
           await repo.setStatus(
             tx,
             payout.id,

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, inArray, lt, max, min, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
-import { legAttempts, payoutLegs, payouts, submissions } from '../../infra/db/schema.ts';
+import { legAttempts, payoutLegs, payouts } from '../../infra/db/schema.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type LegRow = typeof payoutLegs.$inferSelect;
@@ -81,19 +81,6 @@ export function unfinishedAfter(ex: Executor, afterId: string | null, limit: num
     .where(and(eq(payouts.status, 'pending'), afterId === null ? undefined : gt(payouts.id, afterId)))
     .orderBy(asc(payouts.id))
     .limit(limit);
-}
-
-/**
- * The status of the payout's submission, its row locked for the rest of the transaction: a reject
- * updates that row, so a leg is signed either before the reject starts or never.
- */
-export async function lockSubmissionStatus(ex: Executor, submissionId: string): Promise<string | undefined> {
-  const [row] = await ex
-    .select({ status: submissions.status })
-    .from(submissions)
-    .where(eq(submissions.id, submissionId))
-    .for('update');
-  return row?.status;
 }
 
 export async function findLeg(ex: Executor, id: string): Promise<LegRow | undefined> {

@@ -50,6 +50,7 @@ export class PayoutsService {
       revertConfirmations: deps.revertConfirmations ?? 0,
       maxFeePerGas: BigInt(deps.maxFeePerGasGwei ?? 500) * 10n ** 9n,
       signNewLegs: deps.payoutsEnabled,
+      lockSubmission: deps.lockSubmission,
       onRepaid: (payoutId, kind, txHash) => this.repaid(payoutId, kind, txHash),
     };
     this.driver = new PayoutDriver(driverDeps);

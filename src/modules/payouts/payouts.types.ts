@@ -23,7 +23,15 @@ export interface PayoutsDeps {
   maxFeePerGasGwei?: number;
   /** PAYOUT_CONFIRMATIONS; 0 (final once mined) when omitted. */
   confirmations?: number;
+  /** The reviews module's row lock on a submission (its status, locked): a port, wired in compose.ts. */
+  lockSubmission: SubmissionLock;
 }
+
+/**
+ * The status of the payout's submission, its row locked for the rest of the transaction: a reject
+ * updates that row, so a payout is signed either before the reject starts or never.
+ */
+export type SubmissionLock = (tx: Executor, submissionId: string) => Promise<string | undefined>;
 
 export type RepaidKind = 'payout' | 'contributor' | 'fee';
 
@@ -73,6 +81,7 @@ export interface DriverDeps {
   maxFeePerGas: bigint;
   /** PAYOUTS_ENABLED: while false no new leg is signed; signed ones are still sent and settled. */
   signNewLegs: boolean;
+  lockSubmission: SubmissionLock;
   /**
    * A confirmed payout that a reorg took back was paid again by another transaction: the
    * submission's recorded hashes follow it.

@@ -227,3 +227,17 @@ export async function findOfBounty(ex: Executor, bountyId: string, id: string) {
     .limit(1);
   return row;
 }
+
+/**
+ * The submission's status, its row locked for the rest of the transaction: a reject updates that
+ * row, so a payout is signed either before the reject starts or never (payouts asks, through the
+ * port compose.ts wires).
+ */
+export async function lockStatus(ex: Executor, submissionId: string): Promise<string | undefined> {
+  const [row] = await ex
+    .select({ status: submissions.status })
+    .from(submissions)
+    .where(eq(submissions.id, submissionId))
+    .for('update');
+  return row?.status;
+}

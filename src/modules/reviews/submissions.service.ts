@@ -1,4 +1,4 @@
-import type { Db } from '../../infra/db/client.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import type { RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -272,6 +272,10 @@ export class SubmissionsService {
     return { bounty_id: bountyId, status: 'open' as const, submission_id: pending.id };
   }
 }
+
+/** The payouts module's port to a submission's row lock (wired in compose.ts): its status, locked. */
+export const lockSubmissionStatus = (tx: Executor, submissionId: string) =>
+  submissionsRepo.lockStatus(tx, submissionId);
 
 export const inProgress = () =>
   new AppError(

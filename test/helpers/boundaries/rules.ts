@@ -58,11 +58,6 @@ export const LOCK_EXCEPTIONS: { file: string; table: string; why: string }[] = [
     table: 'agents',
     why: 'lockAgent: FOR NO KEY UPDATE on the claiming agent, so two claims by one agent count each other',
   },
-  {
-    file: 'src/modules/payouts/payouts.repo.ts',
-    table: 'submissions',
-    why: 'lockSubmissionStatus: FOR UPDATE on the submission, so a reject and a leg signing serialize',
-  },
 ];
 
 export interface UnitRule {
@@ -165,7 +160,6 @@ export const UNITS: Record<string, UnitRule> = {
   },
   'src/modules/payouts/': {
     public: ['payouts.service.ts', 'fee-split.ts', 'payouts-audit.ts', 'payouts-audit.context.ts'],
-    reads: { 'payouts.repo.ts': ['submissions'] },
   },
   'src/modules/prices/': { public: ['prices.service.ts'] },
   'src/modules/projects/': {
