@@ -178,8 +178,8 @@ describe('the boundary checks catch what they are for', () => {
         'ex.select().from(agents).innerJoin(bounties, sql`true`).for(strength, { of: bounties });',
         'ex.execute(sql`select 1 from agents a join bounties b on true for no key update of b`);',
       ].join('\n'),
-      'src/modules/payouts/payouts.repo.ts':
-        "import { ex } from '../../infra/db/client.ts';\nimport { submissions } from '../../infra/db/schema.ts';\nex.select().from(submissions).for('update');",
+      'src/modules/agent-webhooks/agent-webhooks.repo.ts':
+        "import { ex } from '../../infra/db/client.ts';\nimport { agents } from '../../infra/db/schema.ts';\nex.select().from(agents).for('no key update');",
     });
     expect(found.filter((f) => f.includes(' locks '))).toEqual([
       "src/modules/wallets/w.repo.ts:4 locks agents (.for('update'); owned by src/modules/agents/)",
