@@ -45,6 +45,9 @@ export interface JournalDeps {
   log?: FastifyBaseLogger;
 }
 
+/** The window the sponsored-withdraw quota counts over (SPONSORED_WITHDRAWALS_PER_DAY). */
+export const QUOTA_WINDOW_MS = 24 * 3600_000;
+
 /** The kind of a transaction that moves nothing: a cancel at a request's nonce, or a gap filler. */
 export const CANCEL_KIND = 'nonce_filler';
 const CANCELLED =
@@ -171,7 +174,7 @@ export class WalletJournal {
 
   private async assertQuota(tx: Executor, agentId: string) {
     const per = this.deps.sponsoredWithdrawalsPerDay;
-    const since = new Date(this.deps.clock.now().getTime() - 24 * 3600_000);
+    const since = new Date(this.deps.clock.now().getTime() - QUOTA_WINDOW_MS);
     if ((await repo.sponsoredWithdrawsSince(tx, agentId, since)) >= per) {
       throw new AppError(
         'insufficient_eth',
@@ -274,7 +277,7 @@ export class WalletJournal {
 
   /** Sponsored token withdraws of the agent in the last 24 hours. */
   sponsoredWithdrawsToday(agentId: string): Promise<number> {
-    const since = new Date(this.deps.clock.now().getTime() - 24 * 3600_000);
+    const since = new Date(this.deps.clock.now().getTime() - QUOTA_WINDOW_MS);
     return repo.sponsoredWithdrawsSince(this.deps.db, agentId, since);
   }
 

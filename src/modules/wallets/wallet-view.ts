@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { usdOf } from '../../lib/usd.ts';
 import { quoteStored, valuedEarnings } from '../holdings/holdings.service.ts';
 import type { PricesService } from '../prices/prices.service.ts';
+import { QUOTA_WINDOW_MS } from './wallet-journal.ts';
 import { walletView } from './wallet-view.repo.ts';
 import type { WalletJson } from './wallets.schemas.ts';
 
@@ -30,7 +31,7 @@ export async function storedWallet(
   agentId: string,
   address: string,
 ): Promise<WalletJson | null> {
-  const since = new Date(deps.clock.now().getTime() - 24 * 3600_000);
+  const since = new Date(deps.clock.now().getTime() - QUOTA_WINDOW_MS);
   const [view, usd] = await Promise.all([
     walletView(deps.db, agentId, address.toLowerCase(), since),
     deps.prices.ethUsd(),
