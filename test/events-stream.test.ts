@@ -44,6 +44,30 @@ describe('EventStream', () => {
     expect(dropped).toBe(1);
   });
 
+  it('writes nothing before it is live: a heartbeat would send an implicit head before the real one', () => {
+    const chunks: string[] = [];
+    const res = new Writable({
+      write(chunk, _enc, done) {
+        chunks.push(String(chunk));
+        done();
+      },
+    });
+    const s = new EventStream(
+      res as unknown as ServerResponse,
+      { agentId: null, types: null, projectId: null },
+      { txid: '0', id: '' },
+      1 << 20,
+      () => {},
+    );
+    // The bus's shared heartbeat timer fires while the service is still writing the head.
+    s.heartbeat();
+    s.deliver([frame(1)]);
+    expect(chunks).toEqual([]);
+    s.live = true;
+    s.heartbeat();
+    expect(chunks).toEqual([': keep-alive\n\n']);
+  });
+
   it('skips frames at or before its cursor and those its filter excludes', () => {
     const chunks: string[] = [];
     const res = new Writable({

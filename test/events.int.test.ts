@@ -289,7 +289,9 @@ describe('streams and the rest of the app', () => {
     const clients = [await SseClient.open(url, '/api/events'), await SseClient.open(url, '/api/events')];
     const started = Date.now();
     await other.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Waiting for them would never end (the clients never leave): the bound only has to be finite,
+    // and wide enough for a machine busy with the rest of the suite (2.3 s was seen in CI).
+    expect(Date.now() - started).toBeLessThan(10_000);
     await Promise.all(clients.map((c) => c.ended));
     expect(clients.map((c) => c.endedByServer)).toEqual([true, true]);
   });

@@ -108,8 +108,13 @@ export class EventStream {
     }
   }
 
+  /**
+   * A comment line, once the stream is live: before that its service has not written the response
+   * head yet (a write would send Node's implicit head first, and the real one could no longer be
+   * written), and during the replay the replayed events keep the connection busy.
+   */
   heartbeat(): void {
-    if (!this.closed) this.write(HEARTBEAT);
+    if (this.live && !this.closed) this.write(HEARTBEAT);
   }
 
   /** Ends the response cleanly (shutdown); the client reconnects elsewhere with Last-Event-ID. */

@@ -119,6 +119,10 @@ export class EventsService {
         });
       stream.skipCommitted(committed.map((r) => r.id));
     }
+    // Shut down, or the client left, meanwhile: the bus ended the stream, nothing more to write.
+    if (stream.closed) return bus.remove(stream);
+    // The bus only writes to a stream once it is live (heartbeats included): this head is the
+    // first thing the client receives.
     res.writeHead(200, {
       ...(headers as OutgoingHttpHeaders),
       'content-type': 'text/event-stream; charset=utf-8',
