@@ -81,7 +81,8 @@ export function buildServices(
     send: webhookSender,
     perHostPerMinute: config.webhookDeliveriesPerHostPerMinute,
   };
-  const agentWebhooks = new AgentWebhooksService({ db, clock, ...webhookTargets });
+  const directory = new AgentDirectory(db);
+  const agentWebhooks = new AgentWebhooksService({ db, clock, agents: directory, ...webhookTargets });
   // Every event fans out to the webhook outbox inside its own transaction.
   activity.onRecord((tx, event) => agentWebhooks.enqueue(tx, event));
   const webhookDelivery = new WebhookDelivery({
@@ -92,7 +93,6 @@ export function buildServices(
     ...webhookTargets,
     onFailure: metrics && (() => metrics.webhookDeliveryFailed()),
   });
-  const directory = new AgentDirectory(db);
   const funds = new FundsService({ chain });
   const reservedAddresses = [
     chain.info?.operatorAddress,

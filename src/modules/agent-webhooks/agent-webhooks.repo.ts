@@ -1,23 +1,9 @@
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
-import {
-  activityEvents,
-  agents,
-  agentWebhooks,
-  webhookAttempts,
-  webhookOutbox,
-} from '../../infra/db/schema.ts';
+import { activityEvents, agentWebhooks, webhookAttempts, webhookOutbox } from '../../infra/db/schema.ts';
 
 export type WebhookRow = typeof agentWebhooks.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
-
-/**
- * Locks the agent's row against other webhook registrations (NO KEY UPDATE: rows that merely
- * reference the agent are not blocked), so the per-agent limit holds under concurrent requests.
- */
-export async function lockAgent(ex: Executor, agentId: string): Promise<void> {
-  await ex.select({ id: agents.id }).from(agents).where(eq(agents.id, agentId)).for('no key update');
-}
 
 export async function countOf(ex: Executor, agentId: string): Promise<number> {
   const [row] = await ex.select({ n: count() }).from(agentWebhooks).where(eq(agentWebhooks.agentId, agentId));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import { AppError, invalidState, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import type { AgentDirectory } from '../agents/agent-directory.ts';
 import * as repo from './agent-webhooks.repo.ts';
 import {
   type CreateWebhookBody,
@@ -18,6 +19,11 @@ import { WebhookVerifier } from './webhook-verification.ts';
 
 export interface AgentWebhooksDeps extends TargetDeps {
   db: Db;
+  /**
+   * The agents module's row lock on an agent (wired in compose.ts): taken before counting, it
+   * keeps the per-agent webhook limit under concurrent registrations.
+   */
+  agents: Pick<AgentDirectory, 'lock'>;
   /** WEBHOOK_DELIVERIES_PER_HOST_PER_MINUTE; verification challenges count against it too. */
   perHostPerMinute: number;
 }
@@ -53,11 +59,11 @@ export class AgentWebhooksService {
     agentId: string,
     body: CreateWebhookBody,
   ): Promise<{ webhook: WebhookJson; secret: string; verification: VerificationJson }> {
-    const { db, clock } = this.deps;
+    const { db, clock, agents } = this.deps;
     const url = await this.checkUrl(body.url);
     const secret = newSecret();
     const row = await db.transaction(async (tx) => {
-      await repo.lockAgent(tx, agentId);
+      await agents.lock(tx, agentId);
       if ((await repo.countOf(tx, agentId)) >= MAX_WEBHOOKS_PER_AGENT) {
         throw new AppError(
           'webhook_limit',

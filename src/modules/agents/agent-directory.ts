@@ -1,4 +1,4 @@
-import type { Db } from '../../infra/db/client.ts';
+import type { Db, Executor } from '../../infra/db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isId } from '../../lib/ids.ts';
 import * as repo from './agents.repo.ts';
@@ -10,7 +10,9 @@ export interface AgentWallet {
 
 /**
  * What other modules may read about an agent (its wallet, for now), without depending on
- * `AgentsService`, which itself depends on bounties and wallets: read-only, no rules.
+ * `AgentsService`, which itself depends on bounties and wallets: no rules, no writes; and the
+ * agent's row lock, the one way another module locks an agent (the boundary rules refuse a lock
+ * of the agents table outside this module).
  */
 export class AgentDirectory {
   constructor(private readonly db: Db) {}
@@ -20,6 +22,15 @@ export class AgentDirectory {
     const row = isId('agent', id) ? await repo.findById(this.db, id) : undefined;
     if (!row) throw notFound('agent');
     return row;
+  }
+
+  /**
+   * Locks the agent's row for the rest of `tx` (NO KEY UPDATE: rows that merely reference the
+   * agent are not blocked): what serializes one agent's claims (bounties' claim limit) and its
+   * webhook registrations (the per-agent webhook limit). An unknown id locks nothing.
+   */
+  lock(tx: Executor, id: string): Promise<void> {
+    return repo.lockRow(tx, id);
   }
 
   /** The agent's wallet: the contributor's payout address, the founder's paying address. */

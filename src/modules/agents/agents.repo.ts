@@ -19,6 +19,14 @@ export async function findById(ex: Executor, id: string): Promise<AgentRow | und
   return row;
 }
 
+/**
+ * Locks the agent's row for the rest of the transaction (NO KEY UPDATE: rows that merely
+ * reference the agent are not blocked). Other modules take it through `AgentDirectory.lock`.
+ */
+export async function lockRow(ex: Executor, id: string): Promise<void> {
+  await ex.select({ id: agents.id }).from(agents).where(eq(agents.id, id)).for('no key update');
+}
+
 export async function update(
   ex: Executor,
   id: string,

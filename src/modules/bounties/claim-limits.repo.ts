@@ -5,18 +5,17 @@ import { claimCooldowns } from '../../infra/db/schema.ts';
 // The reads and writes behind claim-limits.ts: the reclaim cooldowns and an agent's claim count.
 
 /**
- * Locks the agent's row for the rest of the claim's transaction (NO KEY UPDATE: rows that merely
- * reference the agent are not blocked), so two claims by one agent count each other's; answers
- * whether any submission of the agent was ever approved (index submissions_agent_approved_idx).
+ * Whether any submission of the agent was ever approved (index submissions_agent_approved_idx).
+ * Read after the agent's row lock (the agents module's, AgentDirectory.lock), so it sees every
+ * approval committed before this claim's turn.
  */
-export async function lockAgent(ex: Executor, agentId: string): Promise<{ approved: boolean }> {
+export async function everApproved(ex: Executor, agentId: string): Promise<boolean> {
   const [row] = rowsOf<{ approved: boolean }>(
     await ex.execute(sql`
-      select exists (select 1 from submissions s where s.agent_id = a.id and s.status = 'approved') as approved
-        from agents a where a.id = ${agentId}
-       for no key update of a`),
+      select exists (select 1 from submissions s
+                      where s.agent_id = ${agentId} and s.status = 'approved') as approved`),
   );
-  return { approved: row?.approved === true };
+  return row?.approved === true;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { ExpiredClaim } from './bounties.repo.ts';
 import * as repo from './claim-limits.repo.ts';
 
@@ -10,6 +11,8 @@ export interface ClaimLimitsConfig {
   reclaimCooldownHours: number;
   /** NEW_AGENT_MAX_CLAIMS. */
   newAgentMaxClaims: number;
+  /** The agents module's row lock on an agent (BountiesDeps.agents, wired in compose.ts). */
+  agents: Pick<AgentDirectory, 'lock'>;
 }
 
 /**
@@ -24,12 +27,14 @@ export class ClaimLimits {
   constructor(private readonly config: ClaimLimitsConfig) {}
 
   /**
-   * Before the bounty moves: locks the agent's row until the claim commits, so two claims by one
-   * agent at once count each other (the claims of one agent only wait on each other); answers
-   * whether the claim limit applies, that is whether the agent was never approved.
+   * Before the bounty moves: locks the agent's row until the claim commits (the agents module's
+   * lock), so two claims by one agent at once count each other (the claims of one agent only wait
+   * on each other); then answers whether the claim limit applies, that is whether the agent was
+   * never approved.
    */
   async lockClaimant(tx: Executor, agentId: string): Promise<boolean> {
-    return !(await repo.lockAgent(tx, agentId)).approved;
+    await this.config.agents.lock(tx, agentId);
+    return !(await repo.everApproved(tx, agentId));
   }
 
   /**

@@ -87,28 +87,37 @@ function lockedTables(checker: ts.TypeChecker, call: ts.CallExpression, receiver
 }
 
 const SQL_WRITE = /\b(insert\s+into|update|delete\s+from)\s+"?([a-z_][a-z0-9_]*)/gi;
-/** A FROM or JOIN list: `t`, `t a`, `t as a`, `"t" a, u b` (the alias is any word but a keyword). */
-const SQL_SOURCES =
-  /\b(?:from|join|update)\s+((?:"?[a-z_][a-z0-9_]*"?(?:\s+(?:as\s+)?[a-z_][a-z0-9_]*)?\s*,\s*)*"?[a-z_][a-z0-9_]*"?(?:\s+(?:as\s+)?[a-z_][a-z0-9_]*)?)/gi;
-const SQL_LOCK =
-  /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b(?:\s+of\s+("?[a-z_][a-z0-9_]*"?(?:\s*,\s*"?[a-z_][a-z0-9_]*"?)*))?/gi;
+/** What may follow a source in a FROM or JOIN list and is no alias of it. */
 const KEYWORDS = new Set(
   `where on using join inner left right full cross natural lateral set group order limit offset
-   for returning union having window values select as and or not`.split(/\s+/),
+   for returning union except intersect having window values select as and or not`.split(/\s+/),
 );
+const ALIAS = `(?:\\s+(?:as\\s+)?(?!(?:${[...KEYWORDS].join('|')})\\b)[a-z_][a-z0-9_]*)?`;
+const SOURCE = `"?[a-z_][a-z0-9_]*"?${ALIAS}`;
+/**
+ * A FROM or JOIN list: `t`, `t a`, `t as a`, `"t" a, u b`. A keyword is never an alias: in
+ * `from t join u`, `join` starts the next source (issue 27: the join it swallowed went unseen).
+ */
+const SQL_SOURCES = new RegExp(`\\b(?:from|join|update)\\s+((?:${SOURCE}\\s*,\\s*)*${SOURCE})`, 'gi');
+const SQL_LOCK =
+  /\bfor\s+(update|no\s+key\s+update|share|key\s+share)\b(?:\s+of\s+("?[a-z_][a-z0-9_]*"?(?:\s*,\s*"?[a-z_][a-z0-9_]*"?)*))?/gi;
 const SQL_WORD = /\b(insert|update|delete|select|from|join|for)\b/i;
 const SQL_VERB = /^\s*(select|with|insert|update|delete)\b/i;
+/** Marks a table interpolated into a template (`${bounties}`) in its SQL text. */
+const MARK = '\u0000';
+/** What stands before a statement's own target: the table a write writes is not read. */
+const WRITE_TARGET = /\b(insert\s+into|update(\s+only)?|delete\s+from(\s+only)?)\s+$/;
 
 /**
  * SQL text: a template's literal parts with each `${table}` written as the table's name (as
- * drizzle renders it) and any other value as `$`; SQL comments dropped.
+ * drizzle renders it) after a MARK, and any other value as `$`. A string has no marks.
  */
 function sqlText(checker: ts.TypeChecker, node: ts.TemplateLiteral | ts.StringLiteral): string {
-  if (!ts.isTemplateExpression(node)) return node.text;
-  let text = node.head.text;
+  if (!ts.isTemplateExpression(node)) return node.text.replaceAll(MARK, '');
+  let text = node.head.text.replaceAll(MARK, '');
   for (const span of node.templateSpans) {
     const [name] = tableNamesOf(checker, span.expression);
-    text += ` ${name ?? '$'} ${span.literal.text}`;
+    text += ` ${name ? MARK + name : '$'} ${span.literal.text.replaceAll(MARK, '')}`;
   }
   return text;
 }
@@ -119,15 +128,19 @@ function stripComments(text: string): string {
 
 /**
  * The uses one SQL text makes: writes (`insert into`, `update`, `delete from`) from any string;
- * from SQL only, reads (`from`, `join`) and row locks (`for update`, `for no key update`, `for
- * share`, `for key share`): of the tables (or aliases) after `of`, else of every table it reads.
+ * from SQL only, reads and row locks (`for update`, `for no key update`, `for share`, `for key
+ * share`): of the tables (or aliases) after `of`, else of every table it reads. A read is a table
+ * named in a FROM or JOIN list (a subquery's, an `exists`' too), or any table interpolated into
+ * the template (`${table}`) but a write's own target: the type checker names it, wherever it
+ * stands in the text.
  */
 function sqlUses(
-  text: string,
+  marked: string,
   isSql: boolean,
   known: Set<string>,
 ): { table: string; access: Access; how: string }[] {
-  const t = stripComments(text).toLowerCase();
+  const withMarks = stripComments(marked).toLowerCase();
+  const t = withMarks.replaceAll(MARK, '');
   const out: { table: string; access: Access; how: string }[] = [];
   for (const m of t.matchAll(SQL_WRITE)) {
     const table = m[2] as string;
@@ -135,7 +148,7 @@ function sqlUses(
       out.push({ table, access: 'write', how: `sql: ${(m[1] as string).replace(/\s+/g, ' ')}` });
   }
   if (!isSql) return out;
-  const read = new Set<string>();
+  const read = new Map<string, string>();
   const aliases = new Map<string, string>();
   for (const m of t.matchAll(SQL_SOURCES)) {
     for (const item of (m[1] as string).split(',')) {
@@ -145,14 +158,20 @@ function sqlUses(
       if (alias && !KEYWORDS.has(alias)) aliases.set(alias, name);
       aliases.set(name, name);
       const target = m[0].startsWith('update') || /delete\s+$/.test(t.slice(0, m.index));
-      if (!target) read.add(name);
+      if (!target && !read.has(name)) read.set(name, 'sql: from/join');
     }
   }
-  for (const table of read) out.push({ table, access: 'read', how: 'sql: from/join' });
+  for (const m of withMarks.matchAll(new RegExp(`${MARK}([a-z_][a-z0-9_]*)`, 'g'))) {
+    const name = m[1] as string;
+    const before = withMarks.slice(0, m.index).replaceAll(MARK, '');
+    if (known.has(name) && !WRITE_TARGET.test(before) && !read.has(name))
+      read.set(name, 'sql: interpolated table');
+  }
+  for (const [table, how] of read) out.push({ table, access: 'read', how });
   for (const m of t.matchAll(SQL_LOCK)) {
     const of = m[2]?.split(',').map((s) => aliases.get(s.trim().replaceAll('"', '')) ?? s.trim());
     const strength = (m[1] as string).replace(/\s+/g, ' ');
-    for (const table of of ?? read) {
+    for (const table of of ?? read.keys()) {
       if (known.has(table)) out.push({ table, access: 'lock', how: `sql: for ${strength}` });
     }
   }
