@@ -6,7 +6,7 @@ import { splitReward } from './fee-split.ts';
 import * as fresh from './fresh-payout.repo.ts';
 import { FreshPayout, type FreshResult } from './fresh-payout.ts';
 import { LedgerRepair } from './ledger-repair.ts';
-import { kindsOf, PayoutDriver } from './payout-driver.ts';
+import { PayoutDriver } from './payout-driver.ts';
 import * as repo from './payouts.repo.ts';
 import {
   type DriveResult,
@@ -20,9 +20,21 @@ import {
   type RewardSplit,
   type SigningLease,
 } from './payouts.types.ts';
+import { assertRetryCovered } from './retry-coverage.ts';
 
 export type { DriveResult, FreshResult, PaidLeg, PayoutIntent, PayoutsDeps, RepaidListener, RewardSplit };
 export type Payout = repo.PayoutRow;
+
+/**
+ * What paying an approval's intent came to. 'reviewed': the submission was reviewed meanwhile;
+ * 'lease_lost': another process holds the bounty; in both nothing was signed. 'driven': the
+ * payout, confirmed (with the legs a fresh payout saw mine, for the finishing transaction),
+ * failed on chain, or still pending when the wait ended.
+ */
+export type PayOutcome =
+  | { status: 'reviewed' }
+  | { status: 'lease_lost' }
+  | { status: 'driven'; payout: Payout; result: DriveResult & { legs?: PaidLeg[] } };
 
 /**
  * The money side of an approval. A payout row records the intent before anything is signed; its
@@ -81,38 +93,6 @@ export class PayoutsService {
   }
 
   /**
-   * Balance and allowance must cover what will actually be sent, before anything is signed: the
-   * legs not already paid, at the amounts and from the wallet frozen in the submission's payout
-   * row when one exists (a retry's founder wallet or fee split may differ from the first
-   * approval's; the legs never do). Legs of an earlier attempt are settled from the chain first:
-   * after a lost answer or a timeout a leg may have mined unrecorded, and counting it again would
-   * refuse a founder who owes only the rest.
-   */
-  async assertCovers(intent: PayoutIntent): Promise<void> {
-    const { db, funds } = this.deps;
-    const earlier = await repo.findBySubmission(db, intent.submissionId);
-    if (earlier?.status === 'pending' || earlier?.status === 'failed') await this.driver.settle(earlier.id);
-    const legs = earlier ? await repo.legsOf(db, earlier.id) : [];
-    const sent = earlier ?? {
-      tokenAddress: intent.tokenAddress,
-      fromAddress: intent.founderAddress,
-      rewardUnits: intent.split.rewardUnits,
-      contributorUnits: intent.split.contributorUnits,
-      feeUnits: intent.split.feeUnits,
-    };
-    const paid = (kind: string) => legs.some((l) => l.kind === kind && l.status === 'success');
-    const units = kindsOf(legs).reduce(
-      (sum, k) =>
-        paid(k)
-          ? sum
-          : sum + (k === 'payout' ? sent.rewardUnits : k === 'fee' ? sent.feeUnits : sent.contributorUnits),
-      0n,
-    );
-    // A first look, without the others in flight: signing checks again under the wallet's lock.
-    if (units > 0n) await funds.assertCovers(sent.tokenAddress, sent.fromAddress, units);
-  }
-
-  /**
    * The first approval of a submission (no payout row yet), under the bounty's lease, which the
    * caller renews in the signing transaction (`lease.renew`): `FreshPayout` checks the funds
    * against the wallet's other payouts in flight, records the payout, signs and stores its
@@ -126,6 +106,43 @@ export class PayoutsService {
   ): Promise<FreshResult & { payout: Payout }> {
     const payout = this.rowFor(intent, this.deps.clock.now());
     return { ...(await this.fresh.pay(payout, lease, waitMs)), payout };
+  }
+
+  /**
+   * Pays an approval's intent: the one call an approval makes into payouts before it finishes.
+   * The first approval of a submission (`recorded` false) signs fresh under the caller's lease
+   * (`payFresh`), and what that cannot finish cleanly is driven at once; a payout recorded
+   * before (a retry after a failure or timeout, or another approval's) is checked against the
+   * funds for what is still to send, reopened and driven. Within `waitMs` in all.
+   */
+  async pay(
+    intent: PayoutIntent,
+    lease: SigningLease,
+    waitMs: number,
+    recorded: boolean,
+  ): Promise<PayOutcome> {
+    const started = Date.now();
+    if (!recorded) {
+      const { payout, ...fresh } = await this.payFresh(intent, lease, waitMs);
+      switch (fresh.status) {
+        case 'reviewed':
+          return { status: 'reviewed' };
+        case 'lease_lost':
+          return { status: 'lease_lost' };
+        case 'confirmed':
+        case 'pending':
+          return { status: 'driven', payout, result: fresh };
+        case 'unfinished': {
+          const left = Math.max(0, waitMs - (Date.now() - started));
+          return { status: 'driven', payout, result: await this.drive(payout.id, left) };
+        }
+        case 'existing':
+          break; // another approval recorded it first: driven as a retry
+      }
+    }
+    await assertRetryCovered(this.deps, this.driver, intent);
+    const payout = await this.prepare(intent);
+    return { status: 'driven', payout, result: await this.drive(payout.id, waitMs, { retry: true }) };
   }
 
   /**

@@ -7,7 +7,7 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { BountyState } from '../bounties/bounty-state.ts';
 import type { PayabilityService } from '../payability/payability.service.ts';
-import type { DriveResult, Payout, PayoutsService, RepaidListener } from '../payouts/payouts.service.ts';
+import type { PayoutsService, RepaidListener } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import type { ApproveMerge } from './approve-merge.ts';
 import { type ApprovalResult, finishApproval } from './finish-approval.ts';
@@ -133,33 +133,13 @@ export class ApprovalsService {
         reviewNotes: notes ?? null,
       };
       const { receiptTimeoutMs, approvalLeaseMs } = this.deps;
-      const started = Date.now();
       const renew = (tx: Executor) => bountyState.renewApprovalLease(tx, bountyId, owner, approvalLeaseMs);
-      const outcome = hasPayout
-        ? ({ status: 'existing' } as const)
-        : await payouts.payFresh(intent, { renew }, receiptTimeoutMs);
-      let payout: Payout;
-      let result: DriveResult;
-      if (outcome.status === 'confirmed') {
-        payout = outcome.payout;
-        result = outcome;
-      } else if (outcome.status === 'reviewed') {
+      const paid = await payouts.pay(intent, { renew }, receiptTimeoutMs, hasPayout);
+      if (paid.status === 'reviewed') {
         throw invalidState('The submission was reviewed while this approval ran; nothing was paid.');
-      } else if (outcome.status === 'lease_lost') {
-        throw inProgress();
-      } else if (outcome.status === 'pending') {
-        payout = outcome.payout;
-        result = outcome;
-      } else if (outcome.status === 'unfinished') {
-        // Recorded, but not a clean success at once: the driver owns every such case.
-        payout = outcome.payout;
-        result = await payouts.drive(payout.id, Math.max(0, receiptTimeoutMs - (Date.now() - started)));
-      } else {
-        // A retry (after a failure or timeout) or a payout another approval recorded first.
-        await payouts.assertCovers(intent);
-        payout = await payouts.prepare(intent);
-        result = await payouts.drive(payout.id, receiptTimeoutMs, { retry: true });
       }
+      if (paid.status === 'lease_lost') throw inProgress();
+      const { payout, result } = paid;
       if (result.status === 'confirmed') {
         const answer = await finishApproval(this.deps, payout, result);
         finished = answer.released;
