@@ -91,3 +91,33 @@ export const LIST_QUERIES: string[] = [
   'q=nomatchword',
   'q=zephyr&payable=false',
 ];
+
+/** Bounty `n` of `seedRelevanceRows`: an id no seeded bounty has. */
+export const relevanceId = (n: number) => `bnt_${'f'.repeat(28)}${n.toString(16).padStart(4, '0')}`;
+
+/**
+ * For `sort=relevance` (on top of `seedBountyList`, for its project 0): `quasar` in two old titles
+ * (three times in bounty 2, once in bounty 1) and once in the newest bounty's long description (3);
+ * `common` (in 1500 seeded descriptions) in titles too: two newer than every seeded match (4, 5),
+ * one older than every seeded match (6).
+ */
+export async function seedRelevanceRows(database: Database): Promise<void> {
+  const rows: [number, string, string, string][] = [
+    [1, 'Tune the quasar cache', 'Item q1 is rare.', '2024-06-01'],
+    [2, 'Fix quasar', 'The quasar breaks; quasar again.', '2024-06-02'],
+    [
+      3,
+      'Port the router',
+      `A long text ${'about many other things '.repeat(20)}and quasar once.`,
+      '2026-01-01',
+    ],
+    [4, 'Common cache', 'A common case.', '2025-01-02 10:00:00'],
+    [5, 'Common queue', 'A common case.', '2025-01-02 12:00:00'],
+    [6, 'Common router', 'A common case.', '2024-01-01'],
+  ];
+  for (const [n, title, description, at] of rows) {
+    await database.db.execute(sql`
+      insert into bounties (id, project_id, title, description, reward_amount, difficulty, status, created_at, updated_at)
+      values (${relevanceId(n)}, ${projectId(0)}, ${title}, ${description}, 10, 'easy', 'open', ${at}::timestamptz, ${at}::timestamptz)`);
+  }
+}

@@ -13,6 +13,7 @@ type ActivityType = NonNullable<paths['/api/activity']['get']['parameters']['que
 
 const STATUSES = ['open', 'claimed', 'in_review', 'done'] as const;
 const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'] as const;
+const SORTS = ['newest', 'relevance'] as const;
 
 interface ListFlags {
   status?: (typeof STATUSES)[number];
@@ -20,6 +21,7 @@ interface ListFlags {
   project?: string;
   q?: string;
   payable?: boolean;
+  sort?: (typeof SORTS)[number];
   limit?: number;
   offset?: number;
 }
@@ -36,6 +38,11 @@ export function registerWorkCommands(cli: Cli): void {
     .option('--project <id>', 'only this project')
     .option('--q <words>', 'words that must all appear in the title or description')
     .option('--payable [bool]', 'only bounties the founder can pay (false: only those it cannot)', boolArg)
+    .addOption(
+      new Option('--sort <order>', 'newest first (default), or with --q the best matches first').choices(
+        SORTS,
+      ),
+    )
     .option('--limit <n>', 'at most this many (1-100, default 20)', intArg(1, 100))
     .option('--offset <n>', 'skip this many', intArg(0, 1_000_000))
     .action(async (opts: ListFlags) => {
@@ -45,6 +52,7 @@ export function registerWorkCommands(cli: Cli): void {
         ...(opts.project ? { project_id: opts.project } : {}),
         ...(opts.q ? { q: opts.q } : {}),
         ...(opts.payable !== undefined ? { payable: opts.payable } : {}),
+        ...(opts.sort ? { sort: opts.sort } : {}),
         ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
         ...(opts.offset !== undefined ? { offset: opts.offset } : {}),
       };

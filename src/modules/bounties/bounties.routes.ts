@@ -63,7 +63,8 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
         operationId: 'listBounties',
         tags: ['bounties'],
         summary: 'Find bounties: filters, keyword search, pages',
-        description: 'Bounties across all projects, newest first',
+        description:
+          'Bounties across all projects, newest first; with `q`, `sort=relevance` orders the newest 100 matches by relevance',
         querystring: BountyListQuery,
         response: { 200: withExamples(BountyList, listBountiesExample.response), 304: NotModified },
       },

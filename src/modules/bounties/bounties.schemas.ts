@@ -1,12 +1,16 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Limit, Nullable, Offset, Timestamp } from '../../infra/http/schemas.ts';
+import { AppError } from '../../lib/errors.ts';
 import { PLAIN_TEXT_PATTERN } from '../../lib/text.ts';
 
 export const BOUNTY_STATUSES = ['open', 'claimed', 'in_review', 'done'] as const;
 export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'] as const;
 export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected', 'changes_requested'] as const;
+/** Orders of GET /api/bounties: `newest` (the default) and, with `q` only, `relevance`. */
+export const BOUNTY_SORTS = ['newest', 'relevance'] as const;
 export type BountyStatus = (typeof BOUNTY_STATUSES)[number];
 export type Difficulty = (typeof DIFFICULTIES)[number];
+export type BountySort = (typeof BOUNTY_SORTS)[number];
 
 export const BountyStatusSchema = Type.Enum(BOUNTY_STATUSES);
 export const DifficultySchema = Type.Enum(DIFFICULTIES);
@@ -168,12 +172,27 @@ export const BountyListQuery = Type.Object(
         description: 'Words that must all appear in the title or description',
       }),
     ),
+    sort: Type.Optional(
+      Type.Enum(BOUNTY_SORTS, {
+        description:
+          '`newest` (default) or `relevance` (needs `q`, else 400): titles holding every word first, then ' +
+          'ts_rank; ties newest first, then id. Ranks the newest 100 matches (all when no more match); ' +
+          'later ones follow, newest first',
+      }),
+    ),
     limit: Limit,
     offset: Offset,
   },
   { additionalProperties: false },
 );
 export type BountyListQuery = Static<typeof BountyListQuery>;
+
+/** What `sort=relevance` without `q` is told (the API's 400, the board's notice). */
+export const RELEVANCE_NEEDS_Q = 'sort=relevance needs q: it ranks the matches of a keyword search';
+export const relevanceNeedsQ = () =>
+  new AppError('validation_error', 'The request query is invalid.', [
+    { field: 'sort', message: RELEVANCE_NEEDS_Q },
+  ]);
 
 export const BountyResponse = Type.Object({ bounty: Bounty });
 export const BountyDetailResponse = Type.Object({

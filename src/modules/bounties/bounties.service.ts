@@ -14,7 +14,12 @@ import {
   toBountyJson,
 } from './bounties.mappers.ts';
 import * as repo from './bounties.repo.ts';
-import type { BountyJson, BountyListQuery, CreateBountyBody } from './bounties.schemas.ts';
+import {
+  type BountyJson,
+  type BountyListQuery,
+  type CreateBountyBody,
+  relevanceNeedsQ,
+} from './bounties.schemas.ts';
 import * as listRepo from './bounty-list.repo.ts';
 import { ClaimLimits, perProjectLimit } from './claim-limits.ts';
 import { notClaimable, warnExpiringClaims } from './claim-warnings.ts';
@@ -143,6 +148,7 @@ export class BountiesService {
   }
 
   async list(q: BountyListQuery) {
+    if (q.sort === 'relevance' && q.q === undefined) throw relevanceNeedsQ();
     // No project has a malformed id; answering here also keeps '' or '*' from reaching the
     // bounty_counts scopes, where '*' means every project.
     if (q.project_id !== undefined && !isId('project', q.project_id)) {
@@ -154,6 +160,7 @@ export class BountiesService {
       projectId: q.project_id,
       q: q.q,
       payable: q.payable,
+      sort: q.sort,
       limit: q.limit,
       offset: q.offset,
     };

@@ -12,6 +12,8 @@ export interface BountyFilter {
   projectId?: string;
   q?: string;
   payable?: boolean;
+  /** `relevance` only with `q` (the service refuses it without). */
+  sort?: 'newest' | 'relevance';
   limit: number;
   offset: number;
 }
@@ -45,8 +47,9 @@ const listed = {
 type Value<T> = T | Placeholder;
 
 // plainto_tsquery ANDs the words, so every word of `q` must appear; 'simple' folds case without stemming.
-const matches = (q: Value<string>) =>
-  sql`${bounties.search} @@ plainto_tsquery('simple', regexp_replace(${q}, '[[:punct:]]+', ' ', 'g'))`;
+const tsquery = (q: Value<string>) =>
+  sql`plainto_tsquery('simple', regexp_replace(${q}, '[[:punct:]]+', ' ', 'g'))`;
+const matches = (q: Value<string>) => sql`${bounties.search} @@ ${tsquery(q)}`;
 
 interface Where {
   status?: Value<string>;
@@ -128,19 +131,81 @@ function literal(n: number): number {
 }
 
 /**
- * One statement per page: the page, newest first (created_at desc, then id desc, served by the
- * (…, created_at desc, id desc) indexes), each row carrying the list's total from a scalar subquery
- * that PostgreSQL runs once. One round trip instead of two.
+ * `sort=relevance` ranks at most this many matches, the newest (every match when no more match): 1
+ * when the title holds every word of `q`, plus ts_rank over title and description. Ranking every
+ * match would read every matching row (~10,000 for a word in 1% of a million bounties) to order 20;
+ * no index here keeps ranks in order (`rum` is not installed). Finding the newest N matches of such a
+ * word reads ~100 N rows: with N = 100 a relevance page costs about what a keyword page and its total
+ * do; with 1000 (the total's bound) it measured ~6x (bench/README.md). Matches past the window follow
+ * it newest first (rank -1), so paging reaches every match once at any depth.
  */
-function pageQuery(ex: Executor, f: Where, limit: number, offset: number) {
+export const RELEVANCE_WINDOW = 100;
+
+const newest = [desc(bounties.createdAt), desc(bounties.id)];
+
+/**
+ * The ids of one page's candidates under `sort=relevance`, in order (rank desc, created_at desc, id
+ * desc): the window's best `offset + limit`, and past the window the matches after it, newest first.
+ */
+function ranked(ex: Executor, f: Where & { q: Value<string> }, limit: number, offset: number) {
+  const end = offset + limit;
+  const window = ex
+    .select({
+      id: bounties.id,
+      created_at: bounties.createdAt,
+      title: bounties.title,
+      search: bounties.search,
+    })
+    .from(bounties)
+    .where(where(f))
+    .orderBy(...newest)
+    .limit(literal(RELEVANCE_WINDOW))
+    .as('w');
+  const titleWords = sql`to_tsvector('simple', regexp_replace(${window.title}, '[[:punct:]]+', ' ', 'g'))`;
+  const rank = sql<number>`((${titleWords} @@ ${tsquery(f.q)})::int + ts_rank(${window.search}, ${tsquery(f.q)}))::real`;
+  const best = ex
+    .select({ id: window.id, created_at: window.created_at, rank: rank.as('rank') })
+    .from(window)
+    .orderBy(sql`rank desc`, desc(window.created_at), desc(window.id))
+    .limit(literal(Math.min(end, RELEVANCE_WINDOW)));
+  if (end <= RELEVANCE_WINDOW) return best.as('ranked');
+  const rest = ex
+    .select({ id: bounties.id, created_at: bounties.createdAt, rank: sql<number>`(-1)::real`.as('rank') })
+    .from(bounties)
+    .where(where(f))
+    .orderBy(...newest)
+    .limit(literal(end - RELEVANCE_WINDOW))
+    .offset(literal(RELEVANCE_WINDOW));
+  return best.unionAll(rest).as('ranked');
+}
+
+/**
+ * One statement per page: the page, newest first (created_at desc, then id desc, served by the
+ * (…, created_at desc, id desc) indexes) or by relevance (`ranked`), each row carrying the list's
+ * total from a scalar subquery that PostgreSQL runs once. One round trip instead of two.
+ */
+function pageQuery(ex: Executor, f: Where, limit: number, offset: number, sort: BountyFilter['sort']) {
   const selection = { ...listed, total: sql<string>`(${totalOf(ex, f, countCap({ limit, offset }))})` };
+  if (sort === 'relevance' && f.q !== undefined) {
+    const r = ranked(ex, { ...f, q: f.q }, limit, offset);
+    const query = ex
+      .select(selection)
+      .from(r)
+      .innerJoin(bounties, eq(bounties.id, r.id))
+      .innerJoin(projects, eq(projects.id, bounties.projectId))
+      .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
+      .orderBy(desc(r.rank), desc(r.created_at), desc(r.id))
+      .limit(literal(limit))
+      .offset(literal(offset));
+    return { query, selection };
+  }
   const query = ex
     .select(selection)
     .from(bounties)
     .innerJoin(projects, eq(projects.id, bounties.projectId))
     .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
     .where(where(f))
-    .orderBy(desc(bounties.createdAt), desc(bounties.id))
+    .orderBy(...newest)
     .limit(literal(limit))
     .offset(literal(offset));
   return { query, selection };
@@ -169,7 +234,8 @@ const compiled = new WeakMap<Executor, Map<string, Statement>>();
 function statementFor(ex: Executor, f: BountyFilter): Statement {
   const shapeKey = [f.status, f.difficulty, f.projectId, f.payable, f.q]
     .map((v) => (v === undefined ? 0 : 1))
-    .join('');
+    .join('')
+    .concat(f.sort === 'relevance' && f.q !== undefined ? 'r' : '');
   const named = f.q === undefined && f.offset === 0 && NAMED_SIZES.has(f.limit);
   const key = `${shapeKey}_${f.limit}_${f.offset}`;
   let statements = compiled.get(ex);
@@ -187,7 +253,7 @@ function statementFor(ex: Executor, f: BountyFilter): Statement {
     payable: p('payable', f.payable),
     q: p('q', f.q),
   };
-  const { query, selection } = pageQuery(ex, shape, f.limit, f.offset);
+  const { query, selection } = pageQuery(ex, shape, f.limit, f.offset, f.sort);
   const statement = compileSelect<Page[number]>(query, selection, named);
   if (statements.size >= MAX_STATEMENTS) statements.clear();
   statements.set(key, statement);

@@ -11,7 +11,7 @@ import type { ProjectJson } from '../../modules/projects/projects.schemas.ts';
 import { age, formatEth, formatUsd, groupDigits, hours } from './format.ts';
 
 /** The query parameters of GET /api/bounties; the board's URL takes exactly these. */
-const FIELDS = ['q', 'status', 'difficulty', 'project_id', 'payable', 'limit', 'offset'] as const;
+const FIELDS = ['q', 'status', 'difficulty', 'project_id', 'payable', 'sort', 'limit', 'offset'] as const;
 /** The board's own status value for "every status" (the API's: no status at all). */
 export const ANY_STATUS = 'any';
 
@@ -21,6 +21,7 @@ const LABELS: Record<string, string> = {
   difficulty: 'Difficulty',
   project_id: 'Project',
   payable: 'Payable',
+  sort: 'Sort',
   limit: 'Per page',
   offset: 'Offset',
 };
@@ -59,6 +60,13 @@ export function parseBoardQuery(raw: Record<string, unknown>): BoardQuery {
       problems: details.map((d) => `${LABELS[d.field] ?? d.field}: ${d.message}.`),
     };
   }
+  // The API's 400 for sort=relevance without q, in the board's words.
+  if (candidate.sort === 'relevance' && candidate.q === undefined)
+    return {
+      ok: false,
+      form,
+      problems: ['Sort: best match ranks search results; type words to search for.'],
+    };
   return { ok: true, form, query: candidate as BountyListQueryT };
 }
 
@@ -79,6 +87,10 @@ export const statusOptions = [
 export const difficultyOptions = [
   { value: '', label: 'Any difficulty' },
   ...DIFFICULTIES.map((d) => ({ value: d, label: d[0]?.toUpperCase() + d.slice(1) })),
+];
+export const sortOptions = [
+  { value: '', label: 'Newest first' },
+  { value: 'relevance', label: 'Best match (with search words)' },
 ];
 export const payableOptions = [
   { value: '', label: 'Payable or not' },

@@ -11,6 +11,7 @@ import {
   loadBoard,
   parseBoardQuery,
   payableOptions,
+  sortOptions,
   statusOptions,
 } from './board.ts';
 import { type ActionError, registerBountyActions, takeNotice } from './bounty-actions.ts';
@@ -108,6 +109,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
       statusOptions,
       difficultyOptions,
       payableOptions,
+      sortOptions,
       liveQuery: parsed.ok && parsed.query.project_id ? `?project_id=${parsed.query.project_id}` : '',
       liveTypes: BOARD_EVENT_TYPES.join(','),
       liveSince,
