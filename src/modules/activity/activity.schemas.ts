@@ -34,6 +34,13 @@ export type PublicEventType = (typeof EVENT_TYPES)[number];
 export const BOARD_EVENT_TYPES: readonly PublicEventType[] = EVENT_TYPES.filter(
   (t) => t.startsWith('bounty.') || t.startsWith('submission.'),
 );
+/**
+ * The public events that change an existing bounty's page (all of the board's but its creation):
+ * the page re-fetches its live part on those of its bounty.
+ */
+export const BOUNTY_PAGE_EVENT_TYPES: readonly PublicEventType[] = BOARD_EVENT_TYPES.filter(
+  (t) => t !== 'bounty.created',
+);
 export type PersonalEventType = (typeof PERSONAL_EVENT_TYPES)[number];
 export type EventType = PublicEventType | PersonalEventType;
 

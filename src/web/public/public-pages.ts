@@ -4,7 +4,7 @@ import type { Chain } from '../../infra/chain/chain.ts';
 import type { Config } from '../../infra/config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
-import { BOARD_EVENT_TYPES, type PublicEventType } from '../../modules/activity/activity.schemas.ts';
+import { BOARD_EVENT_TYPES, BOUNTY_PAGE_EVENT_TYPES } from '../../modules/activity/activity.schemas.ts';
 import {
   boardUrl,
   difficultyOptions,
@@ -31,17 +31,6 @@ export interface PublicPagesOptions {
   rateLimit?: Config['rateLimit'];
 }
 
-/** The public events that change a bounty's page; its live part is re-fetched on those of its bounty. */
-const BOUNTY_LIVE_TYPES = [
-  'bounty.claimed',
-  'bounty.unclaimed',
-  'bounty.claim_expired',
-  'submission.created',
-  'submission.rejected',
-  'submission.changes_requested',
-  'submission.approved',
-  'submission.merged',
-] as const satisfies readonly PublicEventType[];
 
 // `helmet: {}` opts a route into the strict CSP and security headers (web-core registers helmet
 // with global: false so that the JSON API keeps its own headers).
@@ -138,7 +127,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     const common = {
       ...base(request),
       title: data.bounty.title,
-      liveTypes: BOUNTY_LIVE_TYPES,
+      liveTypes: BOUNTY_PAGE_EVENT_TYPES,
       liveSince,
       ...data,
     };
