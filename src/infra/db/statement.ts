@@ -1,5 +1,6 @@
 import { types } from '@electric-sql/pglite';
 import { Column, fillPlaceholders, is, noopDecoder, SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
 
 /**
@@ -131,5 +132,26 @@ export function compileSelect<Row>(
       const rows = await (inline ? arrays(ex, inline(filled), [], false) : arrays(ex, text, filled, true));
       return rows.map(decode);
     },
+  };
+}
+
+/** A raw statement compiled once: its text fixed, its values bound per execution. */
+export interface CompiledStatement {
+  /** The rows as arrays, in the order of the statement's output columns. */
+  run(ex: Executor, values: Record<string, unknown>): Promise<unknown[][]>;
+  readonly text: string;
+}
+
+/**
+ * Compiles a raw `sql` statement whose values are `sql.placeholder(name)`s, once, for a hot read
+ * that the query builder cannot express (a read model of several subqueries, say): on postgres-js
+ * a named prepared statement (one round trip, parsed and planned once per connection, where an
+ * unnamed one with parameters costs two), on PGlite the same text with its values bound.
+ */
+export function compileStatement(query: SQL): CompiledStatement {
+  const { sql: text, params } = new PgDialect().sqlToQuery(query);
+  return {
+    text,
+    run: (ex, values) => arrays(ex, text, fillPlaceholders(params, values), true),
   };
 }
