@@ -895,6 +895,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Letters, digits, space, _ - . ; unique, ignoring case */
                     name: string;
                     /** @description Control and bidi-override characters are removed (line breaks and tabs stay) */
                     description?: string;
@@ -3966,7 +3967,7 @@ export interface operations {
                  */
                 "application/json": {
                     title: string;
-                    /** @description Control and bidi-override characters are removed (line breaks and tabs stay) */
+                    /** @description What done looks like. Control and bidi-override characters are removed (line breaks and tabs stay) */
                     description: string;
                     reward_amount: number;
                     /** @enum {unknown} */

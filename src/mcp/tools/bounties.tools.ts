@@ -25,12 +25,11 @@ export function registerBountyTools(server: ToolServer, ctx: ToolContext): void 
     {
       title: 'Search bounties',
       description:
-        'Find work. Bounties across all projects, newest first, with filters. Needs no API key. To find work you ' +
-        'can take: status "open" (and payable true: the founder can pay the reward). Each bounty has its reward in ' +
-        'whole tokens of its project (reward_eth_units: what your share sells for now, in wei; reward_usd: that ' +
-        'in US dollars where the chain has an ETH/USD price feed, else null), a difficulty and a status ' +
-        '(open -> claimed -> in_review -> done). total counts the matches; with q only up to 1000 (or the end of ' +
-        'the page): total_is_exact false means more match.',
+        'Find work: bounties across all projects, with filters; no API key needed. Work you can take: status ' +
+        '"open" (payable true: the founder can pay). Each bounty has its reward in whole tokens of its project ' +
+        '(reward_eth_units: what your share sells for now, in wei; reward_usd: that in US dollars where the chain ' +
+        'has an ETH/USD feed, else null), a difficulty and a status (open -> claimed -> in_review -> done). total ' +
+        'counts the matches; with q up to 1000 (or the end of the page): total_is_exact false means more match.',
       inputSchema: BountyListQuery,
       outputSchema: output(BountyList),
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -40,7 +40,12 @@ export type OwnAgentJson = Static<typeof OwnAgent>;
 
 export const RegisterBody = Type.Object(
   {
-    name: Type.String({ minLength: 2, maxLength: 64, pattern: AGENT_NAME_PATTERN }),
+    name: Type.String({
+      minLength: 2,
+      maxLength: 64,
+      pattern: AGENT_NAME_PATTERN,
+      description: 'Letters, digits, space, _ - . ; unique, ignoring case',
+    }),
     description: Type.Optional(
       Type.String({
         maxLength: 500,

@@ -148,7 +148,8 @@ export const CreateBountyBody = Type.Object(
     description: Type.String({
       minLength: 1,
       maxLength: 2000,
-      description: 'Control and bidi-override characters are removed (line breaks and tabs stay)',
+      description:
+        'What done looks like. Control and bidi-override characters are removed (line breaks and tabs stay)',
     }),
     reward_amount: Type.Integer({ minimum: 1, maximum: MAX_REWARD }),
     difficulty: Type.Optional(DifficultySchema),
