@@ -2,10 +2,12 @@
 /**
  * Compiles src/ to dist/ (JavaScript that `npm start` runs), copies what the app reads from disk
  * next to its own modules (migrations, page templates, web assets), and writes the migrated
- * PGlite template a first start on a new DATA_DIR boots from.
+ * PGlite template a first start on a new DATA_DIR boots from. Bundles the `bounty` CLI into
+ * dist/cli/ (scripts/lib/cli-bundle.mjs), which bin/bounty.mjs runs while it is current.
  *
  *   node scripts/build.mjs              build now
- *   node scripts/build.mjs --if-stale   build only when src/ changed since the last build
+ *   node scripts/build.mjs --if-stale   build only what changed since the last build (src/ for
+ *                                       the server, the CLI's sources for its bundle)
  *                                       (`prepare` and `prestart` run this: one `npm start` works
  *                                       right after `npm install` and after any edit)
  *   --at-install                        without TypeScript (an install that omits dev
@@ -31,6 +33,7 @@ import {
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleCli, CLI_DIR, currentBundle } from './lib/cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(root, 'src');
@@ -129,7 +132,7 @@ function compile(tsc) {
   }
   // Output of sources that no longer exist would otherwise linger (and could still be imported).
   for (const rel of walk(DIST)) {
-    if (rel.startsWith('.') || TEMPLATE.test(rel)) continue;
+    if (rel.startsWith('.') || rel.startsWith(`${CLI_DIR}/`) || TEMPLATE.test(rel)) continue;
     const source = rel.endsWith('.js') && !sources.has(rel) ? rel.replace(/\.js$/, '.ts') : rel;
     if (!sources.has(source)) unlinkSync(join(DIST, rel));
   }
@@ -158,9 +161,10 @@ function template() {
   log(`database template ${name} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-function main() {
-  const ifStale = args.has('--if-stale');
-  if (ifStale && fresh(fingerprint())) return;
+/** The server's part: src/ to dist/ and the database template. */
+function buildServer(ifStale) {
+  const print = fingerprint();
+  if (ifStale && fresh(print)) return;
   const tsc = tscPath();
   if (!tsc) {
     const why = 'TypeScript is not installed (dev dependencies omitted?)';
@@ -168,22 +172,30 @@ function main() {
     if (args.has('--at-install')) return log(`${why}: skipped; build with \`npm run build\` where it is`);
     throw new Error(`${why} and dist/ was never built: run \`npm install\`, then \`npm start\``);
   }
+  rmSync(STAMP, { force: true });
+  compile(tsc);
+  template();
+  writeFileSync(STAMP, print);
+}
+
+async function main() {
+  const ifStale = args.has('--if-stale');
+  if (existsSync(join(SRC, CLI_DIR)))
+    throw new Error(`src/${CLI_DIR}/ would share dist/${CLI_DIR}/ with the CLI`);
+  if (ifStale && fresh(fingerprint()) && currentBundle()) return;
   lock();
   try {
-    // Whoever held the lock may have just built the same sources.
-    const print = fingerprint();
-    if (ifStale && fresh(print)) return;
-    rmSync(STAMP, { force: true });
-    compile(tsc);
-    template();
-    writeFileSync(STAMP, print);
+    // Whoever held the lock may have just built the same sources: each part checks again.
+    buildServer(ifStale);
+    const said = await bundleCli({ ifStale });
+    if (said) log(said);
   } finally {
     rmSync(LOCK, { force: true });
   }
 }
 
 try {
-  main();
+  await main();
 } catch (err) {
   log(err instanceof Error ? err.message : String(err));
   process.exit(1);

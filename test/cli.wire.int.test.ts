@@ -53,11 +53,39 @@ async function register(name: string) {
   return JSON.parse(res.stdout).agent as { id: string; name: string; api_key: string };
 }
 
-// Every case spawns the CLI (through tsx: under a second idle, several while CI runs beside it).
+// Every case spawns the CLI (its bundle when current, else through tsx: see bin/bounty.mjs).
 describe('bounty, exit codes', { timeout: 120_000 }, () => {
   it('--help exits 0 and lists the commands; usage errors exit 2 before any request', async () => {
     const env = cliEnv(base, freshConfig());
-    const help = await runBounty(['--help'], env);
+    // Independent commands (each refusal with a config directory of its own): run side by side.
+    const usage = async (args: string[]) => ({
+      args,
+      res: await runBounty(args, cliEnv(base, freshConfig(), 'bmk_unused')),
+    });
+    const [help, fromSource, createHelp, ...refused] = await Promise.all([
+      runBounty(['--help'], env),
+      // The TypeScript sources through tsx, as after an edit that no build has bundled yet.
+      runBounty(['--help'], { ...env, BOUNTY_CLI_FROM_SOURCE: '1' }),
+      runBounty(['project', 'create', '--help'], env),
+      usage(['claim']),
+      usage(['no-such-command']),
+      usage(['bounties', '--limit', '500']),
+      usage(['bounties', '--status', 'sleeping']),
+      usage(['buy', 'proj_x', '--eth', 'lots']),
+      usage(['allowance', 'proj_x', '-3']),
+      usage(['post', 'proj_x', '--title', 'T']),
+      usage(['request-changes']),
+      usage(['request-changes', 'bnt_x']),
+      usage(['request-changes', 'bnt_x', '--notes', '  ']),
+      usage(['show']),
+      usage(['sell', 'proj_x']),
+      usage(['sell', 'proj_x', 'lots']),
+      usage(['sell', 'proj_x', '0']),
+      usage(['sell', 'proj_x', 'all', '--min-eth', 'some']),
+      usage(['withdraw', '0x12', '1']),
+      usage(['withdraw', `0x${'1'.repeat(40)}`, '1.5tokens']),
+      usage(['withdraw', `0x${'1'.repeat(40)}`, '5wei', '--project', 'proj_x']),
+    ]);
     expect(help.code).toBe(0);
     for (const cmd of [
       'login',
@@ -76,28 +104,9 @@ describe('bounty, exit codes', { timeout: 120_000 }, () => {
     ]) {
       expect(help.stdout).toContain(`  ${cmd}`);
     }
-    expect((await runBounty(['project', 'create', '--help'], env)).code).toBe(0);
-    for (const args of [
-      ['claim'],
-      ['no-such-command'],
-      ['bounties', '--limit', '500'],
-      ['bounties', '--status', 'sleeping'],
-      ['buy', 'proj_x', '--eth', 'lots'],
-      ['allowance', 'proj_x', '-3'],
-      ['post', 'proj_x', '--title', 'T'],
-      ['request-changes'],
-      ['request-changes', 'bnt_x'],
-      ['request-changes', 'bnt_x', '--notes', '  '],
-      ['show'],
-      ['sell', 'proj_x'],
-      ['sell', 'proj_x', 'lots'],
-      ['sell', 'proj_x', '0'],
-      ['sell', 'proj_x', 'all', '--min-eth', 'some'],
-      ['withdraw', '0x12', '1'],
-      ['withdraw', `0x${'1'.repeat(40)}`, '1.5tokens'],
-      ['withdraw', `0x${'1'.repeat(40)}`, '5wei', '--project', 'proj_x'],
-    ]) {
-      const res = await runBounty(args, cliEnv(base, freshConfig(), 'bmk_unused'));
+    expect(fromSource).toEqual(help);
+    expect(createHelp.code).toBe(0);
+    for (const { args, res } of refused) {
       expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(2);
       expect(res.stderr).toMatch(/^error: /);
     }

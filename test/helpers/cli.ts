@@ -1,11 +1,28 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
 /** The launcher `npx bounty` runs. */
 export const BOUNTY_BIN = join(import.meta.dirname, '../../bin/bounty.mjs');
+
+let bundling: Promise<unknown> | undefined;
+/**
+ * Bundles the CLI when a source changed since the last bundle, as a build would (after `npm
+ * install` it is current: a few stat calls): the launcher then runs the bundle instead of tsx on
+ * every spawn. Without one (say a source does not compile) the launcher runs the sources.
+ */
+export function ensureCliBundle(): Promise<unknown> {
+  const lib = pathToFileURL(join(import.meta.dirname, '../../scripts/lib/cli-bundle.mjs')).href;
+  bundling ??= import(lib)
+    .then((m: { bundleCli(o: { ifStale: boolean }): Promise<unknown> }) => m.bundleCli({ ifStale: true }))
+    .finally(() => {
+      bundling = undefined;
+    });
+  return bundling;
+}
 
 /**
  * The environment a user's shell would give the CLI: the API URL, maybe a key, and a config
@@ -30,6 +47,7 @@ export interface CliResult {
  * streams, whatever the code. Never synchronous: the service under test runs in this process.
  */
 export async function runBounty(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<CliResult> {
+  await ensureCliBundle();
   const pending = run(process.execPath, [BOUNTY_BIN, ...args], { env, timeout: 60_000 });
   pending.child.stdin?.end(input);
   try {
