@@ -139,6 +139,22 @@ describeBrowser('public pages in a browser', () => {
     // Every status: the paid bounty is there, marked as paid.
     const all = await open('/?status=any');
     expect(await all.locator(`[data-bounty-id="${ids.paid}"]`).innerText()).toContain('Paid');
+
+    // Best match, chosen in the form: the title that holds the word comes first, the choice kept.
+    const best = await open('/?q=fix');
+    await best.getByLabel('Sort').selectOption('relevance');
+    await Promise.all([
+      best.waitForURL(/sort=relevance/),
+      best.getByRole('button', { name: 'Apply' }).click(),
+    ]);
+    expect(await best.getByLabel('Sort').inputValue()).toBe('relevance');
+    expect(await best.locator('.bounty-card').first().getAttribute('data-bounty-id')).toBe(ids.parser);
+    expect(await checkA11y(best)).toEqual([]);
+    await screenshot(best, 'board-best-match');
+    // Best match without search words: said in the page's words, no list.
+    const unranked = await open('/?sort=relevance');
+    expect(await unranked.locator('main').innerText()).toContain('type words to search for');
+    await screenshot(unranked, 'board-best-match-without-words');
   });
 
   it('updates live: a new bounty appears without a reload, and it is announced', async () => {

@@ -90,7 +90,7 @@ export const difficultyOptions = [
 ];
 export const sortOptions = [
   { value: '', label: 'Newest first' },
-  { value: 'relevance', label: 'Best match (with search words)' },
+  { value: 'relevance', label: 'Best match' },
 ];
 export const payableOptions = [
   { value: '', label: 'Payable or not' },
