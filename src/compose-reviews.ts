@@ -3,6 +3,7 @@ import type { Config } from './infra/config.ts';
 import type { Db } from './infra/db/client.ts';
 import type { RepoHost } from './infra/repo-host/repo-host.ts';
 import type { Clock } from './lib/clock.ts';
+import type { DomainEvents } from './lib/domain-events.ts';
 import type { ActivityService } from './modules/activity/activity.service.ts';
 import type { AgentDirectory } from './modules/agents/agent-directory.ts';
 import type { AgentsService } from './modules/agents/agents.service.ts';
@@ -10,7 +11,6 @@ import type { BountiesService } from './modules/bounties/bounties.service.ts';
 import type { BountyState } from './modules/bounties/bounty-state.ts';
 import type { FundsService } from './modules/funds/funds.service.ts';
 import type { ChainWatcher } from './modules/payability/chain-watcher.ts';
-import type { PayabilityService } from './modules/payability/payability.service.ts';
 import type { PayoutsService } from './modules/payouts/payouts.service.ts';
 import type { ProjectsService } from './modules/projects/projects.service.ts';
 import { ApprovalsService } from './modules/reviews/approvals.service.ts';
@@ -34,7 +34,7 @@ export interface ReviewLoopDeps {
   directory: AgentDirectory;
   agents: AgentsService;
   payouts: PayoutsService;
-  payability: PayabilityService;
+  events: DomainEvents;
   funds: FundsService;
   chainWatcher: ChainWatcher;
 }
@@ -46,7 +46,7 @@ export interface ReviewLoopDeps {
  */
 export function buildReviewLoop(deps: ReviewLoopDeps) {
   const { db, clock, log, config, repoHost, activity, bounties, bountyState, projects } = deps;
-  const { directory, agents, payouts, payability, funds, chainWatcher } = deps;
+  const { directory, agents, payouts, events, funds, chainWatcher } = deps;
   const submissions = new SubmissionsService({
     db,
     clock,
@@ -77,7 +77,7 @@ export function buildReviewLoop(deps: ReviewLoopDeps) {
     bountyState,
     projects,
     payouts,
-    payability,
+    events,
     checkWallet: (address) => agents.checkWallet(address),
     merger: new ApproveMerge({ db, clock, repoHost, bountyState, merges }),
     approvalLeaseMs: config.payouts.approvalLeaseSeconds * 1000,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { wireEffects } from './compose-effects.ts';
 import { buildReviewLoop } from './compose-reviews.ts';
 import type { Chain } from './infra/chain/chain.ts';
 import type { WalletVault } from './infra/chain/wallet-vault.ts';
@@ -7,6 +8,7 @@ import type { Database } from './infra/db/client.ts';
 import type { Metrics } from './infra/metrics.ts';
 import { type RepoHost, unavailableRepoHost } from './infra/repo-host/repo-host.ts';
 import type { Clock } from './lib/clock.ts';
+import { DomainEvents } from './lib/domain-events.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
 import { AgentWebhooksService } from './modules/agent-webhooks/agent-webhooks.service.ts';
 import { postJson, type Sender } from './modules/agent-webhooks/http-sender.ts';
@@ -106,6 +108,8 @@ export function buildServices(
   const bountyState = new BountyState(db);
   // What wallets hold and what it is worth, kept from the token logs the watcher reads.
   const holdings = new HoldingsService({ db, clock, chain, platformFeeBps: config.platformFeeBps, log });
+  // What happened, told after commit to the views that follow it (compose-effects.ts).
+  const domainEvents = new DomainEvents(log);
   const payability = new PayabilityService({
     db,
     clock,
@@ -145,7 +149,7 @@ export function buildServices(
     activity,
     projects,
     agents: directory,
-    payability,
+    events: domainEvents,
     claimTtlHours: config.claimTtlHours,
     revisionHours: config.revisionHours,
     platformFeeBps: config.platformFeeBps,
@@ -161,7 +165,7 @@ export function buildServices(
     projects,
     bounties,
     funds,
-    payability,
+    events: domainEvents,
     journal: walletJournal,
     holdings,
     prices,
@@ -223,7 +227,7 @@ export function buildServices(
     directory,
     agents,
     payouts,
-    payability,
+    events: domainEvents,
     funds,
     chainWatcher,
   });
@@ -236,8 +240,9 @@ export function buildServices(
     agents: directory,
     projects,
     leaseMs: ACTIVATION_LEASE_MS,
-    holdings,
+    events: domainEvents,
   });
+  wireEffects(domainEvents, { holdings, payability });
   const stats = new StatsService({ agents, projects, bounties });
   const events = new EventsService({
     db,

@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { DomainEvents } from '../../lib/domain-events.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
 import type { FundsService } from '../funds/funds.service.ts';
@@ -14,11 +15,8 @@ export interface BountiesDeps {
   activity: ActivityService;
   projects: ProjectsService;
   agents: AgentDirectory;
-  /**
-   * Told after a change to a project's committed rewards (the payability module's
-   * `PayabilityService.afterChange`; declared here, since payability depends on bounties).
-   */
-  payability: { afterChange(projectId: string, opts: { quiet: string[] }): Promise<void> };
+  /** Told `bounty.posted`: the project's committed rewards grew (payability listens, in compose.ts). */
+  events: Pick<DomainEvents, 'publish'>;
   claimTtlHours: number;
   /** REVISION_HOURS: the claim.expiring warning of a revision deadline is timed on it. */
   revisionHours: number;

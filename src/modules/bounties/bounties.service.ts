@@ -108,7 +108,7 @@ export class BountiesService {
     });
     // Stored as payable (the funds check passed), but the funds may have moved since that read.
     // Its first computed value is not a change, so it records no event.
-    await this.deps.payability.afterChange(projectId, { quiet: [id] });
+    await this.deps.events.publish({ type: 'bounty.posted', projectId, bountyId: id });
     return this.json(id);
   }
 

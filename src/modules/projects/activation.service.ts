@@ -2,10 +2,10 @@ import type { Chain } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { RepoHost } from '../../infra/repo-host/repo-host.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { DomainEvents } from '../../lib/domain-events.ts';
 import { AppError, forbidden, invalidState } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { AgentDirectory } from '../agents/agent-directory.ts';
-import type { HoldingsService } from '../holdings/holdings.service.ts';
 import * as repo from './projects.repo.ts';
 import type { ProjectJson } from './projects.schemas.ts';
 import type { ProjectsService } from './projects.service.ts';
@@ -20,8 +20,8 @@ export interface ActivationDeps {
   projects: ProjectsService;
   /** Long enough for a repository and a deployment; a crashed activation can be retried after it. */
   leaseMs: number;
-  /** Reads the new curve once, so `reward_eth_units` is quoted from the first bounty on. */
-  holdings?: Pick<HoldingsService, 'afterAction'>;
+  /** Told `project.activated` (holdings reads the new curve once, so rewards are quoted from the first bounty on). */
+  events: Pick<DomainEvents, 'publish'>;
 }
 
 /** The repository's name follows from the project alone, so a retry finds the one it created. */
@@ -116,7 +116,7 @@ export class ActivationService {
       throw wrapped;
     }
     // Outside the try: the project is active now, whatever these reads do.
-    await this.deps.holdings?.afterAction(projectId, []).catch(() => {});
+    await this.deps.events.publish({ type: 'project.activated', projectId });
     return projects.present(activated);
   }
 }

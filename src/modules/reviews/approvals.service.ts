@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { DomainEvents } from '../../lib/domain-events.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { BountyState } from '../bounties/bounty-state.ts';
-import type { PayabilityService } from '../payability/payability.service.ts';
 import type { PayoutsService, RepaidListener } from '../payouts/payouts.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import type { ApproveMerge } from './approve-merge.ts';
@@ -25,8 +25,8 @@ export interface ApprovalsDeps {
   bountyState: BountyState;
   projects: ProjectsService;
   payouts: PayoutsService;
-  /** Told once a payout is recorded: the founder's funds fell and the bounty no longer counts. */
-  payability: Pick<PayabilityService, 'afterChange'>;
+  /** Told `payout.confirmed` once an approval finished: the founder's funds fell, the bounty no longer counts. */
+  events: Pick<DomainEvents, 'publish'>;
   /** The wallet rule (AgentsService.checkWallet): throws 400 for an address that must never be paid. */
   checkWallet: (address: string) => Promise<string>;
   /** `"merge": true`: the pull request merged on the host before anything is paid. */

@@ -1,8 +1,8 @@
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { DomainEvents } from '../../lib/domain-events.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { BountyState } from '../bounties/bounty-state.ts';
-import type { PayabilityService } from '../payability/payability.service.ts';
 import type { DriveResult, PaidLeg, Payout, PayoutsService } from '../payouts/payouts.service.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
@@ -12,7 +12,8 @@ interface FinishDeps {
   activity: ActivityService;
   payouts: Pick<PayoutsService, 'confirmPaid'>;
   bountyState: Pick<BountyState, 'finishApproval'>;
-  payability: Pick<PayabilityService, 'afterChange'>;
+  /** Told `payout.confirmed` once the approval finished (payability and holdings listen). */
+  events: Pick<DomainEvents, 'publish'>;
 }
 
 export interface ApprovalResult {
@@ -70,7 +71,12 @@ export async function finishApproval(
   const { projectId, tokenAddress, founderId, founderAddress } = finished ?? {};
   if (projectId && tokenAddress && founderId) {
     const project = { projectId, tokenAddress, founderId, founderAddress: founderAddress ?? null };
-    await deps.payability.afterChange(projectId, { project, holders: [payout.contributorAddress] });
+    await deps.events.publish({
+      type: 'payout.confirmed',
+      projectId,
+      project,
+      holders: [payout.contributorAddress],
+    });
   }
   return {
     released: projectId != null,

@@ -3,13 +3,11 @@ import type { Chain } from '../../infra/chain/chain.ts';
 import { unitsToTokens } from '../../infra/chain/chain.ts';
 import { unitsSellingFor, worthOf } from '../../lib/curve.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { HoldingsService } from '../holdings/holdings.service.ts';
 import type { JournalFor, WalletJournal } from './wallet-journal.ts';
 
 export interface CashOutDeps {
   chain: Chain;
   journal: WalletJournal;
-  holdings: Pick<HoldingsService, 'afterAction'>;
   /** SPONSORED_WITHDRAWALS_PER_DAY: token withdraws per agent per 24 h whose gas the platform pays. */
   withdrawalsPerDay: number;
   /** SPONSORED_WITHDRAW_MIN_ETH_UNITS: the least a sponsored token withdraw is worth on the curve. */
@@ -74,8 +72,6 @@ export class CashOut {
         gas_eth_units: r.gasEthUnits.toString(),
         sponsored: true,
       };
-    } finally {
-      await this.refresh(p.projectId, [s.address]);
     }
   }
 
@@ -110,8 +106,6 @@ export class CashOut {
       );
       if (!r) throw legacy(err, 'transfers');
       return { tx_hash: r.txHash, sponsored: true };
-    } finally {
-      await this.refresh(p.projectId, [s.address, to]);
     }
   }
 
@@ -168,15 +162,6 @@ export class CashOut {
         'or fund the wallet with ETH.',
       min === null ? undefined : [{ field: 'tokens_units', message: `must be at least ${min}` }],
     );
-  }
-
-  /** Balances change with every action, even a failed one may have mined: read them again. */
-  private async refresh(projectId: string, holders: string[]) {
-    try {
-      await this.deps.holdings.afterAction(projectId, holders);
-    } catch {
-      // The watcher reads them again from the token's logs.
-    }
   }
 }
 

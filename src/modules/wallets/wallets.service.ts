@@ -4,12 +4,12 @@ import type { WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import { allInOrder } from '../../lib/all-in-order.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { DomainEvents } from '../../lib/domain-events.ts';
 import { AppError } from '../../lib/errors.ts';
 import { usdOf } from '../../lib/usd.ts';
 import type { BountiesService } from '../bounties/bounties.service.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
-import type { PayabilityService } from '../payability/payability.service.ts';
 import type { PricesService } from '../prices/prices.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { approvalStatus } from './approval-status.ts';
@@ -51,10 +51,7 @@ export interface WalletsDeps {
   /** Nonces and records of wallet transactions, in the database. */
   journal: WalletJournal;
   /** What wallets hold, kept from the chain; refreshed after each action. */
-  holdings: Pick<
-    HoldingsService,
-    'afterAction' | 'holdingsOf' | 'valueEarnings' | 'ethBalanceOf' | 'refreshEth'
-  >;
+  holdings: Pick<HoldingsService, 'holdingsOf' | 'valueEarnings' | 'ethBalanceOf' | 'refreshEth'>;
   prices: Pick<PricesService, 'ethUsd'>;
   /** SPONSORED_WITHDRAWALS_PER_DAY. */
   sponsoredWithdrawalsPerDay: number;
@@ -62,8 +59,11 @@ export interface WalletsDeps {
   sponsoredWithdrawMinEthUnits: bigint;
   /** The platform's own addresses (operator, payout key, router, treasury, factory, sponsor). */
   platformAddresses: readonly string[];
-  /** Told after each token action, so `payable` follows the founder's funds at once. */
-  payability: Pick<PayabilityService, 'afterChange'>;
+  /**
+   * Told when each action ends (`wallet.acted`): balances, ETH and the founder's `payable` marks
+   * follow at once (holdings and payability listen, wired in compose.ts).
+   */
+  events: Pick<DomainEvents, 'publish'>;
   devChain: boolean;
 }
 
@@ -82,7 +82,6 @@ export class WalletsService {
     this.cashOut = new CashOut({
       chain: deps.chain,
       journal: deps.journal,
-      holdings: deps.holdings,
       withdrawalsPerDay: deps.sponsoredWithdrawalsPerDay,
       withdrawMinEthUnits: deps.sponsoredWithdrawMinEthUnits,
     });
@@ -156,16 +155,12 @@ export class WalletsService {
     const ethUnits = units('eth_units', body.eth_units);
     const minTokens = units('min_tokens_units', body.min_tokens_units);
     const project = await tradable(this.deps.projects, projectId);
-    return this.act(owner, ref, async (key, address, journalFor) => {
+    return this.act(owner, ref, { projectId, to: null }, async (key, _address, journalFor) => {
       // Short of ETH (the value and the gas) is `insufficient_eth`, found before anything is signed.
       const journal = journalFor('buy', projectId);
-      try {
-        const r = await this.deps.chain.wallets.buy(key, project.curveAddress, ethUnits, minTokens, journal);
-        return { tx_hash: r.txHash, tokens_units: r.tokensUnits.toString() };
-      } finally {
-        await this.deps.holdings.afterAction(projectId, [address]).catch(() => {});
-      }
-    }).finally(() => this.deps.payability.afterChange(projectId));
+      const r = await this.deps.chain.wallets.buy(key, project.curveAddress, ethUnits, minTokens, journal);
+      return { tx_hash: r.txHash, tokens_units: r.tokensUnits.toString() };
+    });
   }
 
   /** A sale to the curve; a wallet without ETH for gas is sponsored (see cash-out.ts). */
@@ -173,17 +168,18 @@ export class WalletsService {
     const tokensUnits = units('tokens_units', body.tokens_units);
     const minEth = units('min_eth_units', body.min_eth_units);
     const project = await tradable(this.deps.projects, projectId);
-    return this.act(owner, ref, async (key, address, journalFor) => {
+    return this.act(owner, ref, { projectId, to: null }, async (key, address, journalFor) => {
       const have = await this.deps.chain.wallets.tokenBalance(project.tokenAddress, address);
       if (have < tokensUnits) throw insufficient('token units', have, tokensUnits);
       return this.cashOut.sell({ agentId: owner.id, key, address, journalFor }, project, tokensUnits, minEth);
-    }).finally(() => this.deps.payability.afterChange(projectId));
+    });
   }
 
   /** Replaces (does not add to) the payout router's allowance on the project's token. */
   async setAllowance(owner: WalletOwner, projectId: string, amountTokens: number, ref: RequestRef = NO_REF) {
     const project = await tradable(this.deps.projects, projectId);
-    return this.act(owner, ref, async (key, _address, journalFor) => {
+    // No token moves: the holder's balance stays (its ETH and the founder's `payable` marks follow).
+    return this.act(owner, ref, { projectId, to: null, moves: false }, async (key, _address, journalFor) => {
       const r = await this.deps.chain.wallets.approvePayouts(
         key,
         project.tokenAddress,
@@ -191,7 +187,7 @@ export class WalletsService {
         journalFor('allowance', projectId),
       );
       return { tx_hash: r.txHash, allowance_units: r.allowanceUnits.toString() };
-    }).finally(() => this.deps.payability.afterChange(projectId));
+    });
   }
 
   async withdraw(owner: WalletOwner, body: WithdrawBody, ref: RequestRef = NO_REF) {
@@ -201,7 +197,7 @@ export class WalletsService {
     const projectId = body.project_id;
     const project = projectId === undefined ? null : await tradable(this.deps.projects, projectId);
     const { wallets } = this.deps.chain;
-    const sent = this.act(owner, ref, async (key, address, journalFor) => {
+    return this.act(owner, ref, { projectId: projectId ?? null, to }, async (key, address, journalFor) => {
       const signer = { agentId: owner.id, key, address, journalFor };
       if (project) {
         const have = await wallets.tokenBalance(project.tokenAddress, address);
@@ -211,8 +207,6 @@ export class WalletsService {
       // The amount and the gas must both fit: short of either is `insufficient_eth` (nothing sent).
       return this.cashOut.withdrawEth(signer, to, amount);
     });
-    // Tokens left the sender (perhaps a founder) or reached the recipient (perhaps another).
-    return projectId === undefined ? sent : sent.finally(() => this.deps.payability.afterChange(projectId));
   }
 
   /** Dev chain only (the route exists only there): test ETH for the caller's wallet, any kind. */
@@ -253,6 +247,7 @@ export class WalletsService {
   private async act<T>(
     owner: WalletOwner,
     ref: RequestRef,
+    moved: Moved,
     fn: (key: Hex, address: string, journalFor: JournalFor) => Promise<T>,
   ): Promise<ActionAnswer<T>> {
     const { journal } = this.deps;
@@ -285,10 +280,22 @@ export class WalletsService {
       if (!intent) throw err;
       return answerOf<T>(intent) as ActionAnswer<T>;
     } finally {
-      // Gas paid, ETH sent or received: the stored ETH balance follows at once.
-      await this.deps.holdings.refreshEth([sealed.address]);
+      // Gas paid, ETH or tokens perhaps moved, even by an action that failed: told either way.
+      const { projectId, to, moves = true } = moved;
+      const holders = moves && projectId ? [sealed.address, ...(to ? [to] : [])] : [];
+      await this.deps.events.publish({ type: 'wallet.acted', wallet: sealed.address, projectId, holders });
     }
   }
+}
+
+/**
+ * What an action may move: a project's tokens (its holder's and `to`'s, unless `moves` is false:
+ * an allowance moves none), ETH always (gas, a buy, a sale, an ETH withdraw).
+ */
+interface Moved {
+  projectId: string | null;
+  to: string | null;
+  moves?: boolean;
 }
 
 const unavailable = () =>
