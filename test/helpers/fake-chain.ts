@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto';
-import { getAddress, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import type {
   BroadcastResult,
   Chain,
@@ -9,9 +6,7 @@ import type {
   FeedRound,
   Fees,
   FundsLog,
-  MinedTx,
   PayoutSigner,
-  SignedTx,
   SponsorActions,
   TokenFunds,
   TxResult,
@@ -19,99 +14,19 @@ import type {
 } from '../../src/infra/chain/chain.ts';
 import { upstream } from '../../src/infra/chain/evm-chain.ts';
 import { AppError } from '../../src/lib/errors.ts';
+import { lower, TokenLedger } from './fake-chain/ledger.ts';
+import { FakeNode, type FakeTransfer, type NodeFaults } from './fake-chain/node.ts';
+import { fakePayoutSigner } from './fake-chain/payout-signer.ts';
+import type { FakeTx } from './fake-chain/raw-tx.ts';
+import { ledgerWallets, noSponsor, refuse } from './fake-chain/wallets.ts';
+
+export type { FakeTransfer } from './fake-chain/node.ts';
+export type { FakeTx } from './fake-chain/raw-tx.ts';
 
 const UNIT = 10n ** 18n;
-const lower = (a: string) => a.toLowerCase();
-const key = (token: string, owner: string) => `${lower(token)}:${lower(owner)}`;
-
-/**
- * A transaction the payout signer signed, as the fake encodes it in the raw transaction: a router
- * payout (`feeUnits` set: amountUnits to `to` and feeUnits to the treasury, both or neither), a
- * plain transferFrom (no `feeUnits`), or a nonce filler (`filler: true`) that moves nothing and
- * only uses its nonce.
- */
-export interface FakeTx {
-  chainId: number;
-  filler?: boolean;
-  signer: string;
-  tokenAddress: string;
-  from: string;
-  to: string;
-  amountUnits: bigint;
-  feeUnits?: bigint;
-  nonce: number;
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
-
-/**
- * A mined transfer: what a block explorer would show for it. Addresses are lowercase. A router
- * payout shows as its reward transfer and, with a fee, its fee transfer: one hash, one nonce.
- */
-export interface FakeTransfer {
-  tokenAddress: string;
-  from: string;
-  to: string;
-  amountUnits: bigint;
-  hash: string;
-  nonce: number;
-  status: 'success' | 'reverted';
-  blockNumber: bigint;
-}
-
-interface Receipt {
-  mined: MinedTx;
-  /** Wall-clock time (ms) from which `mined()` reports the receipt. */
-  visibleAt: number;
-}
 
 /** The payout key's address; the spender founders approve is the router (`info.payoutSpenderAddress`). */
 const PAYOUT_KEY = '0x00000000000000000000000000000000000000A1';
-
-const FIXED_FEES: Fees = { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
-
-function encode(tx: FakeTx): string {
-  const json = JSON.stringify({
-    ...tx,
-    amountUnits: tx.amountUnits.toString(),
-    feeUnits: tx.feeUnits?.toString(),
-    maxFeePerGas: tx.maxFeePerGas.toString(),
-    maxPriorityFeePerGas: tx.maxPriorityFeePerGas.toString(),
-  });
-  return `0x${Buffer.from(json, 'utf8').toString('hex')}`;
-}
-
-function decode(raw: string): FakeTx {
-  try {
-    const o = JSON.parse(Buffer.from(raw.slice(2), 'hex').toString('utf8'));
-    return {
-      ...o,
-      amountUnits: BigInt(o.amountUnits),
-      ...(o.feeUnits === undefined ? {} : { feeUnits: BigInt(o.feeUnits) }),
-      maxFeePerGas: BigInt(o.maxFeePerGas),
-      maxPriorityFeePerGas: BigInt(o.maxPriorityFeePerGas),
-    } as FakeTx;
-  } catch {
-    throw new AppError('upstream_error', 'The blockchain node failed to broadcast a payout: invalid raw tx');
-  }
-}
-
-const hashOf = (raw: string) =>
-  `0x${createHash('sha256')
-    .update(Buffer.from(raw.slice(2), 'hex'))
-    .digest('hex')}`;
-
-/** Where a signer's transaction waits for its nonce gap to fill. */
-const slot = (signer: string, nonce: number) => `${lower(signer)}:${nonce}`;
-
-/** A replacement at a nonce must raise both fees by at least 10%, as geth and anvil require. */
-const outbids = (next: FakeTx, old: FakeTx) =>
-  next.maxFeePerGas * 10n >= old.maxFeePerGas * 11n &&
-  next.maxPriorityFeePerGas * 10n >= old.maxPriorityFeePerGas * 11n;
-
-const refuse = (): never => {
-  throw new AppError('chain_unavailable', 'The fake chain has no wallets, factory or faucet.');
-};
 
 /**
  * An in-memory chain for tests of the HTTP and state rules only: a token ledger (balances and the
@@ -134,8 +49,12 @@ const refuse = (): never => {
  * - Token logs (`tokenFundsLogs`): a mined transfer, `approveOnChain` and `transferOnChain` (what a
  *   founder does with another wallet, outside the service) each add a block with its log; the
  *   in-app wallets' `approvePayouts` sets the key's allowance the same way. `setFunds` logs nothing.
+ *
+ * The parts live in fake-chain/: the token ledger (ledger.ts), the node's pool, mining and receipts
+ * (node.ts), the payout signer (payout-signer.ts) and its raw transactions (raw-tx.ts), and the
+ * in-app wallets and sponsor, which refuse all but approvals (wallets.ts).
  */
-export class FakeChain implements Chain {
+export class FakeChain implements Chain, NodeFaults {
   readonly info = {
     id: 31337,
     name: 'fake',
@@ -148,10 +67,13 @@ export class FakeChain implements Chain {
     devChain: true,
   };
 
+  private readonly ledger = new TokenLedger(this.info);
+  private readonly node = new FakeNode(this.ledger, this, this.info);
+
   /** Every transfer that mined, successful or reverted, in block order. */
-  readonly transfers: FakeTransfer[] = [];
+  readonly transfers: FakeTransfer[] = this.node.transfers;
   /** Transfer and Approval logs of every token, in block order. */
-  readonly fundsLogs: FundsLog[] = [];
+  readonly fundsLogs: FundsLog[] = this.ledger.logs;
   /** Every transaction the payout signer signed (including ones never broadcast), in order. */
   readonly signed: (FakeTx & { hash: string })[] = [];
 
@@ -183,97 +105,25 @@ export class FakeChain implements Chain {
   /** When set, runs once before the next broadcast (after the signing transaction committed), then clears. */
   onBroadcast: (() => Promise<void>) | null = null;
 
-  private readonly funds = new Map<string, TokenFunds>();
-  /** The next nonce of each signer (lowercase address). */
-  private readonly nonces = new Map<string, number>();
-  /** Every mined transaction's signer, nonce and block, in block order: the nonce at a past block. */
-  private readonly minedNonces: { signer: string; nonce: number; block: bigint }[] = [];
-  private block = 0n;
-  /** Transactions waiting for a nonce gap to fill, by signer and nonce. */
-  private readonly pool = new Map<string, { tx: FakeTx; hash: string }>();
-  private readonly receipts = new Map<string, Receipt>();
-  private readonly seen = new Set<string>();
-
   readonly payoutSigner: PayoutSigner = this.signerFor(PAYOUT_KEY);
 
-  readonly wallets: WalletActions = {
-    ethBalance: async () => refuse(),
-    tokenBalance: async () => refuse(),
-    buy: async () => refuse(),
-    sell: async () => refuse(),
-    approvePayouts: async (key, token, amountUnits) => {
-      const owner = privateKeyToAccount(key as Hex).address;
-      const txHash = this.approveUnits(token, owner, amountUnits);
-      return { txHash, allowanceUnits: amountUnits };
-    },
-    sendToken: async () => refuse(),
-    sendEth: async () => refuse(),
-    readBalances: async (pairs) =>
-      pairs.map((p) => this.funds.get(key(p.tokenAddress, p.holder))?.balanceUnits ?? 0n),
-    nonceOf: async () => refuse(),
-    broadcast: async () => refuse(),
-    receipt: async () => refuse(),
-    known: async () => refuse(),
-    headBlock: async () => refuse(),
-    quoteFees: async () => refuse(),
-    dryRun: async () => refuse(),
-    signTx: async () => refuse(),
-  };
+  readonly wallets: WalletActions = ledgerWallets(this.ledger);
 
   /** No sponsor: a wallet without ETH cannot cash out here. */
-  readonly sponsor: SponsorActions = {
-    address: null,
-    balance: async () => 0n,
-    quoteSale: async () => refuse(),
-    reauthorizeSale: async () => refuse(),
-    sell: async () => refuse(),
-    sendToken: async () => refuse(),
-  };
+  readonly sponsor: SponsorActions = noSponsor();
 
   /** The owner approves the payout spender for `allowanceTokens` on chain: a new block with its log. */
   approveOnChain(token: string, owner: string, allowanceTokens: bigint): void {
-    this.approveUnits(token, owner, allowanceTokens * UNIT);
+    this.ledger.approve(token, owner, allowanceTokens * UNIT);
   }
 
   /** Moves tokens between two holders on chain (allowances untouched): a new block with its log. */
   transferOnChain(token: string, from: string, to: string, tokens: bigint): void {
-    const f = this.funds.get(key(token, from)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
-    const t = this.funds.get(key(token, to)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
-    this.funds.set(key(token, from), { ...f, balanceUnits: f.balanceUnits - tokens * UNIT });
-    this.funds.set(key(token, to), { ...t, balanceUnits: t.balanceUnits + tokens * UNIT });
-    this.block += 1n;
-    this.logTransfer(token, from, to);
+    this.ledger.transfer(token, from, to, tokens * UNIT);
   }
 
   async tokenFundsLogs(tokens: string[], fromBlock: bigint, toBlock: bigint): Promise<FundsLog[]> {
-    const wanted = new Set(tokens.map(lower));
-    return this.fundsLogs.filter(
-      (l) => wanted.has(lower(l.tokenAddress)) && l.blockNumber >= fromBlock && l.blockNumber <= toBlock,
-    );
-  }
-
-  private approveUnits(token: string, owner: string, allowanceUnits: bigint): string {
-    const f = this.funds.get(key(token, owner)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
-    this.funds.set(key(token, owner), { ...f, allowanceUnits });
-    this.block += 1n;
-    this.fundsLogs.push({
-      kind: 'approval',
-      tokenAddress: getAddress(token),
-      owner: getAddress(owner),
-      spender: getAddress(this.info.payoutSpenderAddress),
-      blockNumber: this.block,
-    });
-    return `0x${this.block.toString(16).padStart(64, '0')}`;
-  }
-
-  private logTransfer(token: string, from: string, to: string): void {
-    this.fundsLogs.push({
-      kind: 'transfer',
-      tokenAddress: getAddress(token),
-      from: getAddress(from),
-      to: getAddress(to),
-      blockNumber: this.block,
-    });
+    return this.ledger.logsBetween(tokens, fromBlock, toBlock);
   }
 
   /** Sets the owner's balance and its allowance for the payout spender, in whole tokens. */
@@ -283,7 +133,7 @@ export class FakeChain implements Chain {
 
   /** Sets the owner's balance and allowance in base units, for checks that must not round. */
   setFundsUnits(token: string, owner: string, balanceUnits: bigint, allowanceUnits = balanceUnits): void {
-    this.funds.set(key(token, owner), { balanceUnits, allowanceUnits });
+    this.ledger.set(token, owner, { balanceUnits, allowanceUnits });
   }
 
   /** Curves by lowercase address; reading one no test set fails as an unreachable node would. */
@@ -307,13 +157,11 @@ export class FakeChain implements Chain {
 
   /** The funds now; at a block (`blockNumber`), the funds now too: the ledger keeps no history. */
   async readFunds(token: string, owner: string, blockNumber?: bigint): Promise<TokenFunds> {
-    if (blockNumber !== undefined) {
-      return { ...(this.funds.get(key(token, owner)) ?? { balanceUnits: 0n, allowanceUnits: 0n }) };
-    }
+    if (blockNumber !== undefined) return this.ledger.get(token, owner);
     const hook = this.onReadFunds;
     this.onReadFunds = null;
     if (hook) await hook();
-    return { ...(this.funds.get(key(token, owner)) ?? { balanceUnits: 0n, allowanceUnits: 0n }) };
+    return this.ledger.get(token, owner);
   }
 
   /** The transfers that mined successfully: the tokens that actually moved. */
@@ -328,17 +176,17 @@ export class FakeChain implements Chain {
 
   /** The nonce the signer's next transaction must carry (what the chain itself has mined). */
   get ledgerNonce(): number {
-    return this.nonceOf(PAYOUT_KEY);
+    return this.node.nonceOf(PAYOUT_KEY);
   }
 
   /** The latest block: each mined transaction makes one; `mineEmpty` adds empty ones. */
   get headBlock(): bigint {
-    return this.block;
+    return this.ledger.block;
   }
 
   /** Mines empty blocks, burying earlier receipts deeper. */
   mineEmpty(blocks: number): void {
-    this.block += BigInt(blocks);
+    this.ledger.block += BigInt(blocks);
   }
 
   /**
@@ -358,69 +206,11 @@ export class FakeChain implements Chain {
    * anvil restarted from an older state file does: later transactions, receipts and nonces are lost.
    */
   snapshot(): () => void {
-    const funds = new Map([...this.funds].map(([k, v]) => [k, { ...v }]));
-    const nonces = new Map(this.nonces);
-    const pool = new Map(this.pool);
-    const receipts = new Map(this.receipts);
-    const seen = new Set(this.seen);
-    const transfers = this.transfers.length;
-    const minedNonces = this.minedNonces.length;
-    const block = this.block;
+    const restoreLedger = this.ledger.snapshot();
+    const restoreNode = this.node.snapshot();
     return () => {
-      const reset = <K, V>(m: Map<K, V>, from: Map<K, V>) => {
-        m.clear();
-        for (const [k, v] of from) m.set(k, v);
-      };
-      reset(this.funds, funds);
-      reset(this.nonces, nonces);
-      reset(this.pool, pool);
-      reset(this.receipts, receipts);
-      this.seen.clear();
-      for (const h of seen) this.seen.add(h);
-      this.transfers.splice(transfers);
-      this.minedNonces.splice(minedNonces);
-      this.block = block;
-    };
-  }
-
-  private nonceOf(signer: string): number {
-    return this.nonces.get(lower(signer)) ?? 0;
-  }
-
-  /** The signer's next nonce as of a block: one past the last it mined up to that block. */
-  private nonceAt(signer: string, block: bigint): number {
-    let next = 0;
-    for (const m of this.minedNonces) {
-      if (m.block <= block && m.signer === lower(signer)) next = Math.max(next, m.nonce + 1);
-    }
-    return next;
-  }
-
-  private signerFor(address: string): PayoutSigner {
-    const beforeSign = async () => {
-      const hook = this.onSign;
-      this.onSign = null;
-      if (hook) await hook();
-    };
-    return {
-      address,
-      routerAddress: this.info.payoutSpenderAddress,
-      // Transactions mine as soon as their nonce is next, so nothing is ever pending ahead of 'latest'.
-      chainNonce: async (at) => (typeof at === 'bigint' ? this.nonceAt(address, at) : this.nonceOf(address)),
-      quoteFees: () => this.quoteFees(),
-      signPayout: async (t) => {
-        await beforeSign();
-        return this.sign(address, t, t.feeUnits);
-      },
-      signTransferFrom: async (t) => {
-        await beforeSign();
-        return this.sign(address, t);
-      },
-      signNonceFiller: async (t) => this.signFiller(address, t),
-      broadcast: (raw) => this.broadcast(raw),
-      mined: async (hash) => this.mined(hash),
-      known: async (hash) => this.seen.has(lower(hash)),
-      headBlock: async () => this.block,
+      restoreLedger();
+      restoreNode();
     };
   }
 
@@ -437,55 +227,10 @@ export class FakeChain implements Chain {
   /** The fee quote: the first chain call of every payout that signs (the nonce is read once per signer). */
   protected async quoteFees(): Promise<Fees> {
     if (this.payoutDelayMs) await new Promise((r) => setTimeout(r, this.payoutDelayMs));
-    const following = this.baseFeePerGas * 2n + FIXED_FEES.maxPriorityFeePerGas;
-    return {
-      maxFeePerGas: following > FIXED_FEES.maxFeePerGas ? following : FIXED_FEES.maxFeePerGas,
-      maxPriorityFeePerGas: FIXED_FEES.maxPriorityFeePerGas,
-    };
+    return this.node.quoteFees();
   }
 
-  private signFiller(signer: string, t: Parameters<PayoutSigner['signNonceFiller']>[0]): SignedTx {
-    return this.record({
-      chainId: this.info.id,
-      filler: true,
-      signer: lower(signer),
-      tokenAddress: '',
-      from: lower(signer),
-      to: lower(signer),
-      amountUnits: 0n,
-      nonce: t.nonce,
-      maxFeePerGas: t.fees.maxFeePerGas,
-      maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
-    });
-  }
-
-  private record(tx: FakeTx): SignedTx {
-    const raw = encode(tx);
-    const hash = hashOf(raw);
-    this.signed.push({ ...tx, hash });
-    return { hash, raw };
-  }
-
-  /** A transferFrom, or with `feeUnits` a router payout. */
-  private sign(
-    signer: string,
-    t: Parameters<PayoutSigner['signTransferFrom']>[0],
-    feeUnits?: bigint,
-  ): SignedTx {
-    return this.record({
-      chainId: this.info.id,
-      signer: lower(signer),
-      tokenAddress: lower(t.tokenAddress),
-      from: lower(t.from),
-      to: lower(t.to),
-      amountUnits: t.amountUnits,
-      ...(feeUnits === undefined ? {} : { feeUnits }),
-      nonce: t.nonce,
-      maxFeePerGas: t.fees.maxFeePerGas,
-      maxPriorityFeePerGas: t.fees.maxPriorityFeePerGas,
-    });
-  }
-
+  /** The RPC call: its hooks and failure first, then the node takes the transaction. */
   protected async broadcast(raw: string): Promise<BroadcastResult> {
     const hook = this.onBroadcast;
     this.onBroadcast = null;
@@ -495,93 +240,22 @@ export class FakeChain implements Chain {
       this.failNextBroadcast = null;
       throw upstream('broadcast a payout', err);
     }
-    const tx = decode(raw);
-    const hash = hashOf(raw);
-    if (this.seen.has(hash)) return 'accepted';
-    const expected = this.nonceOf(tx.signer);
-    if (tx.nonce < expected) return 'nonce_used';
-    // A node refuses a fee cap below the base fee, and a replacement that does not outbid.
-    if (tx.maxFeePerGas < this.baseFeePerGas) return 'underpriced';
-    const waiting = this.pool.get(slot(tx.signer, tx.nonce));
-    if (waiting && !outbids(tx, waiting.tx)) return 'underpriced';
-    if (tx.nonce > expected) {
-      if (waiting) this.seen.delete(waiting.hash);
-      this.pool.set(slot(tx.signer, tx.nonce), { tx, hash });
-      this.seen.add(hash);
-      return 'accepted';
-    }
-    this.seen.add(hash);
-    this.mine(tx, hash);
-    for (
-      let next = this.pool.get(slot(tx.signer, this.nonceOf(tx.signer)));
-      next;
-      next = this.pool.get(slot(tx.signer, this.nonceOf(tx.signer)))
-    ) {
-      this.pool.delete(slot(tx.signer, next.tx.nonce));
-      this.mine(next.tx, next.hash);
-    }
-    return 'accepted';
+    return this.node.accept(raw);
   }
 
-  /**
-   * Executes the transferFrom or the router payout: it reverts when the founder's balance or
-   * allowance falls short of all it moves (a payout's amount plus fee), and then moves nothing.
-   */
-  private mine(tx: FakeTx, hash: string): void {
-    this.nonces.set(lower(tx.signer), tx.nonce + 1);
-    this.block += 1n;
-    this.minedNonces.push({ signer: lower(tx.signer), nonce: tx.nonce, block: this.block });
-    if (tx.filler) {
-      this.receipts.set(hash, {
-        mined: { status: 'success', blockNumber: this.block },
-        visibleAt: Date.now(),
-      });
-      return;
-    }
-    // A router payout's transfers: the reward, then the fee when there is one.
-    const moves: [to: string, units: bigint][] = [[tx.to, tx.amountUnits]];
-    if (tx.feeUnits) moves.push([lower(this.info.treasuryAddress), tx.feeUnits]);
-    const target = this.revertNextTo === null ? null : lower(this.revertNextTo);
-    const forced = this.revertNext || moves.some(([to]) => to === target);
-    if (this.revertNext) this.revertNext = false;
-    else if (forced) this.revertNextTo = null;
-    const total = moves.reduce((sum, [, units]) => sum + units, 0n);
-    const from = this.funds.get(key(tx.tokenAddress, tx.from)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
-    const covered = from.balanceUnits >= total && from.allowanceUnits >= total;
-    const status = !forced && covered ? 'success' : 'reverted';
-    if (status === 'success') {
-      this.funds.set(key(tx.tokenAddress, tx.from), {
-        balanceUnits: from.balanceUnits - total,
-        allowanceUnits: from.allowanceUnits - total,
-      });
-      for (const [to, units] of moves) {
-        const held = this.funds.get(key(tx.tokenAddress, to)) ?? { balanceUnits: 0n, allowanceUnits: 0n };
-        this.funds.set(key(tx.tokenAddress, to), { ...held, balanceUnits: held.balanceUnits + units });
-        this.logTransfer(tx.tokenAddress, tx.from, to);
-      }
-    }
-    for (const [to, units] of moves) {
-      this.transfers.push({
-        tokenAddress: tx.tokenAddress,
-        from: tx.from,
-        to,
-        amountUnits: units,
-        hash,
-        nonce: tx.nonce,
-        status,
-        blockNumber: this.block,
-      });
-    }
-    this.receipts.set(hash, {
-      mined: { status, blockNumber: this.block },
-      visibleAt: Date.now() + this.receiptDelayMs,
+  private signerFor(address: string): PayoutSigner {
+    return fakePayoutSigner(address, {
+      info: this.info,
+      node: this.node,
+      headBlock: () => this.ledger.block,
+      signed: this.signed,
+      beforeSign: async () => {
+        const hook = this.onSign;
+        this.onSign = null;
+        if (hook) await hook();
+      },
+      quoteFees: () => this.quoteFees(),
+      broadcast: (raw) => this.broadcast(raw),
     });
-  }
-
-  private mined(hash: string): MinedTx | null {
-    if (this.holdReceipts) return null;
-    const r = this.receipts.get(lower(hash));
-    if (!r || Date.now() < r.visibleAt) return null;
-    return { ...r.mined };
   }
 }
