@@ -31,7 +31,6 @@ export interface PublicPagesOptions {
   rateLimit?: Config['rateLimit'];
 }
 
-
 // `helmet: {}` opts a route into the strict CSP and security headers (web-core registers helmet
 // with global: false so that the JSON API keeps its own headers).
 const PAGE = { helmet: {}, schema: { hide: true } } as const;
