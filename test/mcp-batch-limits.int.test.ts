@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -171,7 +172,10 @@ describe('POST /mcp batches with the counters in Redis (TEST_REDIS_URL)', () => 
   const redisUrl = process.env.TEST_REDIS_URL;
 
   it.skipIf(!redisUrl)('spends, on the shared counter, a budget every instance sees', async () => {
-    const clients = [0, 1].map(() => new Redis(redisUrl as string, { maxRetriesPerRequest: 1 }));
+    // Counters of their own in the shared Redis: the same test on the other database, running in the
+    // same minute from the same address, would otherwise spend this network's budget too.
+    const keyPrefix = `test-${randomUUID()}:`;
+    const clients = [0, 1].map(() => new Redis(redisUrl as string, { maxRetriesPerRequest: 1, keyPrefix }));
     const env = { RATE_LIMIT_PER_KEY_PER_MINUTE: String(KEY_LIMIT) };
     const apps = await Promise.all(clients.map((redis) => buildRedisApp({ database, redis, env })));
     const [one, two] = apps as [TestApp, TestApp];
