@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -10,7 +7,7 @@ import {
   registerAgent,
   type TestContext,
 } from './helpers/app.ts';
-import { cliEnv, runBounty } from './helpers/cli.ts';
+import { cliEnv, configDirs, runBounty } from './helpers/cli.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { journaledWallet } from './helpers/journaled-wallet.ts';
 import { newVault } from './helpers/wallets.ts';
@@ -21,16 +18,7 @@ import { newVault } from './helpers/wallets.ts';
  * tx`, `--wait` and `--json`.
  */
 
-let tmp: string;
-beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'cli-int-'));
-});
-afterAll(() => {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-let dirs = 0;
-const freshConfig = () => join(tmp, `config-${++dirs}`);
+const freshConfig = configDirs();
 
 describe('bounty sell, withdraw, buy, allowance and tx: a transaction still pending', () => {
   const TOKEN = 10n ** 18n;

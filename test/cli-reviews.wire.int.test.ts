@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
-import { cliEnv, runBounty } from './helpers/cli.ts';
+import { cliEnv, configDirs, runBounty } from './helpers/cli.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost, fakeHeadSha } from './helpers/fake-repo-host.ts';
 import { webhookKit } from './helpers/webhook-flows.ts';
@@ -13,16 +10,7 @@ import { webhookKit } from './helpers/webhook-flows.ts';
  * host: the queue with checks and amounts, request-changes, show, and the review history.
  */
 
-let tmp: string;
-beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'cli-int-'));
-});
-afterAll(() => {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-let dirs = 0;
-const freshConfig = () => join(tmp, `config-${++dirs}`);
+const freshConfig = configDirs();
 
 describe('bounty reviews, request-changes and show', () => {
   const REVISION_HOURS = 36;

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -57,4 +60,20 @@ export async function runBounty(args: string[], env: NodeJS.ProcessEnv, input = 
     const e = err as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
+}
+
+/**
+ * Config directories of the file's own, each new one empty (a user who never logged in), under a
+ * temporary directory made before the file's tests and removed after them.
+ */
+export function configDirs(): () => string {
+  let tmp = '';
+  let n = 0;
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'cli-int-'));
+  });
+  afterAll(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+  return () => join(tmp, `config-${++n}`);
 }
