@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from './helpers/app.ts';
-import { BOUNTY_BIN, cliEnv, runBounty } from './helpers/cli.ts';
+import { BOUNTY_BIN, cliEnv, configDirs, runBounty } from './helpers/cli.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
 
 /**
@@ -18,21 +17,17 @@ import { startReceiver } from './helpers/webhook-receiver.ts';
 
 let ctx: TestContext;
 let base: string;
-let tmp: string;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'cli-int-'));
   ctx = await buildTestApp();
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 });
 
 afterAll(async () => {
   await ctx?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-let dirs = 0;
-const freshConfig = () => join(tmp, `config-${++dirs}`);
+const freshConfig = configDirs();
 
 async function register(name: string) {
   const res = await runBounty(['register', name, '--json'], cliEnv(base, freshConfig()));
