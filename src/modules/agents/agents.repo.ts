@@ -65,6 +65,16 @@ export function prepareFindByKeyHash(db: Db) {
     .prepare('agent_by_key_hash');
 }
 
+/** An agent by id, read on most requests (`/me`, every page): a named prepared statement too. */
+export function prepareFindById(db: Db) {
+  return db
+    .select()
+    .from(agents)
+    .where(eq(agents.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('agent_by_id');
+}
+
 export async function count(ex: Executor): Promise<number> {
   const [row] = await ex.select({ n: sql<number>`count(*)::int` }).from(agents);
   return row?.n ?? 0;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type Executor, rowsOf } from '../../infra/db/client.ts';
+import { type Db, type Executor, rowsOf } from '../../infra/db/client.ts';
 import { bounties, bountyCounts, projects, submissions, tokenStates } from '../../infra/db/schema.ts';
 
 export type BountyRow = typeof bounties.$inferSelect;
@@ -66,8 +66,9 @@ export function countsByStatus(ex: Executor, scope: string) {
     .groupBy(bountyCounts.status);
 }
 
-export function activeClaimsOf(ex: Executor, agentId: string) {
-  return ex
+/** An agent's claims still open, newest first: on every `/me`, a named prepared statement. */
+export function prepareActiveClaimsOf(db: Db) {
+  return db
     .select({
       id: bounties.id,
       projectId: bounties.projectId,
@@ -76,8 +77,14 @@ export function activeClaimsOf(ex: Executor, agentId: string) {
       claimedAt: bounties.claimedAt,
     })
     .from(bounties)
-    .where(and(eq(bounties.claimedBy, agentId), inArray(bounties.status, ['claimed', 'in_review'])))
-    .orderBy(desc(bounties.claimedAt));
+    .where(
+      and(
+        eq(bounties.claimedBy, sql.placeholder('agentId')),
+        inArray(bounties.status, ['claimed', 'in_review']),
+      ),
+    )
+    .orderBy(desc(bounties.claimedAt))
+    .prepare('active_claims_of');
 }
 
 /** Conditional state change: applies only while the bounty is still in `from`. */

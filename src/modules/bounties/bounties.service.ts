@@ -33,8 +33,11 @@ const NO_WALLET_WARNING =
 
 export class BountiesService {
   private readonly limits: ClaimLimits;
+  private readonly activeClaims: ReturnType<typeof repo.prepareActiveClaimsOf>;
+
   constructor(private readonly deps: BountiesDeps) {
     this.limits = new ClaimLimits(deps);
+    this.activeClaims = repo.prepareActiveClaimsOf(deps.db);
   }
 
   /** PLATFORM_FEE_BPS: what an approval of a reward takes as the platform fee. */
@@ -190,7 +193,7 @@ export class BountiesService {
   }
 
   async activeClaimsOf(agentId: string): Promise<ActiveClaimJson[]> {
-    return (await repo.activeClaimsOf(this.deps.db, agentId)).map(activeClaimToJson);
+    return (await this.activeClaims.execute({ agentId })).map(activeClaimToJson);
   }
 
   async claim(agentId: string, bountyId: string): Promise<{ bounty: BountyJson; warnings?: string[] }> {
