@@ -201,7 +201,9 @@ async function main() {
       `GET /api/agents/me/wallet ${wallet.rps.toFixed(0)} req/s (p99 ${wallet.p99} ms, ${wallet.failed} failed)`,
     );
     log(`GET /api/agents/me        ${me.rps.toFixed(0)} req/s (p99 ${me.p99} ms, ${me.failed} failed)`);
-    log(`wallet/me ratio: ${(wallet.rps / me.rps).toFixed(2)}`);
+    const ratio = wallet.rps / me.rps;
+    // Issue 29's goal: the wallet at >= 0.8 of /me.
+    log(`wallet/me ratio: ${ratio.toFixed(2)} (goal >= 0.8: ${ratio >= 0.8 ? 'PASS' : 'MISS'})`);
 
     // Sales per second at C=10: ten sellers at once for `duration` seconds, each sale small.
     const sellers = async (prefix: string, withEth: boolean) => {
