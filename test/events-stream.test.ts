@@ -9,6 +9,18 @@ function stalledResponse() {
   return res;
 }
 
+/** A response whose client reads everything: each write kept, in order. */
+function recordingResponse() {
+  const chunks: string[] = [];
+  const res = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return { res, chunks };
+}
+
 const frame = (n: number, extra: Partial<Frame> = {}): Frame => ({
   pos: { txid: '100', id: `evt_${String(n).padStart(32, '0')}` },
   type: 'bounty.created',
@@ -45,13 +57,7 @@ describe('EventStream', () => {
   });
 
   it('writes nothing before it is live: a heartbeat would send an implicit head before the real one', () => {
-    const chunks: string[] = [];
-    const res = new Writable({
-      write(chunk, _enc, done) {
-        chunks.push(String(chunk));
-        done();
-      },
-    });
+    const { res, chunks } = recordingResponse();
     const s = new EventStream(
       res as unknown as ServerResponse,
       { agentId: null, types: null, projectId: null },
@@ -69,13 +75,7 @@ describe('EventStream', () => {
   });
 
   it('skips frames at or before its cursor and those its filter excludes', () => {
-    const chunks: string[] = [];
-    const res = new Writable({
-      write(chunk, _enc, done) {
-        chunks.push(String(chunk));
-        done();
-      },
-    });
+    const { res, chunks } = recordingResponse();
     const s = new EventStream(
       res as unknown as ServerResponse,
       { agentId: 'agent_a', types: null, projectId: 'proj_1' },
