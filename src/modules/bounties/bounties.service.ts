@@ -21,22 +21,24 @@ import {
   relevanceNeedsQ,
 } from './bounties.schemas.ts';
 import * as listRepo from './bounty-list.repo.ts';
+import { ClaimExpiry } from './claim-expiry.ts';
 import { ClaimLimits, perProjectLimit } from './claim-limits.ts';
-import { notClaimable, warnExpiringClaims } from './claim-warnings.ts';
+import { notClaimable } from './claim-warnings.ts';
 
 export type { BountiesDeps } from './bounties.deps.ts';
 
 const ACTIVE = ['open', 'claimed', 'in_review'];
-const EXPIRY_BATCH = 500;
 const NO_WALLET_WARNING =
   'You have no wallet address, so an approval cannot pay you: set one with PATCH /api/agents/me/wallet or POST /api/agents/me/generate-wallet before you submit.';
 
 export class BountiesService {
   private readonly limits: ClaimLimits;
+  private readonly expiry: ClaimExpiry;
   private readonly activeClaims: ReturnType<typeof repo.prepareActiveClaimsOf>;
 
   constructor(private readonly deps: BountiesDeps) {
     this.limits = new ClaimLimits(deps);
+    this.expiry = new ClaimExpiry(deps, this.limits);
     this.activeClaims = repo.prepareActiveClaimsOf(deps.db);
   }
 
@@ -205,7 +207,7 @@ export class BountiesService {
     const now = clock.now();
     // Lapsed claims on this bounty, or the caller's own anywhere, must not block the claim or count
     // against its limit. Committed apart: they lapsed whether or not this claim goes through.
-    await db.transaction((tx) => this.expire(tx, now, { bountyId, agentId }));
+    await db.transaction((tx) => this.expiry.expire(tx, now, { bountyId, agentId }));
     await db.transaction(async (tx) => {
       const limited = await this.limits.lockClaimant(tx, agentId);
       const claimed = await repo
@@ -260,43 +262,12 @@ export class BountiesService {
   }
 
   /** Reopens every lapsed claim; safe to run from any number of instances at once. */
-  async expireClaims(): Promise<number> {
-    const now = this.deps.clock.now();
-    let total = 0;
-    for (;;) {
-      const n = await this.deps.db.transaction((tx) => this.expire(tx, now));
-      total += n;
-      if (n < EXPIRY_BATCH) break;
-    }
-    await this.limits.deleteEnded(this.deps.db, now);
-    await warnExpiringClaims(this.deps, now, EXPIRY_BATCH);
-    return total;
+  expireClaims(): Promise<number> {
+    return this.expiry.expireAll();
   }
 
   /** Reopens this bounty if its claim has lapsed; true when it did. For paths that act on a claim. */
-  async expireLapsedClaim(bountyId: string): Promise<boolean> {
-    const now = this.deps.clock.now();
-    const scope = { bountyId, agentId: '' };
-    return (await this.deps.db.transaction((tx) => this.expire(tx, now, scope))) > 0;
-  }
-
-  private async expire(
-    tx: Executor,
-    now: Date,
-    scope?: { bountyId: string; agentId: string },
-  ): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.deps.claimTtlHours * 3_600_000);
-    const expired = await repo.expireClaims(tx, cutoff, now, EXPIRY_BATCH, scope);
-    await this.limits.startLapseCooldowns(tx, expired);
-    for (const e of expired) {
-      await this.deps.activity.record(tx, {
-        type: 'bounty.claim_expired',
-        agentId: e.claimed_by,
-        projectId: e.project_id,
-        bountyId: e.id,
-        data: { claimed_at: new Date(e.claimed_at).toISOString() },
-      });
-    }
-    return expired.length;
+  expireLapsedClaim(bountyId: string): Promise<boolean> {
+    return this.expiry.expireBounty(bountyId);
   }
 }

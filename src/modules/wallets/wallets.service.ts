@@ -1,5 +1,5 @@
-import { getAddress, type Hex } from 'viem';
-import { type Chain, TxPending, tokensToUnits } from '../../infra/chain/chain.ts';
+import { getAddress } from 'viem';
+import { type Chain, tokensToUnits } from '../../infra/chain/chain.ts';
 import type { WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import { allInOrder } from '../../lib/all-in-order.ts';
@@ -15,18 +15,11 @@ import type { ProjectsService } from '../projects/projects.service.ts';
 import { approvalStatus } from './approval-status.ts';
 import { CashOut } from './cash-out.ts';
 import { faucet } from './faucet.ts';
-import {
-  type ActionAnswer,
-  answerOf,
-  NO_REF,
-  type RequestRef,
-  type TransactionJson,
-  transactionJson,
-} from './wallet-answers.ts';
+import { unavailable, WalletActionRunner } from './wallet-action.ts';
+import { NO_REF, type RequestRef, type TransactionJson, transactionJson } from './wallet-answers.ts';
 import { insufficient, tradable, units } from './wallet-input.ts';
-import type { JournalFor, WalletJournal, WalletTxContext } from './wallet-journal.ts';
-import { sealedKeyOf, signingKeyOf, type WalletOwner } from './wallet-keys.ts';
-import { WalletLease } from './wallet-lease.ts';
+import type { WalletJournal } from './wallet-journal.ts';
+import { signingKeyOf, type WalletOwner } from './wallet-keys.ts';
 import { sameAddress, storedWallet } from './wallet-view.ts';
 import * as repo from './wallets.repo.ts';
 import type {
@@ -74,11 +67,11 @@ export interface WalletsDeps {
  */
 export class WalletsService {
   private readonly cashOut: CashOut;
-  private readonly lease: WalletLease;
+  private readonly actions: WalletActionRunner;
   private readonly destinations: WithdrawDestinations;
 
   constructor(private readonly deps: WalletsDeps) {
-    this.lease = new WalletLease({ db: deps.db, waitMs: deps.journal.waitMs });
+    this.actions = new WalletActionRunner(deps);
     this.cashOut = new CashOut({
       chain: deps.chain,
       journal: deps.journal,
@@ -155,7 +148,7 @@ export class WalletsService {
     const ethUnits = units('eth_units', body.eth_units);
     const minTokens = units('min_tokens_units', body.min_tokens_units);
     const project = await tradable(this.deps.projects, projectId);
-    return this.act(owner, ref, { projectId, to: null }, async (key, _address, journalFor) => {
+    return this.actions.run(owner, ref, { projectId, to: null }, async (key, _address, journalFor) => {
       // Short of ETH (the value and the gas) is `insufficient_eth`, found before anything is signed.
       const journal = journalFor('buy', projectId);
       const r = await this.deps.chain.wallets.buy(key, project.curveAddress, ethUnits, minTokens, journal);
@@ -168,7 +161,7 @@ export class WalletsService {
     const tokensUnits = units('tokens_units', body.tokens_units);
     const minEth = units('min_eth_units', body.min_eth_units);
     const project = await tradable(this.deps.projects, projectId);
-    return this.act(owner, ref, { projectId, to: null }, async (key, address, journalFor) => {
+    return this.actions.run(owner, ref, { projectId, to: null }, async (key, address, journalFor) => {
       const have = await this.deps.chain.wallets.tokenBalance(project.tokenAddress, address);
       if (have < tokensUnits) throw insufficient('token units', have, tokensUnits);
       return this.cashOut.sell({ agentId: owner.id, key, address, journalFor }, project, tokensUnits, minEth);
@@ -179,15 +172,20 @@ export class WalletsService {
   async setAllowance(owner: WalletOwner, projectId: string, amountTokens: number, ref: RequestRef = NO_REF) {
     const project = await tradable(this.deps.projects, projectId);
     // No token moves: the holder's balance stays (its ETH and the founder's `payable` marks follow).
-    return this.act(owner, ref, { projectId, to: null, moves: false }, async (key, _address, journalFor) => {
-      const r = await this.deps.chain.wallets.approvePayouts(
-        key,
-        project.tokenAddress,
-        tokensToUnits(amountTokens),
-        journalFor('allowance', projectId),
-      );
-      return { tx_hash: r.txHash, allowance_units: r.allowanceUnits.toString() };
-    });
+    return this.actions.run(
+      owner,
+      ref,
+      { projectId, to: null, moves: false },
+      async (key, _address, journalFor) => {
+        const r = await this.deps.chain.wallets.approvePayouts(
+          key,
+          project.tokenAddress,
+          tokensToUnits(amountTokens),
+          journalFor('allowance', projectId),
+        );
+        return { tx_hash: r.txHash, allowance_units: r.allowanceUnits.toString() };
+      },
+    );
   }
 
   async withdraw(owner: WalletOwner, body: WithdrawBody, ref: RequestRef = NO_REF) {
@@ -197,16 +195,21 @@ export class WalletsService {
     const projectId = body.project_id;
     const project = projectId === undefined ? null : await tradable(this.deps.projects, projectId);
     const { wallets } = this.deps.chain;
-    return this.act(owner, ref, { projectId: projectId ?? null, to }, async (key, address, journalFor) => {
-      const signer = { agentId: owner.id, key, address, journalFor };
-      if (project) {
-        const have = await wallets.tokenBalance(project.tokenAddress, address);
-        if (have < amount) throw insufficient('token units', have, amount);
-        return this.cashOut.withdrawToken(signer, project, to, amount);
-      }
-      // The amount and the gas must both fit: short of either is `insufficient_eth` (nothing sent).
-      return this.cashOut.withdrawEth(signer, to, amount);
-    });
+    return this.actions.run(
+      owner,
+      ref,
+      { projectId: projectId ?? null, to },
+      async (key, address, journalFor) => {
+        const signer = { agentId: owner.id, key, address, journalFor };
+        if (project) {
+          const have = await wallets.tokenBalance(project.tokenAddress, address);
+          if (have < amount) throw insufficient('token units', have, amount);
+          return this.cashOut.withdrawToken(signer, project, to, amount);
+        }
+        // The amount and the gas must both fit: short of either is `insufficient_eth` (nothing sent).
+        return this.cashOut.withdrawEth(signer, to, amount);
+      },
+    );
   }
 
   /** Dev chain only (the route exists only there): test ETH for the caller's wallet, any kind. */
@@ -236,67 +239,4 @@ export class WalletsService {
   async transactions(owner: WalletOwner, limit: number): Promise<TransactionJson[]> {
     return (await this.deps.journal.list(owner.id, limit)).map(transactionJson);
   }
-
-  /**
-   * Runs one wallet action as one request of the transaction engine: a retry with the request's
-   * Idempotency-Key answers with the first request's transaction (whatever happened to its answer);
-   * otherwise the owner's key is unsealed and the action runs holding the wallet's lease in the
-   * database (one action per wallet at a time on every instance). A transaction that may still mine
-   * when the wait ends is a 202 with the transaction.
-   */
-  private async act<T>(
-    owner: WalletOwner,
-    ref: RequestRef,
-    moved: Moved,
-    fn: (key: Hex, address: string, journalFor: JournalFor) => Promise<T>,
-  ): Promise<ActionAnswer<T>> {
-    const { journal } = this.deps;
-    const sealed = await sealedKeyOf(this.deps.db, owner);
-    const vault = this.deps.vault;
-    if (!vault) throw unavailable();
-    const earlier = ref.requestKey ? await journal.byRequest(owner.id, ref.requestKey) : undefined;
-    if (earlier) return answerOf<T>(earlier);
-    const journalFor: JournalFor = (kind, projectId) => {
-      const ctx: WalletTxContext = {
-        kind,
-        agentId: owner.id,
-        projectId,
-        holder: sealed.address,
-        requestKey: ref.requestKey,
-      };
-      return journal.for(ctx);
-    };
-    try {
-      // Unsealed only when its turn comes, so a waiting action holds no plaintext key.
-      return await this.lease.run(sealed.address, async (): Promise<ActionAnswer<T>> => {
-        // A retry that waited for the lease finds what the first request did.
-        const first = ref.requestKey ? await journal.byRequest(owner.id, ref.requestKey) : undefined;
-        if (first) return answerOf<T>(first);
-        return { status: 200, body: await fn(vault.unseal(sealed), sealed.address, journalFor) };
-      });
-    } catch (err) {
-      if (!(err instanceof TxPending)) throw err;
-      const intent = await journal.find(err.intentId);
-      if (!intent) throw err;
-      return answerOf<T>(intent) as ActionAnswer<T>;
-    } finally {
-      // Gas paid, ETH or tokens perhaps moved, even by an action that failed: told either way.
-      const { projectId, to, moves = true } = moved;
-      const holders = moves && projectId ? [sealed.address, ...(to ? [to] : [])] : [];
-      await this.deps.events.publish({ type: 'wallet.acted', wallet: sealed.address, projectId, holders });
-    }
-  }
 }
-
-/**
- * What an action may move: a project's tokens (its holder's and `to`'s, unless `moves` is false:
- * an allowance moves none), ETH always (gas, a buy, a sale, an ETH withdraw).
- */
-interface Moved {
-  projectId: string | null;
-  to: string | null;
-  moves?: boolean;
-}
-
-const unavailable = () =>
-  new AppError('wallets_unavailable', 'In-app wallets are unavailable: no wallet master key is configured.');
