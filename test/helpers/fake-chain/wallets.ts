@@ -1,6 +1,7 @@
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { SponsorActions, WalletActions } from '../../../src/infra/chain/chain.ts';
+import { unavailableChain } from '../../../src/infra/chain/unavailable-chain.ts';
 import { AppError } from '../../../src/lib/errors.ts';
 import type { TokenLedger } from './ledger.ts';
 
@@ -15,26 +16,14 @@ export const refuse = (): never => {
  */
 export function ledgerWallets(ledger: TokenLedger): WalletActions {
   return {
-    ethBalance: async () => refuse(),
-    tokenBalance: async () => refuse(),
-    buy: async () => refuse(),
-    sell: async () => refuse(),
+    // Everything else refuses as the service does with no chain configured (chain_unavailable).
+    ...unavailableChain.wallets,
     approvePayouts: async (key, token, amountUnits) => {
       const owner = privateKeyToAccount(key as Hex).address;
       const txHash = ledger.approve(token, owner, amountUnits);
       return { txHash, allowanceUnits: amountUnits };
     },
-    sendToken: async () => refuse(),
-    sendEth: async () => refuse(),
     readBalances: async (pairs) => pairs.map((p) => ledger.get(p.tokenAddress, p.holder).balanceUnits),
-    nonceOf: async () => refuse(),
-    broadcast: async () => refuse(),
-    receipt: async () => refuse(),
-    known: async () => refuse(),
-    headBlock: async () => refuse(),
-    quoteFees: async () => refuse(),
-    dryRun: async () => refuse(),
-    signTx: async () => refuse(),
   };
 }
 
