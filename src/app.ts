@@ -276,5 +276,5 @@ function startJobs(app: FastifyInstance, services: Services, config: Config, met
   every('webhook delivery', WEBHOOK_POLL_SECONDS, () => services.webhookDelivery.runOnce());
   // The transaction engine follows every wallet and sponsor transaction to the end: receipts,
   // reorgs, lost bytes, fee bumps, lost nonces and gaps.
-  every('wallet transactions', config.payouts.reconcileIntervalSeconds, () => services.walletEngine.run());
+  every('wallet transactions', config.payouts.reconcileIntervalSeconds, () => services.txEngine.run());
 }

@@ -34,8 +34,9 @@ import { ActivationService } from './modules/projects/activation.service.ts';
 import { ProjectsService } from './modules/projects/projects.service.ts';
 import { lockSubmissionStatus } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
-import { WalletEngine } from './modules/wallets/wallet-engine.ts';
-import { WalletJournal } from './modules/wallets/wallet-journal.ts';
+import { TransactionEngine } from './modules/transactions/engine.ts';
+import { TransactionJournal } from './modules/transactions/journal.ts';
+import { walletKinds } from './modules/wallets/wallet-kinds.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
 
 // A repository plus a contract deployment take seconds; a crashed activation is retryable after this.
@@ -120,16 +121,22 @@ export function buildServices(
     log,
   });
   // The transaction engine for in-app wallets and the sponsor: the journal records each request,
-  // the engine follows it to the end (wired to the wallets' keys once those exist, below).
-  const walletJournal = new WalletJournal({
+  // the engine follows it to the end (wired to the wallets' keys once those exist, below). The
+  // wallets module declares its kinds (what each answers, the sponsored ones' refund and quota).
+  const txKinds = walletKinds({
+    sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
+    sponsor: chain.sponsor,
+    keyOf: (address) => wallets.signingKeyOf(address),
+  });
+  const txJournal = new TransactionJournal({
     db,
     clock,
     chain,
     activity,
     log,
+    kinds: () => txKinds,
     waitMs: config.payouts.receiptTimeoutSeconds * 1000,
-    sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
-    onGap: (signer) => walletEngine.nudge(signer),
+    onGap: (signer) => txEngine.nudge(signer),
   });
   const chainWatcher = new ChainWatcher({
     db,
@@ -166,7 +173,7 @@ export function buildServices(
     bounties,
     funds,
     events: domainEvents,
-    journal: walletJournal,
+    journal: txJournal,
     holdings,
     prices,
     sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
@@ -174,12 +181,13 @@ export function buildServices(
     platformAddresses: [...reservedAddresses, ...(chain.sponsor.address ? [chain.sponsor.address] : [])],
     devChain: chain.info?.devChain ?? false,
   });
-  const walletEngine = new WalletEngine({
+  const txEngine = new TransactionEngine({
     db,
     clock,
     log,
     chain,
-    journal: walletJournal,
+    journal: txJournal,
+    kinds: () => txKinds,
     keyOf: (signer) => wallets.signingKeyOf(signer),
     confirmations: config.payouts.confirmations,
     stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
@@ -277,8 +285,8 @@ export function buildServices(
     payability,
     holdings,
     prices,
-    walletJournal,
-    walletEngine,
+    txJournal,
+    txEngine,
     chainWatcher,
     agentWebhooks,
     webhookDelivery,

@@ -4,7 +4,7 @@ import { type Hex, parseEventLogs } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
 import { accountNonces, activityEvents, walletTxs } from '../src/infra/db/schema.ts';
-import { insertOrReopenFiller } from '../src/modules/wallets/wallet-journal.repo.ts';
+import { insertOrReopenFiller } from '../src/modules/transactions/transactions.repo.ts';
 import { expectError, randomAddress, type TestAgent, type TestApp } from './helpers/app.ts';
 import { startTestChain, type TestChain } from './helpers/chain.ts';
 import { engineScene } from './helpers/wallet-engine.ts';
@@ -61,7 +61,7 @@ describe('the wallet transaction engine', () => {
       result: Record<string, string>;
     };
   };
-  const engine = () => s.ctx.app.services.walletEngine.run();
+  const engine = () => s.ctx.app.services.txEngine.run();
   /** Runs the engine (clock moved past its follow-up delay) until `done` holds, for at most `ms`. */
   async function settle(done: () => Promise<boolean>, ms = 15_000) {
     const until = Date.now() + ms;
@@ -302,7 +302,7 @@ describe('the wallet transaction engine', () => {
       .set({ nextNonce: chainCount + 2 })
       .where(eq(accountNonces.address, me));
     await tc.test.setBalance({ address: dev.walletAddress as Hex, value: 0n });
-    s.ctx.app.services.walletEngine.nudge(me);
+    s.ctx.app.services.txEngine.nudge(me);
     await settle(async () => {
       const [row] = await db.select().from(accountNonces).where(eq(accountNonces.address, me));
       return row?.nextNonce === chainCount;

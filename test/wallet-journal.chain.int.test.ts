@@ -2,8 +2,8 @@ import { getAddress, type Hex, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
-import { WalletEngine } from '../src/modules/wallets/wallet-engine.ts';
-import { WalletJournal } from '../src/modules/wallets/wallet-journal.ts';
+import { TransactionEngine } from '../src/modules/transactions/engine.ts';
+import { TransactionJournal } from '../src/modules/transactions/journal.ts';
 import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
 import { startTestChain, type TestChain } from './helpers/chain.ts';
 import { ethBalance } from './helpers/wallets.ts';
@@ -33,22 +33,23 @@ describe('wallet journal', () => {
   };
 
   const journal = () =>
-    new WalletJournal({
+    new TransactionJournal({
       db: ctx.database.db,
       clock: ctx.clock,
       chain: tc.chain,
       activity: ctx.app.services.activity,
+      kinds: () => ({ withdraw_eth: {} }),
       waitMs: 5_000,
-      sponsoredWithdrawalsPerDay: 5,
     });
   /** The engine that follows the journal's records, signing again with the account's own key. */
   const engine = () =>
-    new WalletEngine({
+    new TransactionEngine({
       db: ctx.database.db,
       clock: ctx.clock,
       log: ctx.app.log,
       chain: tc.chain,
       journal: journal(),
+      kinds: () => ({ withdraw_eth: {} }),
       keyOf: async (address) => (address.toLowerCase() === signer.address.toLowerCase() ? keyHex : undefined),
       confirmations: 0,
       stuckAfterMs: 3_600_000,

@@ -124,9 +124,9 @@ export function journaledWallet(ctx: TestContext, chain: FakeChain) {
     }),
   });
 
-  // The service reads a pending request's transaction to answer its 202 (`WalletJournal.find`):
+  // The service reads a pending request's transaction to answer its 202 (`TransactionJournal.find`):
   // a test that settles it only after that read knows the answer was a 202, whatever the timing.
-  const journal = ctx.app.services.walletJournal;
+  const journal = ctx.app.services.txJournal;
   const read = journal.find.bind(journal);
   const readers: ((id: string) => void)[] = [];
   journal.find = async (id: string) => {
@@ -151,10 +151,10 @@ export function journaledWallet(ctx: TestContext, chain: FakeChain) {
     /** The pending transaction mines: settled as the engine settles it (event wallet.tx_confirmed). */
     confirm: (hashOrId: string) => {
       const tx = find(hashOrId);
-      return ctx.app.services.walletJournal.settle(tx.hash, receipt('success', tx.logs));
+      return ctx.app.services.txJournal.settle(tx.hash, receipt('success', tx.logs));
     },
     /** The pending transaction reverts on chain: the request fails (event wallet.tx_failed). */
     revert: (hashOrId: string) =>
-      ctx.app.services.walletJournal.settle(find(hashOrId).hash, receipt('reverted', [])),
+      ctx.app.services.txJournal.settle(find(hashOrId).hash, receipt('reverted', [])),
   };
 }

@@ -1,13 +1,16 @@
 import { getAddress } from 'viem';
 import type { Chain } from '../../infra/chain/chain.ts';
 import { unitsToTokens } from '../../infra/chain/chain.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { unitsSellingFor, worthOf } from '../../lib/curve.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { JournalFor, WalletJournal } from './wallet-journal.ts';
+import type { TransactionJournal } from '../transactions/journal.ts';
+import { type JournalFor, QUOTA_WINDOW_MS } from './wallet-kinds.ts';
 
 export interface CashOutDeps {
   chain: Chain;
-  journal: WalletJournal;
+  clock: Clock;
+  journal: TransactionJournal;
   /** SPONSORED_WITHDRAWALS_PER_DAY: token withdraws per agent per 24 h whose gas the platform pays. */
   withdrawalsPerDay: number;
   /** SPONSORED_WITHDRAW_MIN_ETH_UNITS: the least a sponsored token withdraw is worth on the curve. */
@@ -76,7 +79,7 @@ export class CashOut {
   }
 
   async withdrawToken(s: Signer, p: Tradable, to: string, amountUnits: bigint) {
-    const { chain, journal } = this.deps;
+    const { chain } = this.deps;
     try {
       const r = await chain.wallets.sendToken(
         s.key,
@@ -88,7 +91,7 @@ export class CashOut {
       return { tx_hash: r.txHash, sponsored: false };
     } catch (err) {
       if (!isShortOfEth(err) || !chain.sponsor.address) throw err;
-      const used = await journal.sponsoredWithdrawsToday(s.agentId);
+      const used = await this.sponsoredToday(s.agentId);
       if (used >= this.deps.withdrawalsPerDay) {
         throw new AppError(
           'insufficient_eth',
@@ -139,9 +142,15 @@ export class CashOut {
   }
 
   /** Token withdraws the platform still pays for today; null when nothing is sponsored. */
+  /** Sponsored token withdraws of the agent in the last 24 hours. */
+  private sponsoredToday(agentId: string): Promise<number> {
+    const since = new Date(this.deps.clock.now().getTime() - QUOTA_WINDOW_MS);
+    return this.deps.journal.countedSince(agentId, 'sponsored_withdraw', since);
+  }
+
   async sponsoredLeft(agentId: string): Promise<number | null> {
     if (!this.deps.chain.sponsor.address) return null;
-    const used = await this.deps.journal.sponsoredWithdrawsToday(agentId);
+    const used = await this.sponsoredToday(agentId);
     return Math.max(0, this.deps.withdrawalsPerDay - used);
   }
 

@@ -4,10 +4,12 @@ import type { WalletVault } from '../../infra/chain/wallet-vault.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { DomainEvents } from '../../lib/domain-events.ts';
 import { AppError } from '../../lib/errors.ts';
+import { AccountLease } from '../transactions/account-lease.ts';
+import type { TransactionJournal } from '../transactions/journal.ts';
+import type { TxContext } from '../transactions/transactions.types.ts';
 import { type ActionAnswer, answerOf, type RequestRef } from './wallet-answers.ts';
-import type { JournalFor, WalletJournal, WalletTxContext } from './wallet-journal.ts';
 import { sealedKeyOf, type WalletOwner } from './wallet-keys.ts';
-import { WalletLease } from './wallet-lease.ts';
+import type { JournalFor } from './wallet-kinds.ts';
 
 /**
  * What an action may move: a project's tokens (its holder's and `to`'s, unless `moves` is false:
@@ -24,17 +26,17 @@ export const unavailable = () =>
 
 /** How every wallet action runs (buy, sell, allowance, withdraw): see `run`. */
 export class WalletActionRunner {
-  private readonly lease: WalletLease;
+  private readonly lease: AccountLease;
 
   constructor(
     private readonly deps: {
       db: Db;
       vault: WalletVault | null;
-      journal: WalletJournal;
+      journal: TransactionJournal;
       events: Pick<DomainEvents, 'publish'>;
     },
   ) {
-    this.lease = new WalletLease({ db: deps.db, waitMs: deps.journal.waitMs });
+    this.lease = new AccountLease({ db: deps.db, waitMs: deps.journal.waitMs });
   }
 
   /**
@@ -57,7 +59,7 @@ export class WalletActionRunner {
     const earlier = ref.requestKey ? await journal.byRequest(owner.id, ref.requestKey) : undefined;
     if (earlier) return answerOf<T>(earlier);
     const journalFor: JournalFor = (kind, projectId) => {
-      const ctx: WalletTxContext = {
+      const ctx: TxContext = {
         kind,
         agentId: owner.id,
         projectId,

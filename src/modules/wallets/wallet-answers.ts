@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from '../../lib/errors.ts';
-import type { IntentRow } from './wallet-journal.repo.ts';
+import type { IntentRow } from '../transactions/transactions.types.ts';
 
 /**
  * What a wallet action answers, and how its transaction reads: the same shapes whether the request

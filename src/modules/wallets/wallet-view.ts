@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { usdOf } from '../../lib/usd.ts';
 import { quoteStored, valuedEarnings } from '../holdings/holdings.service.ts';
 import type { PricesService } from '../prices/prices.service.ts';
-import { QUOTA_WINDOW_MS } from './wallet-journal.ts';
+import { QUOTA_WINDOW_MS } from './wallet-kinds.ts';
 import { walletView } from './wallet-view.repo.ts';
 import type { WalletJson } from './wallets.schemas.ts';
 

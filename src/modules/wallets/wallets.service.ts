@@ -12,13 +12,13 @@ import type { FundsService } from '../funds/funds.service.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
 import type { PricesService } from '../prices/prices.service.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
+import type { TransactionJournal } from '../transactions/journal.ts';
 import { approvalStatus } from './approval-status.ts';
 import { CashOut } from './cash-out.ts';
 import { faucet } from './faucet.ts';
 import { unavailable, WalletActionRunner } from './wallet-action.ts';
 import { NO_REF, type RequestRef, type TransactionJson, transactionJson } from './wallet-answers.ts';
 import { insufficient, tradable, units } from './wallet-input.ts';
-import type { WalletJournal } from './wallet-journal.ts';
 import { signingKeyOf, type WalletOwner } from './wallet-keys.ts';
 import { sameAddress, storedWallet } from './wallet-view.ts';
 import * as repo from './wallets.repo.ts';
@@ -42,7 +42,7 @@ export interface WalletsDeps {
   bounties: Pick<BountiesService, 'committedUnits' | 'earningsOf'>;
   funds: FundsService;
   /** Nonces and records of wallet transactions, in the database. */
-  journal: WalletJournal;
+  journal: TransactionJournal;
   /** What wallets hold, kept from the chain; refreshed after each action. */
   holdings: Pick<HoldingsService, 'holdingsOf' | 'valueEarnings' | 'ethBalanceOf' | 'refreshEth'>;
   prices: Pick<PricesService, 'ethUsd'>;
@@ -74,6 +74,7 @@ export class WalletsService {
     this.actions = new WalletActionRunner(deps);
     this.cashOut = new CashOut({
       chain: deps.chain,
+      clock: deps.clock,
       journal: deps.journal,
       withdrawalsPerDay: deps.sponsoredWithdrawalsPerDay,
       withdrawMinEthUnits: deps.sponsoredWithdrawMinEthUnits,

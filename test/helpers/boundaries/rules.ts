@@ -26,9 +26,10 @@ export const OWNERS: Record<string, string> = {
   chain_cursors: 'src/modules/payability/',
   project_funds: 'src/modules/payability/',
   wallet_keys: 'src/modules/wallets/',
-  account_nonces: 'src/modules/wallets/',
-  wallet_txs: 'src/modules/wallets/',
-  wallet_intents: 'src/modules/wallets/',
+  // The transaction engine's: every signer's nonce and lease, each request, each signed transaction.
+  account_nonces: 'src/modules/transactions/',
+  wallet_txs: 'src/modules/transactions/',
+  wallet_intents: 'src/modules/transactions/',
   token_states: 'src/modules/holdings/',
   token_balances: 'src/modules/holdings/',
   holder_scans: 'src/modules/holdings/',
@@ -167,9 +168,15 @@ export const UNITS: Record<string, UnitRule> = {
     },
   },
   'src/modules/stats/': { public: [], root: ['stats.routes.ts', 'stats.service.ts'] },
+  // The transaction engine: its clients (wallets today) record requests through the journal and
+  // declare their kinds' policies; the composition root runs the engine.
+  'src/modules/transactions/': {
+    public: ['journal.ts', 'account-lease.ts', 'transactions.types.ts'],
+    root: ['engine.ts'],
+  },
   'src/modules/wallets/': {
     public: ['wallets.service.ts', 'wallets.schemas.ts'],
-    root: ['wallet-engine.ts', 'wallet-journal.ts', 'wallets.routes.ts'],
+    root: ['wallet-kinds.ts', 'wallets.routes.ts'],
     // The wallet page in one statement: the holdings' balances and curves, the approved submissions
     // with their bounties' projects (a join of bounties inside the SQL template).
     reads: {
@@ -181,6 +188,7 @@ export const UNITS: Record<string, UnitRule> = {
         'submissions',
         'token_balances',
         'token_states',
+        'wallet_intents',
       ],
     },
   },

@@ -2,7 +2,12 @@ import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'd
 import type { Executor } from '../../infra/db/client.ts';
 import { accountNonces, walletIntents, walletTxs } from '../../infra/db/schema.ts';
 
-export type WalletTxRow = typeof walletTxs.$inferSelect;
+/**
+ * The transaction engine's rows: each signer's nonce counter and lease (`account_nonces`), each
+ * request (`wallet_intents`) and each signed transaction (`wallet_txs`).
+ */
+
+export type TxRow = typeof walletTxs.$inferSelect;
 export type IntentRow = typeof walletIntents.$inferSelect;
 /** Attempts that may still mine: recorded (maybe sent) or sent. */
 const OPEN = ['signed', 'sent'] as const;
@@ -58,10 +63,10 @@ export async function giveBack(ex: Executor, signer: string, nonce: number): Pro
     .where(and(eq(accountNonces.address, signer), eq(accountNonces.nextNonce, nonce + 1)));
 }
 
-/** Takes the wallet's lease when it is free or lapsed; false while another action holds it. */
 /**
- * Takes a wallet's lease for `holdMs`, timed by the database's clock: instances whose own clocks
- * disagree still agree on when a lease lapses.
+ * Takes an account's lease for `holdMs` when it is free or lapsed (false while another action holds
+ * it), timed by the database's clock: instances whose own clocks disagree still agree on when a
+ * lease lapses.
  */
 export async function takeLease(ex: Executor, address: string, token: string, holdMs: number) {
   await ex.insert(accountNonces).values({ address, nextNonce: 0 }).onConflictDoNothing();
@@ -153,7 +158,7 @@ export async function updateIntent(
   await ex.update(walletIntents).set(set).where(eq(walletIntents.id, id));
 }
 
-export async function findTx(ex: Executor, hash: string): Promise<WalletTxRow | undefined> {
+export async function findTx(ex: Executor, hash: string): Promise<TxRow | undefined> {
   const [row] = await ex.select().from(walletTxs).where(eq(walletTxs.hash, hash));
   return row;
 }
@@ -161,10 +166,10 @@ export async function findTx(ex: Executor, hash: string): Promise<WalletTxRow | 
 export async function setStatus(
   ex: Executor,
   hash: string,
-  status: WalletTxRow['status'],
+  status: TxRow['status'],
   at: Date,
-  extra: Partial<Pick<WalletTxRow, 'gasPaidUnits' | 'gasRefundUnits' | 'blockNumber' | 'broadcastAt'>> = {},
-): Promise<WalletTxRow | undefined> {
+  extra: Partial<Pick<TxRow, 'gasPaidUnits' | 'gasRefundUnits' | 'blockNumber' | 'broadcastAt'>> = {},
+): Promise<TxRow | undefined> {
   const [row] = await ex
     .update(walletTxs)
     .set({ status, updatedAt: at, ...extra })
@@ -192,7 +197,7 @@ export async function dropOpen(ex: Executor, intentId: string, at: Date): Promis
 }
 
 export function attemptsOf(ex: Executor, intentIds: string[]) {
-  if (intentIds.length === 0) return Promise.resolve([] as WalletTxRow[]);
+  if (intentIds.length === 0) return Promise.resolve([] as TxRow[]);
   return ex
     .select()
     .from(walletTxs)
@@ -259,20 +264,20 @@ export function staleOrphans(ex: Executor, before: Date, limit: number) {
     .limit(limit);
 }
 
-/** Signers whose counter runs ahead: where a nonce gap could be. */
-export function signersWithCounters(ex: Executor) {
-  return ex.select({ address: accountNonces.address, next: accountNonces.nextNonce }).from(accountNonces);
-}
-
-/** Sponsored token withdraws of an agent since `since` that count against the daily quota. */
-export async function sponsoredWithdrawsSince(ex: Executor, agentId: string, since: Date): Promise<number> {
+/** An agent's requests of `kind` since `since` that count against the kind's quota. */
+export async function countedSince(
+  ex: Executor,
+  agentId: string,
+  kind: string,
+  since: Date,
+): Promise<number> {
   const [row] = await ex
     .select({ n: sql<string>`count(*)` })
     .from(walletIntents)
     .where(
       and(
         eq(walletIntents.agentId, agentId),
-        eq(walletIntents.kind, 'sponsored_withdraw'),
+        eq(walletIntents.kind, kind),
         eq(walletIntents.counted, true),
         gte(walletIntents.createdAt, since),
       ),

@@ -1,22 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { SponsorActions, WalletActions } from '../../infra/chain/chain.ts';
+import type { WalletActions } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { WalletJournal } from './wallet-journal.ts';
+import type { TransactionJournal } from './journal.ts';
+import type { KindPolicies } from './transactions.types.ts';
 
-/** What the transaction engine (wallet-engine.ts, wallet-signing.ts) works with. */
+/** What the transaction engine (engine.ts, engine-signing.ts) works with. */
 export interface EngineDeps {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
-  journal: WalletJournal;
+  journal: TransactionJournal;
   chain: {
     wallets: Pick<
       WalletActions,
       'nonceOf' | 'broadcast' | 'receipt' | 'known' | 'headBlock' | 'quoteFees' | 'dryRun' | 'signTx'
     >;
-    sponsor: Pick<SponsorActions, 'reauthorizeSale'>;
   };
+  /** The kinds the engine follows, and what differs between them. */
+  kinds: () => KindPolicies;
   /** The key that signs for `signer`: a wallet's private key, null for the sponsor, undefined: none. */
   keyOf: (signer: string) => Promise<string | null | undefined>;
   /** PAYOUT_CONFIRMATIONS: how deep a mined transaction is watched, and how deep a foreign one must be. */

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
-import * as repo from './wallet-journal.repo.ts';
+import * as repo from './transactions.repo.ts';
 
-/** One action of a wallet at a time, across instances; a crashed holder's lease lapses after this. */
+/** One action of an account at a time, across instances; a crashed holder's lease lapses after this. */
 const LEASE_SLACK_MS = 30_000;
 const LEASE_POLL_MS = 25;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Each wallet's lease in the database (`account_nonces.busy_token`/`busy_until`, on the database's clock). */
-export class WalletLease {
+/** Each account's lease in the database (`account_nonces.busy_token`/`busy_until`, on the database's clock). */
+export class AccountLease {
   constructor(
     private readonly deps: {
       db: Db;

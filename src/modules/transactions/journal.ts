@@ -1,52 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { SignedTx, TxJournal, TxReceipt, UnsignedTx, WalletActions } from '../../infra/chain/chain.ts';
-import { actionResult } from '../../infra/chain/tx-results.ts';
-import type { Db, Executor } from '../../infra/db/client.ts';
+import type { SignedTx, TxJournal, TxReceipt, UnsignedTx } from '../../infra/chain/chain.ts';
+import type { Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { AppError, type ErrorCode } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { ActivityService } from '../activity/activity.service.ts';
-import * as repo from './wallet-journal.repo.ts';
-
-export type WalletTxKind =
-  | 'buy'
-  | 'sell'
-  | 'allowance'
-  | 'withdraw_token'
-  | 'withdraw_eth'
-  | 'sponsored_sell'
-  | 'sponsored_withdraw';
-
-export interface WalletTxContext {
-  kind: WalletTxKind;
-  agentId: string;
-  projectId: string | null;
-  /** The wallet whose action it is (for a sponsored one, not the signer). */
-  holder: string;
-  /** The hash of the request's Idempotency-Key, when it had one. */
-  requestKey: string | null;
-}
-
-/** Makes a journal for one transaction of the running request (a sponsored fallback is another kind). */
-export type JournalFor = (kind: WalletTxKind, projectId: string | null) => TxJournal;
-
-export interface JournalDeps {
-  db: Db;
-  clock: Clock;
-  chain: { wallets: Pick<WalletActions, 'nonceOf'> };
-  activity: Pick<ActivityService, 'record'>;
-  /** PAYOUT_RECEIPT_TIMEOUT_SECONDS: the longest a request waits for its receipt before a 202. */
-  waitMs: number;
-  /** SPONSORED_WITHDRAWALS_PER_DAY, checked under the sponsor's nonce lock. */
-  sponsoredWithdrawalsPerDay: number;
-  /** Told when a signer's recorded nonces run ahead of the chain's: the engine looks at once. */
-  onGap?: (signer: string) => void;
-  log?: FastifyBaseLogger;
-}
-
-/** The window the sponsored-withdraw quota counts over (SPONSORED_WITHDRAWALS_PER_DAY). */
-export const QUOTA_WINDOW_MS = 24 * 3600_000;
+import * as repo from './transactions.repo.ts';
+import type { JournalDeps, TxContext } from './transactions.types.ts';
 
 /** The kind of a transaction that moves nothing: a cancel at a request's nonce, or a gap filler. */
 export const CANCEL_KIND = 'nonce_filler';
@@ -55,17 +13,18 @@ const CANCELLED =
 
 /**
  * The request side of the transaction engine for every key the service signs ordinary
- * transactions with (in-app wallets and the sponsor; `wallet-engine.ts` follows what it records):
+ * transactions with (in-app wallets and the sponsor; `engine.ts` follows what it records):
  * one intent per request, keyed by the request's Idempotency-Key; the nonce taken under the
  * signer's row lock, shared by every instance; the signed bytes stored before they are sent; the
  * outcome settled once, from the receipt, whoever reads it first.
  */
-export class WalletJournal {
+export class TransactionJournal {
   constructor(private readonly deps: JournalDeps) {}
 
   /** A journal for one request: who it is for, what it does. */
-  for(ctx: WalletTxContext): TxJournal {
+  for(ctx: TxContext): TxJournal {
     const { db, clock, waitMs } = this.deps;
+    if (!this.deps.kinds()[ctx.kind]) throw new Error(`No transaction kind ${ctx.kind} is declared.`);
     const handle: { -readonly [K in keyof TxJournal]: TxJournal[K] } = {
       waitMs,
       intentId: null,
@@ -75,8 +34,8 @@ export class WalletJournal {
         try {
           const signed = await db.transaction(async (tx) => {
             const next = await repo.lockNext(tx, signer);
-            // Under the lock: the quota holds across instances, and the count read is complete.
-            if (ctx.kind === 'sponsored_withdraw') await this.assertQuota(tx, ctx.agentId);
+            // Under the lock: a quota holds across instances, and the count read is complete.
+            await this.assertQuota(tx, ctx);
             // Read under the lock: a count read before it may miss what the holder just sent.
             const pending = await chainNonce();
             if (next > pending) this.deps.onGap?.(signer);
@@ -120,7 +79,7 @@ export class WalletJournal {
   private async insert(
     tx: Executor,
     id: string,
-    ctx: WalletTxContext,
+    ctx: TxContext,
     signer: string,
     nonce: number,
     u: UnsignedTx,
@@ -172,16 +131,11 @@ export class WalletJournal {
     return next;
   }
 
-  private async assertQuota(tx: Executor, agentId: string) {
-    const per = this.deps.sponsoredWithdrawalsPerDay;
-    const since = new Date(this.deps.clock.now().getTime() - QUOTA_WINDOW_MS);
-    if ((await repo.sponsoredWithdrawsSince(tx, agentId, since)) >= per) {
-      throw new AppError(
-        'insufficient_eth',
-        `This wallet holds no ETH for gas, and the platform pays the gas of ${per} token withdraws per agent ` +
-          'per 24 hours, which are used; selling tokens to the curve needs no ETH.',
-      );
-    }
+  private async assertQuota(tx: Executor, ctx: TxContext) {
+    const quota = this.deps.kinds()[ctx.kind]?.quota;
+    if (!quota) return;
+    const since = new Date(this.deps.clock.now().getTime() - quota.windowMs);
+    if ((await repo.countedSince(tx, ctx.agentId, ctx.kind, since)) >= quota.max) throw quota.refuse();
   }
 
   /**
@@ -211,7 +165,7 @@ export class WalletJournal {
           status: 'confirmed',
           txHash: hash,
           blockNumber: r.blockNumber,
-          result: { tx_hash: hash, ...actionResult(intent.kind, r.logs) },
+          result: { tx_hash: hash, ...this.deps.kinds()[intent.kind]?.resultOf?.(r) },
           errorCode: null,
           errorMessage: null,
           updatedAt: now,
@@ -230,7 +184,7 @@ export class WalletJournal {
     });
   }
 
-  /** Ends a request as failed (`counted`: whether a sponsored withdraw still counts against the quota). */
+  /** Ends a request as failed (`counted`: whether it still counts against its kind's quota). */
   async fail(tx: Executor, intentId: string, code: ErrorCode, message: string, counted: boolean) {
     const intent = await repo.lockIntent(tx, intentId);
     if (!intent || intent.status === 'failed') return;
@@ -275,10 +229,9 @@ export class WalletJournal {
     return repo.intentsOf(this.deps.db, agentId, limit);
   }
 
-  /** Sponsored token withdraws of the agent in the last 24 hours. */
-  sponsoredWithdrawsToday(agentId: string): Promise<number> {
-    const since = new Date(this.deps.clock.now().getTime() - QUOTA_WINDOW_MS);
-    return repo.sponsoredWithdrawsSince(this.deps.db, agentId, since);
+  /** The agent's requests of `kind` since `since` that count against its quota. */
+  countedSince(agentId: string, kind: string, since: Date): Promise<number> {
+    return repo.countedSince(this.deps.db, agentId, kind, since);
   }
 
   /** The longest a request waits for its receipt before it answers 202. */

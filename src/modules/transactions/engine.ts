@@ -1,8 +1,7 @@
-import { saleRefund } from '../../infra/chain/tx-results.ts';
-import type { EngineDeps } from './wallet-engine.deps.ts';
-import * as repo from './wallet-journal.repo.ts';
-import { CANCEL_KIND } from './wallet-journal.ts';
-import { WalletSigning } from './wallet-signing.ts';
+import type { EngineDeps } from './engine.deps.ts';
+import { TransactionSigning } from './engine-signing.ts';
+import { CANCEL_KIND } from './journal.ts';
+import * as repo from './transactions.repo.ts';
 
 /** A request's own wait reads its receipt; the engine looks at it after this long without news. */
 const FOLLOW_AFTER_MS = 1_000;
@@ -19,14 +18,14 @@ const RECENT_MS = 15 * 60_000;
  * a fresh nonce only once another transaction's use of its nonce is final, and fills any gap in a
  * signer's nonces so nothing waits behind it. No signer stays wedged.
  */
-export class WalletEngine {
+export class TransactionEngine {
   private running: Promise<number> | null = null;
   /** Signers whose nonces ran ahead of the chain's (told by the journal), repaired on the next pass. */
   private readonly suspects = new Set<string>();
-  private readonly signing: WalletSigning;
+  private readonly signing: TransactionSigning;
 
   constructor(private readonly deps: EngineDeps) {
-    this.signing = new WalletSigning(deps, (a, intent) => this.send(a, intent));
+    this.signing = new TransactionSigning(deps, (a, intent) => this.send(a, intent));
   }
 
   /** One pass (joined when one is running); how many transactions it put on the chain. */
@@ -59,10 +58,7 @@ export class WalletEngine {
           finalAt,
         );
       } catch (err) {
-        this.deps.log.error(
-          { err, transaction: intent.id },
-          'following a wallet transaction failed; will retry',
-        );
+        this.deps.log.error({ err, transaction: intent.id }, 'following a transaction failed; will retry');
       }
     }
     for (const o of await repo.staleOrphans(db, before, limit)) {
@@ -77,7 +73,7 @@ export class WalletEngine {
       try {
         put += await this.repairSigner(signer);
       } catch (err) {
-        this.deps.log.error({ err, signer }, 'repairing a wallet signer failed; will retry');
+        this.deps.log.error({ err, signer }, 'repairing a signer failed; will retry');
       }
     }
     return put;
@@ -121,7 +117,7 @@ export class WalletEngine {
     if (!attempt) return 0;
     if (attempt.status === 'reverted') {
       await repo.setStatus(db, hash, 'dropped', clock.now(), { blockNumber: null });
-      log.warn({ txHash: hash }, 'a reverted wallet transaction left the chain; its nonce is filled');
+      log.warn({ txHash: hash }, 'a reverted transaction left the chain; its nonce is filled');
       return this.signing.fillGaps(attempt.signer);
     }
     await db.transaction(async (tx) => {
@@ -139,7 +135,7 @@ export class WalletEngine {
     await chain.wallets.broadcast(attempt.raw).catch(() => 'unknown');
     log.warn(
       { transaction: attempt.intentId, txHash: hash },
-      'a mined wallet transaction left the chain; sent again',
+      'a mined transaction left the chain; sent again',
     );
     return 1;
   }
@@ -180,7 +176,7 @@ export class WalletEngine {
         'Its wallet can no longer pay for its gas, and the node holds none of its transactions: nothing was executed.';
       await journal.fail(tx, intent.id, 'insufficient_eth', why, false);
     });
-    log.warn({ transaction: intent.id }, 'a wallet transaction its signer can no longer pay for failed');
+    log.warn({ transaction: intent.id }, 'a transaction its signer can no longer pay for failed');
     return 0;
   }
 
@@ -188,22 +184,19 @@ export class WalletEngine {
   nudge(signer: string): void {
     this.suspects.add(signer.toLowerCase());
     setImmediate(() => {
-      this.run().catch((err: unknown) => this.deps.log.error({ err }, 'the wallet engine failed'));
+      this.run().catch((err: unknown) => this.deps.log.error({ err }, 'the transaction engine failed'));
     });
   }
 
   /** One pending request: settled from a receipt, or put back on its way. */
-  private async follow(intent: repo.IntentRow, attempts: repo.WalletTxRow[], finalAt: bigint) {
+  private async follow(intent: repo.IntentRow, attempts: repo.TxRow[], finalAt: bigint) {
     const { chain, journal } = this.deps;
     for (const a of [...attempts].reverse()) {
       if (a.status === 'failed') continue;
       const r = await chain.wallets.receipt(a.hash);
       if (!r) continue;
-      await journal.settle(
-        a.hash,
-        r,
-        intent.kind === 'sponsored_sell' && a.kind !== CANCEL_KIND ? saleRefund(r.logs) : undefined,
-      );
+      const refundOf = a.kind === CANCEL_KIND ? undefined : this.deps.kinds()[intent.kind]?.refundOf;
+      await journal.settle(a.hash, r, refundOf?.(r));
       return 0;
     }
     const live = attempts.filter((a) => OPEN.has(a.status) && a.nonce === intent.nonce);
@@ -227,13 +220,13 @@ export class WalletEngine {
   }
 
   /** Broadcasts an attempt's stored bytes; the node's refusal for fees gets a replacement. */
-  private async send(a: repo.WalletTxRow, intent: repo.IntentRow | null): Promise<number> {
+  private async send(a: repo.TxRow, intent: repo.IntentRow | null): Promise<number> {
     const { db, clock, chain, log } = this.deps;
     let result: string;
     try {
       result = await chain.wallets.broadcast(a.raw);
     } catch (err) {
-      log.warn({ err, txHash: a.hash }, 'a wallet transaction could not be sent; will retry');
+      log.warn({ err, txHash: a.hash }, 'a transaction could not be sent; will retry');
       return 0;
     }
     if (result === 'underpriced' && intent) return (await this.signing.replace(intent, a)) ? 1 : 0;
@@ -241,12 +234,12 @@ export class WalletEngine {
     if (result === 'accepted') {
       await repo.setStatus(db, a.hash, 'sent', clock.now(), { broadcastAt: a.broadcastAt ?? clock.now() });
     }
-    log.info({ txHash: a.hash, result }, 'wallet transaction sent again');
+    log.info({ txHash: a.hash, result }, 'transaction sent again');
     return 1;
   }
 
   /** A row from before the engine (no request): settled from its receipt, or sent again. */
-  private async followOrphan(o: repo.WalletTxRow) {
+  private async followOrphan(o: repo.TxRow) {
     const { db, clock, chain } = this.deps;
     const r = await chain.wallets.receipt(o.hash);
     if (r) {

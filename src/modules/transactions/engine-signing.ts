@@ -1,13 +1,13 @@
 import type { Fees, UnsignedTx } from '../../infra/chain/chain.ts';
 import { SPONSOR_MAX_PRIORITY_FEE } from '../../infra/chain/evm-sponsor.ts';
 import { outbid, replacementFees } from '../../infra/chain/tx-node.ts';
-import type { EngineDeps } from './wallet-engine.deps.ts';
-import * as repo from './wallet-journal.repo.ts';
-import { CANCEL_KIND } from './wallet-journal.ts';
+import type { EngineDeps } from './engine.deps.ts';
+import { CANCEL_KIND } from './journal.ts';
+import * as repo from './transactions.repo.ts';
 
 const FILLER_GAS = 21_000n;
 
-const feesOf = (a: repo.WalletTxRow): Fees | null =>
+const feesOf = (a: repo.TxRow): Fees | null =>
   a.maxFeePerGas === null || a.maxPriorityFeePerGas === null
     ? null
     : { maxFeePerGas: a.maxFeePerGas, maxPriorityFeePerGas: a.maxPriorityFeePerGas };
@@ -26,10 +26,10 @@ const unsignedOf = (i: repo.IntentRow, fees: Fees): UnsignedTx => ({
  * request again at a fresh nonce once its own was taken for good, and transfers of nothing into
  * nonce gaps. Each is recorded before it is sent, under the request's row lock.
  */
-export class WalletSigning {
+export class TransactionSigning {
   constructor(
     private readonly deps: EngineDeps,
-    private readonly send: (a: repo.WalletTxRow, intent: repo.IntentRow | null) => Promise<number>,
+    private readonly send: (a: repo.TxRow, intent: repo.IntentRow | null) => Promise<number>,
   ) {}
 
   /**
@@ -37,7 +37,7 @@ export class WalletSigning {
    * request that would now revert (an expired signature, spent funds) is cancelled instead: a
    * transfer of nothing outbids it, so nobody pays for a revert the dry run could see.
    */
-  async replace(intent: repo.IntentRow, old: repo.WalletTxRow): Promise<boolean> {
+  async replace(intent: repo.IntentRow, old: repo.TxRow): Promise<boolean> {
     const { chain, maxFeePerGas, log } = this.deps;
     const key = await this.deps.keyOf(intent.signer);
     if (key === undefined) return false;
@@ -52,7 +52,7 @@ export class WalletSigning {
     if (!fees) {
       log.warn(
         { transaction: intent.id, nonce: intent.nonce },
-        'a wallet transaction replacement would pass the fee cap; waiting',
+        'a replacement would pass the fee cap; waiting',
       );
       return false;
     }
@@ -61,13 +61,13 @@ export class WalletSigning {
     if (!(await this.recordReplacement(intent, old, intent.kind, signed, fees, data))) return false;
     log.info(
       { transaction: intent.id, replaces: old.hash, txHash: signed.hash },
-      'replacing a stuck wallet transaction',
+      'replacing a stuck transaction',
     );
     await this.send({ ...old, hash: signed.hash, raw: signed.raw, broadcastAt: null }, null);
     return true;
   }
 
-  private async cancel(intent: repo.IntentRow, old: repo.WalletTxRow, key: string | null, why: string) {
+  private async cancel(intent: repo.IntentRow, old: repo.TxRow, key: string | null, why: string) {
     const { db, clock, chain, maxFeePerGas } = this.deps;
     const fees = outbid(feesOf(old), await this.quote(key), maxFeePerGas);
     const noop = { to: intent.signer, data: '0x', valueUnits: 0n, gas: FILLER_GAS, ...fees };
@@ -117,10 +117,7 @@ export class WalletSigning {
       return s;
     });
     if (!signed) return;
-    log.warn(
-      { transaction: intent.id, txHash: signed.hash },
-      'a wallet transaction lost its nonce; signed again',
-    );
+    log.warn({ transaction: intent.id, txHash: signed.hash }, 'a transaction lost its nonce; signed again');
     await chain.wallets.broadcast(signed.raw).catch(() => 'unknown');
   }
 
@@ -130,7 +127,7 @@ export class WalletSigning {
    */
   private recordReplacement(
     intent: repo.IntentRow,
-    old: repo.WalletTxRow,
+    old: repo.TxRow,
     kind: string,
     signed: { hash: string; raw: string },
     fees: Fees,
@@ -164,21 +161,10 @@ export class WalletSigning {
     };
   }
 
-  /**
-   * The call data to sign at `fees`: a sponsored sale is authorized again by its holder with a gas
-   * cap that covers them (the same authorization nonce, so at most one of the two can execute);
-   * anything else is sent as it was asked.
-   */
-  private async dataFor(intent: repo.IntentRow, fees: Fees): Promise<string> {
-    if (intent.kind !== 'sponsored_sell') return intent.data;
-    const holderKey = await this.deps.keyOf(intent.holder);
-    if (typeof holderKey !== 'string') return intent.data;
-    return this.deps.chain.sponsor.reauthorizeSale(
-      holderKey,
-      intent.toAddress,
-      intent.data,
-      fees.maxFeePerGas,
-    );
+  /** The call data to sign at `fees`: what the kind's policy says, else the request as asked. */
+  private dataFor(intent: repo.IntentRow, fees: Fees): Promise<string> {
+    const dataFor = this.deps.kinds()[intent.kind]?.dataFor;
+    return dataFor ? dataFor(intent, fees) : Promise.resolve(intent.data);
   }
 
   private async record(
@@ -222,7 +208,7 @@ export class WalletSigning {
       const top = holding.size > 0 ? Math.max(...holding) + 1 : pending;
       if (top < counter) {
         await repo.lowerNext(tx, signer, top);
-        log.warn({ signer, from: counter, to: top }, 'gave back wallet nonces nothing waits behind');
+        log.warn({ signer, from: counter, to: top }, 'gave back nonces nothing waits behind');
       }
       return { next: Math.min(counter, top), held: holding };
     });
@@ -251,7 +237,7 @@ export class WalletSigning {
         updatedAt: at,
       });
       await chain.wallets.broadcast(s.raw).catch(() => 'unknown');
-      log.warn({ signer, nonce, txHash: s.hash }, 'filled a wallet nonce nothing else would fill');
+      log.warn({ signer, nonce, txHash: s.hash }, 'filled a nonce nothing else would fill');
     }
     return gaps.length;
   }

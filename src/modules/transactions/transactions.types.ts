@@ -1,0 +1,61 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Fees, TxReceipt, WalletActions } from '../../infra/chain/chain.ts';
+import type { Db } from '../../infra/db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AppError } from '../../lib/errors.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
+import type { IntentRow } from './transactions.repo.ts';
+
+export type { IntentRow, TxRow } from './transactions.repo.ts';
+
+/** Who a request is for and what it does: one intent of the transaction engine. */
+export interface TxContext {
+  /** A kind its client module declared (`KindPolicies`): buy, sell, sponsored_withdraw, ... */
+  kind: string;
+  agentId: string;
+  projectId: string | null;
+  /** The account whose action it is (for a sponsored one, not the signer). */
+  holder: string;
+  /** The hash of the request's Idempotency-Key, when it had one. */
+  requestKey: string | null;
+}
+
+/**
+ * What the module that records requests of one kind tells the engine about them (the wallets
+ * module declares its kinds in `wallet-kinds.ts`). The engine itself knows no kind: it records,
+ * signs, sends and follows transactions, and asks the kind's policy where a kind differs.
+ */
+export interface KindPolicy {
+  /**
+   * At most `max` counted requests of this kind per agent within `windowMs`, checked under the
+   * signer's nonce lock, so it holds across instances; past it, `refuse()` is thrown and nothing
+   * is recorded.
+   */
+  quota?: { max: number; windowMs: number; refuse: () => AppError };
+  /** The answer's fields from a successful receipt (besides `tx_hash`). */
+  resultOf?: (r: TxReceipt) => Record<string, unknown>;
+  /** What a mined transaction of this kind paid its signer back (a sponsored sale's gas refund). */
+  refundOf?: (r: TxReceipt) => bigint;
+  /**
+   * The call data to sign at `fees` when the engine signs the request anew (a replacement, or at
+   * a fresh nonce): a sponsored sale is authorized again by its holder with a gas cap that covers
+   * them. Without it the request is signed as it was asked.
+   */
+  dataFor?: (intent: IntentRow, fees: Fees) => Promise<string>;
+}
+
+export type KindPolicies = Readonly<Record<string, KindPolicy>>;
+
+export interface JournalDeps {
+  db: Db;
+  clock: Clock;
+  chain: { wallets: Pick<WalletActions, 'nonceOf'> };
+  activity: Pick<ActivityService, 'record'>;
+  /** The kinds the journal records, and what differs between them. */
+  kinds: () => KindPolicies;
+  /** PAYOUT_RECEIPT_TIMEOUT_SECONDS: the longest a request waits for its receipt before a 202. */
+  waitMs: number;
+  /** Told when a signer's recorded nonces run ahead of the chain's: the engine looks at once. */
+  onGap?: (signer: string) => void;
+  log?: FastifyBaseLogger;
+}
