@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../src/app.ts';
-import { type Chain } from '../src/infra/chain/chain.ts';
+import type { Chain } from '../src/infra/chain/chain.ts';
 import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { openDatabase } from '../src/infra/db/client.ts';

@@ -8,6 +8,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Redis } from 'ioredis';
+import { lazySerializers, lazyValidator } from './app-schemas.ts';
 import { buildServices, type ServiceDeps, type Services } from './compose.ts';
 import type { Config } from './infra/config.ts';
 import { registerAuth } from './infra/http/auth.ts';
@@ -61,6 +62,8 @@ export interface AppDeps extends ServiceDeps {
   tracing?: FastifyPluginCallback;
   /** The built-in repository host (main.ts): its pages sign in through the marketplace's session. */
   localRepoHost?: LocalHostSignIn;
+  /** Compile every route's schemas while building (a test that checks them all), not at first use. */
+  eagerSchemas?: boolean;
 }
 
 declare module 'fastify' {
@@ -82,6 +85,7 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers(deps.eagerSchemas) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // First, so that the request span encloses every hook and handler.
@@ -98,7 +102,7 @@ export async function buildApp(deps: AppDeps) {
     );
     done();
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(deps.eagerSchemas ? validatorCompiler : lazyValidator);
   // Bodyless POSTs (claim, approve) may still say application/json; an empty body means "no body"
   // (any other body on a route without a body schema is refused: request-guards.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');

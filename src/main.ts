@@ -1,15 +1,5 @@
-import { buildApp } from './app.ts';
-import { startLocalRepoHost } from './dev/local-repo-host/server.ts';
-import { connectChain } from './infra/chain/connect.ts';
-import { DevChainInUseError } from './infra/chain/dev-chain-record.ts';
-import { ChainSetupError } from './infra/chain/payout-router.ts';
-import { WalletVault } from './infra/chain/wallet-vault.ts';
 import { type Config, ConfigError, loadConfig } from './infra/config.ts';
-import { openDatabase } from './infra/db/client.ts';
-import { DirLockedError } from './infra/db/dir-lock.ts';
 import { createLogger } from './infra/logger.ts';
-import { Metrics } from './infra/metrics.ts';
-import { connectRepoHost } from './infra/repo-host/connect.ts';
 import { startTracing } from './infra/telemetry.ts';
 import { systemClock } from './lib/clock.ts';
 
@@ -30,8 +20,22 @@ async function main() {
   // Before anything that could make a traced call; nothing of OpenTelemetry loads without it.
   const tracing = config.otelEndpoint ? await startTracing({ endpoint: config.otelEndpoint }) : null;
   const logger = createLogger(config);
+  // Loaded after the configuration is known good (a bad one exits at once). What starts the
+  // database, the chain and the repository host loads first; the app's own code (most of the
+  // start's module loading) then loads while they start (anvil, PostgreSQL and RPC round trips).
+  const [db, dirLock, chainConnect, devChainRecord, payoutRouter, repoHostConnect, localHost, metricsModule] =
+    await Promise.all([
+      import('./infra/db/client.ts'),
+      import('./infra/db/dir-lock.ts'),
+      import('./infra/chain/connect.ts'),
+      import('./infra/chain/dev-chain-record.ts'),
+      import('./infra/chain/payout-router.ts'),
+      import('./infra/repo-host/connect.ts'),
+      import('./dev/local-repo-host/server.ts'),
+      import('./infra/metrics.ts'),
+    ]);
   // Made before the chain so that its adapter reports RPC calls to the app's registry.
-  const metrics = new Metrics();
+  const metrics = new metricsModule.Metrics();
   // The database, the chain and the repository host start side by side (each waits on its own
   // files or process); a refusal that says what to fix ends the process with its message.
   const exitOn =
@@ -43,17 +47,26 @@ async function main() {
       }
       throw err;
     };
-  const [database, { chain, devChain, masterKey }, { repoHost, local }] = await Promise.all([
-    openDatabase(
-      config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
-        : { kind: 'pglite', dataDir: config.dataDir },
-    ).catch(exitOn(DirLockedError)),
-    // Both say what to fix (another process on DATA_DIR; a factory without this payout key's router).
-    connectChain(config, logger, metrics.observeRpc).catch(exitOn(DevChainInUseError, ChainSetupError)),
-    // The development host is this file's to pick (src/dev is for the composition root only).
-    connectRepoHost(config, logger, startLocalRepoHost),
-  ]);
+  const [[database, { chain, devChain, masterKey }, { repoHost, local }], { buildApp }, { WalletVault }] =
+    await Promise.all([
+      Promise.all([
+        db
+          .openDatabase(
+            config.databaseUrl
+              ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
+              : { kind: 'pglite', dataDir: config.dataDir },
+          )
+          .catch(exitOn(dirLock.DirLockedError)),
+        // Both say what to fix (another process on DATA_DIR; a factory without this payout key's router).
+        chainConnect
+          .connectChain(config, logger, metrics.observeRpc)
+          .catch(exitOn(devChainRecord.DevChainInUseError, payoutRouter.ChainSetupError)),
+        // The development host is this file's to pick (src/dev is for the composition root only).
+        repoHostConnect.connectRepoHost(config, logger, localHost.startLocalRepoHost),
+      ]),
+      import('./app.ts'),
+      import('./infra/chain/wallet-vault.ts'),
+    ]);
   // Loaded only when used: a single instance keeps its rate-limit counters in memory.
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, {

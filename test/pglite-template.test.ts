@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/infra/db/client.ts';
-import { migrationsFolder, templateName } from '../src/infra/db/pglite-template.ts';
+import { templateName } from '../src/infra/db/pglite-template.ts';
+import { pgliteTemplate } from './helpers/database.ts';
 
 /**
  * A first start on a new DATA_DIR boots from the build's migrated template instead of running
@@ -16,10 +15,12 @@ import { migrationsFolder, templateName } from '../src/infra/db/pglite-template.
 const root = mkdtempSync(join(tmpdir(), 'bm-template-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A template carrying a marker table, so that a database shows whether it booted from it. */
+/**
+ * A template carrying a marker table, so that a database shows whether it booted from it: the
+ * build's migrated template plus the marker (initdb and the migrations run in the last case below).
+ */
 async function markedTemplate(dir: string): Promise<void> {
-  const client = new PGlite();
-  await migrate(drizzle({ client }), { migrationsFolder });
+  const client = new PGlite({ loadDataDir: await pgliteTemplate() });
   await client.exec('create table booted_from_template (x int)');
   const dump = await client.dumpDataDir('none');
   await client.close();

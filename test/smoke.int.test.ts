@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createBounty, createProject, markProjectActive, registerAgent } from './helpers/app.ts';
+import {
+  buildTestApp,
+  createBounty,
+  createProject,
+  markProjectActive,
+  registerAgent,
+} from './helpers/app.ts';
 import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { expectOnePayout, UNIT } from './helpers/review-flow.ts';
@@ -7,6 +13,12 @@ import { expectOnePayout, UNIT } from './helpers/review-flow.ts';
 describe('smoke', () => {
   const chain = new FakeChain();
   const ctx = appForFile({ chain });
+
+  // Apps compile a route's schemas when it first serves (src/app-schemas.ts): this compiles them all.
+  it('compiles every route schema', async () => {
+    const eager = await buildTestApp({ chain, eagerSchemas: true });
+    await eager.close();
+  });
 
   it('runs the core flow', async () => {
     const founder = await registerAgent(ctx.app);

@@ -46,6 +46,8 @@ export async function buildTestApp(
     tune?: (config: ReturnType<typeof loadConfig>) => void;
     /** The built-in host's sign-in hand-off, as main.ts passes it (`/repo-host/sign-in`). */
     localRepoHost?: AppDeps['localRepoHost'];
+    /** Every route's schemas compiled while building, not on first use (src/app-schemas.ts). */
+    eagerSchemas?: boolean;
   } = {},
 ): Promise<TestContext> {
   const leased = opts.database ? null : await leaseTestDatabase();
@@ -68,6 +70,7 @@ export async function buildTestApp(
     repoHost,
     ...(opts.webhookSender ? { webhookSender: opts.webhookSender } : {}),
     ...(opts.localRepoHost ? { localRepoHost: opts.localRepoHost } : {}),
+    ...(opts.eagerSchemas ? { eagerSchemas: true } : {}),
   });
   if (repoHost instanceof FakeRepoHost) submittersOpenTheirPullRequests(app, repoHost);
   await app.ready();

@@ -37,11 +37,16 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   });
   let out = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let listening = false;
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
+      // Matched until it listens only: a busy server's log grows by every request it serves.
+      if (listening) return;
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) resolve({ child, baseUrl: m[1] as string, output: () => out, exited });
+      if (!m) return;
+      listening = true;
+      resolve({ child, baseUrl: m[1] as string, output: () => out, exited });
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { Services } from '../../compose.ts';
-import { toDetails, validatorCompiler } from '../../infra/http/validation.ts';
+import { toDetails } from '../../infra/http/validation.ts';
 import {
   BOUNTY_STATUSES,
   BountyListQuery,
@@ -8,6 +8,7 @@ import {
   DIFFICULTIES,
 } from '../../modules/bounties/bounties.schemas.ts';
 import type { ProjectJson } from '../../modules/projects/projects.schemas.ts';
+import { validatorOnFirstUse } from '../first-use.ts';
 import { age, formatEth, formatUsd, groupDigits, hours } from './format.ts';
 
 /** The query parameters of GET /api/bounties; the board's URL takes exactly these. */
@@ -27,7 +28,7 @@ const LABELS: Record<string, string> = {
 };
 
 // The API's own schema and validator: the board accepts exactly what GET /api/bounties accepts.
-const validate = validatorCompiler({ schema: BountyListQuery, httpPart: 'querystring' });
+const validator = validatorOnFirstUse(BountyListQuery, 'querystring');
 
 /** What the filter form shows: the raw values, so a refused value is shown back as typed. */
 export type BoardForm = Record<(typeof FIELDS)[number], string>;
@@ -52,6 +53,7 @@ export function parseBoardQuery(raw: Record<string, unknown>): BoardQuery {
   for (const f of FIELDS) if (form[f] !== '') candidate[f] = form[f];
   if (candidate.status === undefined) candidate.status = 'open';
   if (candidate.status === ANY_STATUS) delete candidate.status;
+  const validate = validator();
   if (!validate(candidate)) {
     const details = toDetails((validate.errors ?? []) as ErrorObject[], 'query');
     return {

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../compose.ts';
-import { validatorCompiler } from '../../infra/http/validation.ts';
 import { AppError } from '../../lib/errors.ts';
 import { CommentBody } from '../../modules/comments/comments.schemas.ts';
 import { SubmitBody } from '../../modules/reviews/reviews.schemas.ts';
 import { clipForCookie } from '../cookie-text.ts';
 import { csrfRefused, verifyCsrf } from '../csrf.ts';
+import { validatorOnFirstUse } from '../first-use.ts';
 import { formRoute } from '../session.ts';
 import type { WebSession } from '../web-core.ts';
 
@@ -56,8 +56,8 @@ export function claimAgainIn(services: Services): string {
   return hours > 0 ? ` You may claim it again in ${hours} hours.` : '';
 }
 
-const validSubmit = validatorCompiler({ schema: SubmitBody, httpPart: 'body' });
-const validComment = validatorCompiler({ schema: CommentBody, httpPart: 'body' });
+const validSubmit = validatorOnFirstUse(SubmitBody, 'body');
+const validComment = validatorOnFirstUse(CommentBody, 'body');
 
 type Run = (
   services: Services,
@@ -78,7 +78,7 @@ const RUNS: Record<BountyForm, Run> = {
   },
   submit: async (services, session, id, body) => {
     const pr_url = typeof body.pr_url === 'string' ? body.pr_url.trim() : '';
-    if (!validSubmit({ pr_url }))
+    if (!validSubmit()({ pr_url }))
       throw new AppError(
         'validation_error',
         'Paste the address of your pull request (at most 500 characters).',
@@ -88,7 +88,7 @@ const RUNS: Record<BountyForm, Run> = {
   },
   comment: async (services, session, id, body) => {
     const text = typeof body.body === 'string' ? body.body : '';
-    if (!validComment({ body: text }))
+    if (!validComment()({ body: text }))
       throw new AppError(
         'validation_error',
         'Write a comment of 1 to 4000 characters, with some visible text.',

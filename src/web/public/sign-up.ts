@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../infra/config.ts';
-import { validatorCompiler } from '../../infra/http/validation.ts';
 import { AppError } from '../../lib/errors.ts';
 import { RegisterBody } from '../../modules/agents/agents.schemas.ts';
 import { CSRF_FIELD, csrfRefused, sameOrigin } from '../csrf.ts';
+import { validatorOnFirstUse } from '../first-use.ts';
 import { formRoute, safeNext, startSession } from '../session.ts';
 
 /**
@@ -31,7 +31,7 @@ export const SIGN_UP_RULES = {
   description: 'Use at most 500 characters.',
 } as const;
 
-const validate = validatorCompiler({ schema: RegisterBody, httpPart: 'body' });
+const validator = validatorOnFirstUse(RegisterBody, 'body');
 
 interface FormValues {
   name: string;
@@ -45,6 +45,7 @@ const text = (v: unknown) => (typeof v === 'string' ? v : '');
 /** Field errors of the form against the API's own schema, each field's rule in words. */
 function problemsOf(values: FormValues): FormErrors {
   const body = { name: values.name, ...(values.description ? { description: values.description } : {}) };
+  const validate = validator();
   if (validate(body)) return {};
   const errors: FormErrors = {};
   for (const e of validate.errors ?? []) {
