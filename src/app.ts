@@ -231,9 +231,12 @@ export async function buildApp(deps: AppDeps) {
     sponsorLowBalanceWei: config.sponsor.lowBalanceWei,
   });
 
-  // Refuses to start beside payout legs of another key still in flight (a key change, a second
-  // instance with its own key): replacing them from here could let both transfers land.
+  // Refuses to start beside payout transactions of another key still in flight (a key change, a
+  // second instance with its own key): replacing them from here could let both transfers land.
   if (deps.chain.info) await services.payouts.assertNoForeignLegsInFlight();
+  // Payout transactions moved from the old payout ledger (migration 0017) get their call back
+  // from their signed bytes, before the engine follows them.
+  await services.txEngine.backfillCalls();
   // A watcher that held the lease (as a job or polled by hand) gives it up, so another instance
   // takes over at once.
   app.addHook('onClose', () => services.chainWatcher.release());
@@ -278,7 +281,7 @@ function startJobs(app: FastifyInstance, services: Services, config: Config, met
   // Leased: only one instance of the deployment reads the token logs; the others stand by.
   every('chain watcher', config.chain.watchIntervalSeconds, () => services.chainWatcher.poll());
   every('webhook delivery', WEBHOOK_POLL_SECONDS, () => services.webhookDelivery.runOnce());
-  // The transaction engine follows every wallet and sponsor transaction to the end: receipts,
-  // reorgs, lost bytes, fee bumps, lost nonces and gaps.
-  every('wallet transactions', config.payouts.reconcileIntervalSeconds, () => services.txEngine.run());
+  // The transaction engine follows every transaction the service signs (payouts, wallets, the
+  // sponsor) to the end: receipts, reorgs, lost bytes, fee bumps, lost nonces and gaps.
+  every('transactions', config.payouts.reconcileIntervalSeconds, () => services.txEngine.run());
 }

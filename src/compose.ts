@@ -36,6 +36,7 @@ import { lockSubmissionStatus } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { TransactionEngine } from './modules/transactions/engine.ts';
 import { TransactionJournal } from './modules/transactions/journal.ts';
+import type { KindPolicies } from './modules/transactions/transactions.types.ts';
 import { walletKinds } from './modules/wallets/wallet-kinds.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
 
@@ -120,21 +121,33 @@ export function buildServices(
     holdings,
     log,
   });
-  // The transaction engine for in-app wallets and the sponsor: the journal records each request,
-  // the engine follows it to the end (wired to the wallets' keys once those exist, below). The
-  // wallets module declares its kinds (what each answers, the sponsored ones' refund and quota).
-  const txKinds = walletKinds({
-    sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
-    sponsor: chain.sponsor,
-    keyOf: (address) => wallets.signingKeyOf(address),
-  });
+  // The one transaction engine for every key the service signs with (the payout key, the sponsor,
+  // in-app wallets): the journal records each request, the engine follows it to the end (wired
+  // to the keys once those exist, below). Its clients declare their kinds: the wallets (what each
+  // answers, the sponsored ones' refund and quota) and payouts (revert depth, signed anew by the
+  // payouts module after the funds reservation when a nonce is lost).
+  let txKinds: KindPolicies | undefined;
+  const kinds = (): KindPolicies =>
+    (txKinds ??= {
+      ...walletKinds({
+        sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
+        sponsor: chain.sponsor,
+        keyOf: (address) => wallets.signingKeyOf(address),
+      }),
+      ...payouts.kinds(),
+    });
+  const payoutKey = chain.payoutSigner.address.toLowerCase();
+  const keyOf = (signer: string): Promise<string | null | undefined> =>
+    payoutKey && signer.toLowerCase() === payoutKey
+      ? Promise.resolve(chain.payoutSigner.key)
+      : wallets.signingKeyOf(signer);
   const txJournal = new TransactionJournal({
     db,
     clock,
     chain,
     activity,
     log,
-    kinds: () => txKinds,
+    kinds,
     waitMs: config.payouts.receiptTimeoutSeconds * 1000,
     onGap: (signer) => txEngine.nudge(signer),
   });
@@ -187,8 +200,8 @@ export function buildServices(
     log,
     chain,
     journal: txJournal,
-    kinds: () => txKinds,
-    keyOf: (signer) => wallets.signingKeyOf(signer),
+    kinds,
+    keyOf,
     confirmations: config.payouts.confirmations,
     stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
     maxFeePerGas: BigInt(config.payouts.maxFeePerGasGwei) * 10n ** 9n,
@@ -214,7 +227,8 @@ export function buildServices(
     platformFeeBps: config.platformFeeBps,
     payoutsEnabled: config.payoutsEnabled,
     pollIntervalMs: config.chain.pollingIntervalMs,
-    stuckAfterMs: config.payouts.stuckAfterSeconds * 1000,
+    journal: txJournal,
+    follow: (ids: string[]): Promise<number> => txEngine.followNow(ids),
     revertConfirmations: config.payouts.revertConfirmations,
     confirmations: config.payouts.confirmations,
     maxFeePerGasGwei: config.payouts.maxFeePerGasGwei,

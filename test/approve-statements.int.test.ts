@@ -5,7 +5,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PayoutSigner } from '../src/infra/chain/chain.ts';
+import type { WalletActions } from '../src/infra/chain/chain.ts';
 import { type Database, type Db, openDatabase } from '../src/infra/db/client.ts';
 import * as schema from '../src/infra/db/schema.ts';
 import { buildTestApp, type TestContext } from './helpers/app.ts';
@@ -22,18 +22,20 @@ import {
 
 /**
  * The cost of one approval in SQL statements, counted at the driver: every statement the whole
- * request makes. Today 17: the API key (1), the review checks in one read, the contributor's wallet
+ * request makes. Today 19: the API key (1), the review checks in one read, the contributor's wallet
  * included (1), the wallet's check (1), the lease with the pending submission (1), the signing
  * transaction (the founder wallet's funds lock; the submission's row lock; the lease renewal, the
- * bounties module's; payout + the nonce + the wallet's other legs in flight; the payout leg and its
- * attempt: 5), the finishing transaction, one statement per owning module (payout and legs;
- * submission; bounty with the project for the refresh: 3) with its event (insert with its
- * notification, webhook outbox: 2), the payability refresh after it (funds, recompute: 2) and the
- * holdings refresh (the curve and the balances of contributor and founder, one upsert: 1).
- * Each table is written only by its module (test/boundaries.test.ts): that costs the 4 statements
- * over the 12 of one statement writing payouts, submissions and bounties together.
+ * bounties module's; the payout with the wallet's other payouts in flight; the payout key's nonce
+ * counter, locked, the transaction engine's; the intent with its signed attempt and the counter
+ * past it: 6), the finishing transaction, one statement per owning module (the engine's intent
+ * and attempt; the payout; submission; bounty with the project for the refresh: 4) with its event
+ * (insert with its notification, webhook outbox: 2), the payability refresh after it (funds,
+ * recompute: 2) and the holdings refresh (the curve and the balances of contributor and founder,
+ * one upsert: 1). Each table is written only by its module (test/boundaries.test.ts); the payout
+ * runs on the one transaction engine every key signs with (issue 25): its counter and its intent
+ * are two statements more than the payout-only ledger's, which folded them into the payout's.
  */
-const MAX_STATEMENTS_PER_APPROVAL = 17;
+const MAX_STATEMENTS_PER_APPROVAL = 19;
 
 type Client = postgres.Sql | PGlite;
 
@@ -140,8 +142,8 @@ describe('the cost of an approval', () => {
     const calls: string[] = [];
     const broadcastHashes: string[] = [];
     const minedHashes = new Set<string>();
-    const signer = chain.payoutSigner as { -readonly [K in keyof PayoutSigner]: PayoutSigner[K] };
-    const { broadcast, mined } = signer;
+    const signer = chain.wallets as { -readonly [K in keyof WalletActions]: WalletActions[K] };
+    const { broadcast, receipt } = signer;
     signer.broadcast = async (raw) => {
       calls.push('broadcast');
       const before = new Set(chain.transfers.map((t) => t.hash));
@@ -149,10 +151,10 @@ describe('the cost of an approval', () => {
       broadcastHashes.push(...chain.transfers.filter((t) => !before.has(t.hash)).map((t) => t.hash));
       return answer;
     };
-    signer.mined = async (hash) => {
+    signer.receipt = async (hash) => {
       calls.push('mined');
       minedHashes.add(hash);
-      return mined(hash);
+      return receipt(hash);
     };
     chain.transfers.splice(0);
     // Receipts show only a while after mining, as on a chain with block times: the approval polls.
@@ -163,7 +165,7 @@ describe('the cost of an approval', () => {
       expect(body).toMatchObject({ bounty_id: bounty.id, status: 'done' });
     } finally {
       signer.broadcast = broadcast;
-      signer.mined = mined;
+      signer.receipt = receipt;
       chain.receiptDelayMs = 0;
     }
     // One transaction carries the reward and the fee: broadcast once, before any receipt is read.

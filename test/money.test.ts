@@ -5,7 +5,7 @@ import { tokensToUnits, unitsToTokens } from '../src/infra/chain/chain.ts';
 import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import type { Db } from '../src/infra/db/client.ts';
 import { FundsService } from '../src/modules/funds/funds.service.ts';
-import { PayoutsService } from '../src/modules/payouts/payouts.service.ts';
+import { type PayoutsDeps, PayoutsService } from '../src/modules/payouts/payouts.service.ts';
 import { TestClock } from './helpers/clock.ts';
 
 describe('token amounts', () => {
@@ -36,7 +36,8 @@ describe('reward split', () => {
       platformFeeBps: bps,
       payoutsEnabled: true,
       pollIntervalMs: 10,
-      stuckAfterMs: 60_000,
+      journal: {} as PayoutsDeps['journal'],
+      follow: async () => 0,
       lockSubmission: async () => undefined,
     });
 

@@ -190,23 +190,28 @@ describe('the payout signer', () => {
       allowanceUnits: 100n * UNIT,
     });
 
+    // The payout key's router call, signed and sent as the transaction engine does.
     const signer = chain.payoutSigner;
-    const nonce = await signer.chainNonce();
-    expect(await signer.chainNonce('latest')).toBe(nonce);
-    const tx = await signer.signPayout({
+    const wallets = chain.wallets;
+    const nonce = await wallets.nonceOf(signer.address, 'pending');
+    expect(await wallets.nonceOf(signer.address, 'latest')).toBe(nonce);
+    const call = signer.payCall({
       tokenAddress,
       from: founder.address,
       to: contributor,
       amountUnits: 57n * UNIT,
       feeUnits: 3n * UNIT,
-      nonce,
-      fees: await signer.quoteFees(),
     });
-    expect(await signer.broadcast(tx.raw)).toBe('accepted');
+    const tx = await wallets.signTx(
+      signer.key,
+      { ...call, valueUnits: 0n, ...(await wallets.quoteFees()) },
+      nonce,
+    );
+    expect(await wallets.broadcast(tx.raw)).toBe('accepted');
     const receipt = await pub.waitForTransactionReceipt({ hash: tx.hash as Hex });
     expect(receipt.status).toBe('success');
-    expect(await signer.chainNonce(receipt.blockNumber - 1n)).toBe(nonce);
-    expect(await signer.chainNonce(receipt.blockNumber)).toBe(nonce + 1);
+    expect(await wallets.nonceOf(signer.address, receipt.blockNumber - 1n)).toBe(nonce);
+    expect(await wallets.nonceOf(signer.address, receipt.blockNumber)).toBe(nonce + 1);
     expect(receipt.to).toBe(options.payoutRouterAddress.toLowerCase());
     const sent = await pub.getTransaction({ hash: tx.hash as Hex });
     expect([getAddress(sent.from), sent.nonce]).toEqual([signer.address, nonce]);

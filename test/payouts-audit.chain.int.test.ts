@@ -1,24 +1,18 @@
-import { eq, inArray } from 'drizzle-orm';
-import { type Address, encodeFunctionData, getAddress, type Hex, keccak256 } from 'viem';
+import { eq, isNotNull } from 'drizzle-orm';
+import { encodeFunctionData, getAddress, type Hex, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutAudit } from '../scripts/lib/payout-audit-sources.ts';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
-import {
-  bounties,
-  legAttempts,
-  payoutLegs,
-  payouts,
-  signerNonces,
-  submissions,
-} from '../src/infra/db/schema.ts';
+import { bounties, payouts, submissions, walletIntents } from '../src/infra/db/schema.ts';
 import { newId } from '../src/lib/ids.ts';
 import type { AuditDifference } from '../src/modules/payouts/payouts-audit.ts';
 import { formatAudit } from '../src/modules/payouts/payouts-audit.ts';
 import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { chainAppForFile, fundedChainProject } from './helpers/builders.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
+import { attemptsOfLegs, payoutLegsOf } from './helpers/payout-rows.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
 
 const UNIT = 10n ** 18n;
@@ -103,39 +97,42 @@ describe('the payout audit against a real chain', () => {
     expect(receipt.status).toBe('success');
   }
 
-  /** A transferFrom signed by the payout key with a fixed gas limit, so one that reverts is mined. */
-  async function payoutKeyTransfer(to: string, units: bigint) {
-    const key = payoutKey();
-    const fees = await tc.pub.estimateFeesPerGas();
-    const nonce = await tc.pub.getTransactionCount({ address: key.address, blockTag: 'pending' });
-    const raw = await key.signTransaction({
+  /** A transferFrom of the payout key's, with a fixed gas limit so one that reverts is mined. */
+  async function transferFrom(to: string, units: bigint) {
+    const t = { tokenAddress: project.tokenAddress, from: founderWallet(), to, amountUnits: units };
+    const call = tc.chain.payoutSigner.transferFromCall(t);
+    return { ...call, gas: 120_000n, valueUnits: 0n, ...(await tc.pub.estimateFeesPerGas()) };
+  }
+  type Unsigned = Awaited<ReturnType<typeof transferFrom>>;
+  const signAt = async ({ valueUnits, ...u }: Unsigned, nonce: number) => {
+    const raw = await payoutKey().signTransaction({
+      ...u,
+      to: getAddress(u.to),
+      data: u.data as Hex,
+      value: valueUnits,
+      nonce,
       chainId: tc.options.chainId,
       type: 'eip1559',
-      to: getAddress(project.tokenAddress),
-      data: encodeFunctionData({
-        abi: projectTokenAbi,
-        functionName: 'transferFrom',
-        args: [founderWallet(), getAddress(to), units],
-      }),
-      nonce,
-      gas: 120_000n,
-      ...fees,
     });
+    return { raw, hash: keccak256(raw) };
+  };
+  async function send(raw: Hex) {
     const hash = await tc.pub.sendRawTransaction({ serializedTransaction: raw });
     expect(hash).toBe(keccak256(raw));
-    const receipt = await tc.pub.waitForTransactionReceipt({ hash });
-    return { hash: hash as Hex, raw, nonce, fees, receipt };
+    return { hash, receipt: await tc.pub.waitForTransactionReceipt({ hash }) };
   }
-
-  /** The service takes nonces from its counter: after the key's own transactions it must follow the chain. */
-  async function syncNonceCounter(): Promise<void> {
-    const { address } = tc.chain.payoutSigner;
-    const next = await tc.pub.getTransactionCount({ address: address as Address, blockTag: 'pending' });
-    await ctx.database.db
-      .update(signerNonces)
-      .set({ nextNonce: next })
-      .where(eq(signerNonces.address, address));
+  /** The payout key moves the founder's tokens behind the ledger's back. */
+  async function payoutKeyTransfer(to: string, units: bigint) {
+    const nonce = await tc.pub.getTransactionCount({ address: payoutKey().address, blockTag: 'pending' });
+    return send((await signAt(await transferFrom(to, units), nonce)).raw);
   }
+  const allowanceOfPayoutKey = () =>
+    tc.pub.readContract({
+      address: getAddress(project.tokenAddress),
+      abi: projectTokenAbi,
+      functionName: 'allowance',
+      args: [founderWallet(), payoutKey().address],
+    });
 
   it('passes after real payouts, and reports a leg row changed after it was paid', async () => {
     await paidBounty(1, 100);
@@ -143,25 +140,52 @@ describe('the payout audit against a real chain', () => {
     const clean = await audit();
     expect(clean.differences, formatAudit(clean)).toEqual([]);
     expect(clean.rows.map((r) => r.verdict)).toEqual(['ok', 'ok']);
-    // One transaction per leg: a router `payout` leg, or a `contributor` and a `fee` leg each.
-    const legs = await ctx.database.db.select().from(payoutLegs).orderBy(payoutLegs.nonce);
+    // One transaction per leg (an engine intent of the payout key): a router `payout` leg, or a
+    // `contributor` and a `fee` leg each.
+    const legs = await ctx.database.db
+      .select()
+      .from(walletIntents)
+      .where(isNotNull(walletIntents.payoutId))
+      .orderBy(walletIntents.nonce);
     expect(clean.summary.signerTxs).toBe(legs.length);
 
-    const leg = legs.find((l) => l.kind !== 'fee');
-    if (!leg) throw new Error('no leg pays the contributor');
-    const tamper = (amountUnits: bigint) =>
-      ctx.database.db.update(payoutLegs).set({ amountUnits }).where(eq(payoutLegs.id, leg.id));
-    await tamper(leg.amountUnits + 1n);
+    // The leg's row names another transaction as the one that paid it.
+    const [leg, other] = legs;
+    if (!leg?.txHash || !other?.txHash) throw new Error('two paid legs expected');
+    const tamper = (txHash: string) =>
+      ctx.database.db.update(walletIntents).set({ txHash }).where(eq(walletIntents.id, leg.id));
+    await tamper(other.txHash);
     try {
       const report = await audit();
+      // The leg, and the approved submission that names the transaction that paid, differ from it.
       expect(report.differences.map((d) => [d.code, d.payoutId])).toEqual([
-        ['leg_not_as_intended', leg.payoutId],
+        ['leg_status_differs', leg.payoutId],
+        ['submission_differs', leg.payoutId],
       ]);
       expect(report.rows.filter((r) => r.verdict === 'DIFFERENT').map((r) => r.payoutId)).toEqual([
         leg.payoutId,
       ]);
     } finally {
-      await tamper(leg.amountUnits);
+      await tamper(leg.txHash);
+    }
+    // The amount the payout says was paid, changed after it was paid: its transaction moved another.
+    const [paid] = await ctx.database.db
+      .select()
+      .from(payouts)
+      .where(eq(payouts.id, leg.payoutId ?? ''));
+    if (!paid) throw new Error('no payout');
+    const reword = (contributorUnits: bigint) =>
+      ctx.database.db.update(payouts).set({ contributorUnits }).where(eq(payouts.id, paid.id));
+    await reword(paid.contributorUnits + 1n);
+    try {
+      const report = await audit();
+      const codes = report.differences.map((d) => [d.code, d.payoutId]);
+      expect(codes).toContainEqual(['leg_transfer_differs', paid.id]);
+      // The call the engine stored (and would sign again) pays what the payout said before.
+      expect(codes).toContainEqual(['leg_not_as_intended', paid.id]);
+      expect(new Set(report.differences.map((d) => d.payoutId))).toEqual(new Set([paid.id]));
+    } finally {
+      await reword(paid.contributorUnits);
     }
     expect((await audit()).differences).toEqual([]);
   });
@@ -203,22 +227,9 @@ describe('the payout audit against a real chain', () => {
     const treasury = getAddress(tc.chain.info?.treasuryAddress as string);
     const before = (await audit()).differences;
 
-    // The founder's allowance covers the fee only: the contributor transferFrom reverts, the fee
-    // transferFrom after it pays, each in its own transaction.
-    const allowance = await tc.pub.readContract({
-      address: getAddress(project.tokenAddress),
-      abi: projectTokenAbi,
-      functionName: 'allowance',
-      args: [founderWallet(), payoutKey().address],
-    });
-    await allowPayoutKey(feeUnits);
-    const contributorTx = await payoutKeyTransfer(dev.walletAddress as string, contributorUnits);
-    const feeTx = await payoutKeyTransfer(treasury, feeUnits);
-    await allowPayoutKey(allowance);
-    await syncNonceCounter();
-    expect([contributorTx.receipt.status, feeTx.receipt.status]).toEqual(['reverted', 'success']);
-
-    // The ledger records exactly that, as the two-leg service did: it agrees with the chain.
+    // The ledger records the two transferFroms as the two-leg service did, through the engine's
+    // journal before anything is sent; the founder's allowance covers the fee only, so the
+    // contributor transferFrom reverts and the fee transferFrom after it pays.
     const now = ctx.clock.now();
     const payoutId = newId('payout');
     await ctx.database.db.insert(payouts).values({
@@ -237,58 +248,49 @@ describe('the payout audit against a real chain', () => {
       createdAt: now,
       updatedAt: now,
     });
+    const signer = tc.chain.payoutSigner.address;
     const legged = [
-      {
-        kind: 'contributor' as const,
-        sent: contributorTx,
-        to: dev.walletAddress as string,
-        units: contributorUnits,
-      },
-      { kind: 'fee' as const, sent: feeTx, to: treasury, units: feeUnits },
+      { kind: 'contributor', to: dev.walletAddress as string, units: contributorUnits },
+      { kind: 'fee', to: treasury, units: feeUnits },
     ];
-    for (const { kind, sent, to, units } of legged) {
-      const legId = newId('leg');
-      await ctx.database.db.insert(payoutLegs).values({
-        id: legId,
-        payoutId,
-        kind,
-        signer: tc.chain.payoutSigner.address,
-        nonce: sent.nonce,
-        toAddress: getAddress(to),
-        amountUnits: units,
-        status: sent.receipt.status,
-        txHash: sent.hash,
-        blockNumber: Number(sent.receipt.blockNumber),
-        createdAt: now,
-        updatedAt: now,
-      });
-      await ctx.database.db.insert(legAttempts).values({
-        txHash: sent.hash,
-        legId,
-        rawTx: sent.raw,
-        maxFeePerGas: sent.fees.maxFeePerGas,
-        maxPriorityFeePerGas: sent.fees.maxPriorityFeePerGas,
-        createdAt: now,
-        broadcastAt: now,
-      });
-    }
+    const recorded = await ctx.database.db.transaction(async (tx) => {
+      const out = [];
+      for (const { kind, to, units } of legged) {
+        const u = await transferFrom(to, units);
+        const at = { kind: `payout_${kind}`, agentId: null, payoutId, projectId: null, requestKey: null };
+        const pending = () => tc.chain.wallets.nonceOf(signer, 'pending');
+        const journal = ctx.app.services.txJournal;
+        const sign = (n: number) => signAt(u, n);
+        out.push(await journal.recordIn(tx, { ...at, holder: founderWallet() }, signer, pending, sign, u));
+      }
+      return out;
+    });
+    const allowance = await allowanceOfPayoutKey();
+    await allowPayoutKey(feeUnits);
+    const sent = [];
+    for (const r of recorded) sent.push(await send(r.signed.raw as Hex));
+    await allowPayoutKey(allowance);
+    expect(sent.map((t) => t.receipt.status)).toEqual(['reverted', 'success']);
+    // The engine settles both from their receipts: the ledger agrees with the chain.
+    await ctx.app.services.txEngine.followNow(recorded.map((r) => r.intentId));
+    const legs = await payoutLegsOf(ctx.database.db, { submissionId });
+    expect(legs.map((l) => [l.kind, l.status, l.txHash])).toEqual([
+      ['contributor', 'reverted', sent[0]?.hash],
+      ['fee', 'success', sent[1]?.hash],
+    ]);
 
     const report = await audit();
     expect(
       added(before, report.differences).map((d) => [d.code, d.payoutId, d.txHash]),
       formatAudit(report),
-    ).toEqual([['fee_without_contributor', payoutId, feeTx.hash]]);
+    ).toEqual([['fee_without_contributor', payoutId, sent[1]?.hash]]);
     expect(report.rows.find((r) => r.payoutId === payoutId)?.verdict).toBe('DIFFERENT');
     // Every leg agrees with the chain: only the rule tells.
-    const legIds = (
-      await ctx.database.db.select().from(payoutLegs).where(eq(payoutLegs.payoutId, payoutId))
-    ).map((l) => l.id);
-    expect(legIds).toHaveLength(2);
-    const attempts = await ctx.database.db
-      .select()
-      .from(legAttempts)
-      .where(inArray(legAttempts.legId, legIds));
-    expect(attempts.map((a) => a.txHash).sort()).toEqual([contributorTx.hash, feeTx.hash].sort());
+    const attempts = await attemptsOfLegs(
+      ctx.database.db,
+      legs.map((l) => l.id),
+    );
+    expect(attempts.map((a) => a.txHash).sort()).toEqual(sent.map((t) => t.hash).sort());
   });
 
   it('reports transferFroms by the payout key that no leg explains: a second payment and one to a stranger', async () => {
@@ -298,17 +300,11 @@ describe('the payout audit against a real chain', () => {
 
     // The payout key moves the founder's tokens itself: the contributor's share once more, and
     // a token to an address no payout names.
-    const allowance = await tc.pub.readContract({
-      address: getAddress(project.tokenAddress),
-      abi: projectTokenAbi,
-      functionName: 'allowance',
-      args: [founderWallet(), payoutKey().address],
-    });
+    const allowance = await allowanceOfPayoutKey();
     await allowPayoutKey(39n * UNIT);
     const again = await payoutKeyTransfer(dev.walletAddress as string, 38n * UNIT);
     const away = await payoutKeyTransfer(stranger, UNIT);
     await allowPayoutKey(allowance);
-    await syncNonceCounter();
     expect([again.receipt.status, away.receipt.status]).toEqual(['success', 'success']);
 
     const report = await audit();

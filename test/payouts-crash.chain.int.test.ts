@@ -6,7 +6,8 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { getAddress, type Hex } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, rowsOf } from '../src/infra/db/client.ts';
-import { payoutLegs, signerNonces } from '../src/infra/db/schema.ts';
+import { accountNonces, walletIntents, walletTxs } from '../src/infra/db/schema.ts';
+import { legOf } from '../src/modules/payouts/payout-legs.ts';
 import { randomAddress } from './helpers/app.ts';
 import {
   approvePayouts,
@@ -253,29 +254,48 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
   }
 
   /**
-   * One stored leg per nonce of the payout wallet from 0, none skipped, each the nonce it mined
-   * at; one router call (`payout` leg) per paid bounty, carrying the hash the API shows.
+   * One stored leg (a payout intent of the transaction engine) per nonce of the payout wallet from
+   * 0, none skipped, each the nonce it mined at; one router call (`payout` leg) per paid bounty,
+   * carrying the hash the API shows. Nothing else of the payout key mined: no cancel, no filler.
    */
   async function expectGapFreeNonces(
     tc: TestChain,
     db: Database,
     paid: Map<string, { contributorTx: string; feeTx: string }>,
   ) {
-    const signer = tc.chain.payoutSigner.address;
-    const legs = await db.db
+    const signer = tc.chain.payoutSigner.address.toLowerCase();
+    const intents = await db.db
       .select()
-      .from(payoutLegs)
-      .where(eq(payoutLegs.signer, signer))
-      .orderBy(asc(payoutLegs.nonce));
+      .from(walletIntents)
+      .where(eq(walletIntents.signer, signer))
+      .orderBy(asc(walletIntents.nonce));
+    const attempts = await db.db
+      .select()
+      .from(walletTxs)
+      .where(eq(walletTxs.signer, signer))
+      .orderBy(asc(walletTxs.nonce));
+    const legs = intents.map((i) =>
+      legOf(
+        i,
+        attempts.filter((a) => a.intentId === i.id),
+      ),
+    );
     expect(legs.map((l) => l.nonce)).toEqual(legs.map((_, i) => i));
-    expect(legs.map((l) => l.kind)).toEqual(legs.map(() => 'payout'));
+    expect(intents.map((i) => [i.kind, i.agentId, i.payoutId !== null])).toEqual(
+      intents.map(() => ['payout', null, true]),
+    );
     const succeeded = legs.filter((l) => l.status === 'success');
     expect(succeeded.map((l) => l.txHash).sort()).toEqual(
       [...paid.values()].map((p) => p.contributorTx).sort(),
     );
     expect(legs.filter((l) => l.status !== 'success' && l.status !== 'reverted')).toEqual([]);
+    const settled = attempts.filter((a) => a.status === 'mined' || a.status === 'reverted');
+    expect(settled.map((a) => [a.nonce, a.hash, a.kind])).toEqual(
+      legs.map((l) => [l.nonce, l.txHash, 'payout']),
+    );
+    expect(attempts.filter((a) => a.status === 'signed' || a.status === 'sent')).toEqual([]);
     await expectMinedAtTheirNonces(tc, signer, legs);
-    const [counter] = await db.db.select().from(signerNonces).where(eq(signerNonces.address, signer));
+    const [counter] = await db.db.select().from(accountNonces).where(eq(accountNonces.address, signer));
     const pending = await tc.pub.getTransactionCount({ address: getAddress(signer), blockTag: 'pending' });
     expect(counter?.nextNonce).toBe(legs.length);
     expect(pending).toBe(legs.length);
@@ -299,7 +319,8 @@ describe.skipIf(!runsHere)('payouts of the real server process', () => {
       if (!peek) return '';
       const rows = rowsOf<{ status: string; n: number }>(
         await peek.db.execute(
-          sql`select status, count(*)::int as n from payout_legs group by status order by status`,
+          sql`select status, count(*)::int as n from wallet_intents
+            where payout_id is not null group by status order by status`,
         ),
       );
       return ` legs ${rows.map((r) => `${r.status}:${r.n}`).join(',') || 'none'};`;

@@ -7,7 +7,7 @@ import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
-import { activityEvents, bounties, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
+import { accountNonces, activityEvents, bounties } from '../src/infra/db/schema.ts';
 import * as idempotencyRepo from '../src/infra/http/idempotency.repo.ts';
 import { requestHash } from '../src/infra/http/idempotency.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounty-state.repo.ts';
@@ -23,6 +23,7 @@ import {
 import { openTestDatabase } from './helpers/database.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { deliverMerge } from './helpers/merge-webhook.ts';
+import { payoutLegsOf } from './helpers/payout-rows.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
 
 const UNIT = 10n ** 18n;
@@ -295,14 +296,20 @@ describe('payments the contributor can count on', () => {
     await tc.test.revert({ id: snapshot });
     await tc.test.mine({ blocks: 2 });
     expect((await paidFrom(project.tokenAddress)).contributor(contributor)).toHaveLength(0);
-    await base.app.services.approvals.reconcile();
+    // The transaction engine's pass puts it back; the reconciler then finds nothing left to do.
+    const repair = async () => {
+      await base.app.services.txEngine.run();
+      await base.app.services.approvals.reconcile();
+    };
+    await repair();
     await waitFor(async () => (await paidFrom(project.tokenAddress)).contributor(contributor).length === 1);
-    await base.app.services.approvals.reconcile();
+    // A pass follows a transaction a second after its last change (the test's clock stands still).
+    base.clock.advance(2_000);
+    await repair();
     const paid = await paidFrom(project.tokenAddress);
     expect(paid.contributor(contributor).map((l) => l.txHash)).toEqual([hash]);
     expect(paid.fees.map((l) => l.txHash)).toEqual([hash]);
-    const [leg] = await legRows(bountyId);
-    expect(leg).toMatchObject({ status: 'success', txHash: hash });
+    expect((await legRows(bountyId)).map((l) => [l.status, l.txHash])).toEqual([['success', hash]]);
   });
 
   it('notices a payout nonce used outside the service, signs again at a fresh nonce, and never pays twice', async () => {
@@ -316,19 +323,51 @@ describe('payments the contributor can count on', () => {
       transport: http(tc.rpcUrl),
     });
     const outside = await payoutWallet.sendTransaction({ to: payoutWallet.account.address, value: 0n });
+    const taken = (await tc.pub.getTransaction({ hash: outside })).nonce;
     await tc.pub.waitForTransactionReceipt({ hash: outside });
-    const { bountyId, contributor } = await inReview(project, 100);
-    const res = await approve(base, bountyId);
+    // Mined before the next payout is signed: signing reads the chain's count and skips past it.
+    const second = await inReview(project, 100);
+    const res = await approve(base, second.bountyId);
     expect(res.statusCode, res.body).toBe(200);
+    expect((await legRows(second.bountyId)).map((l) => [l.status, l.nonce])).toEqual([
+      ['success', taken + 1],
+    ]);
+    // Used while the next payout waits in the node's pool: the outside transaction, at its nonce
+    // with a far higher tip, takes its place; the engine gives that payout transaction up and the
+    // reconciler signs the payout again at a fresh nonce.
+    const { bountyId, contributor } = await inReview(project, 100);
+    const answer = await withBlockTime(3_600, async () => {
+      const pending = approve(base, bountyId);
+      await waitFor(async () => (await legRows(bountyId)).some((l) => l.status === 'sent'));
+      const [leg] = await legRows(bountyId);
+      await payoutWallet.sendTransaction({
+        to: payoutWallet.account.address,
+        value: 0n,
+        nonce: leg?.nonce as number,
+        maxPriorityFeePerGas: 50n * 10n ** 9n,
+        maxFeePerGas: 100n * 10n ** 9n,
+      });
+      await tc.test.mine({ blocks: 1 });
+      return pending;
+    });
+    expectError(answer, 502, 'upstream_error');
+    base.clock.advance(2_000);
+    await base.app.services.txEngine.run();
+    await base.app.services.approvals.reconcile();
+    expect(await bounty(bountyId)).toMatchObject({ status: 'done' });
     const legs = await legRows(bountyId);
     expect(legs.map((l) => l.status)).toEqual(['dropped', 'success']);
     const paid = await paidFrom(project.tokenAddress);
-    expect(paid.contributor(contributor)).toHaveLength(1);
+    for (const c of [first.contributor, second.contributor, contributor]) {
+      expect(paid.contributor(c)).toHaveLength(1);
+    }
+    expect(paid.contributor(contributor).map((l) => l.txHash)).toEqual([legs[1]?.txHash]);
+    expect(paid.fees).toHaveLength(3);
     expectNoFeeWithoutReward(paid.all, tc.chain.info.treasuryAddress as string);
     const [counter] = await database.db
       .select()
-      .from(signerNonces)
-      .where(eq(signerNonces.address, tc.chain.payoutSigner.address));
+      .from(accountNonces)
+      .where(eq(accountNonces.address, tc.chain.payoutSigner.address.toLowerCase()));
     expect(counter?.nextNonce).toBe(
       await tc.pub.getTransactionCount({ address: getAddress(tc.chain.payoutSigner.address) }),
     );
@@ -376,15 +415,8 @@ describe('payments the contributor can count on', () => {
     expectError(await approve(base, bountyId), 400, 'not_in_review');
   });
 
-  async function legRows(bountyId: string) {
-    const rows = await database.db
-      .select({ leg: payoutLegs })
-      .from(payoutLegs)
-      .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-      .where(eq(payouts.bountyId, bountyId))
-      .orderBy(payoutLegs.nonce);
-    return rows.map((r) => r.leg);
-  }
+  /** The bounty's payout transactions (the engine's intents, read as legs), in the order signed. */
+  const legRows = (bountyId: string) => payoutLegsOf(database.db, { bountyId });
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bounties, payouts, signerNonces } from '../src/infra/db/schema.ts';
+import { accountNonces, bounties, payouts } from '../src/infra/db/schema.ts';
 import { buildTestApp, expectError, registerAgent, type TestContext } from './helpers/app.ts';
 import { paidBounty } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
@@ -84,7 +84,7 @@ describe('payout keys', () => {
     expectError(await approve(a.app, s.founder, w.bounty.id), 502, 'upstream_error');
     const before = await legsOf(a, w.submission.id);
     expect(before.map((l) => [l.kind, l.status, l.signer, l.attempts.length])).toEqual([
-      ['payout', 'sent', chain.payoutSigner.address, 1],
+      ['payout', 'sent', chain.payoutSigner.address.toLowerCase(), 1],
     ]);
 
     // Stuck as far as anyone can tell: the other key's reconciler leaves them alone.
@@ -96,7 +96,7 @@ describe('payout keys', () => {
     // A third instance with the other key refuses to start while they are in flight.
     await expect(
       buildTestApp({ chain: chain.withPayoutKey(otherKey), database: a.database, env: FAST }),
-    ).rejects.toThrow(/another payout key are still in flight.*0x00000000000000000000000000000000000000A1/s);
+    ).rejects.toThrow(/another payout key are still in flight.*0x00000000000000000000000000000000000000a1/s);
 
     chain.holdReceipts = false;
     expect(await a.app.services.approvals.reconcile()).toBe(1);
@@ -189,9 +189,20 @@ describe('fees', () => {
   it('never signs a replacement above PAYOUT_MAX_FEE_PER_GAS_GWEI', async () => {
     const chain = new FakeChain();
     const ctx = await appOn(chain, { PAYOUT_MAX_FEE_PER_GAS_GWEI: '3' });
+    // A payout of another project signed at the key's next nonce and never sent (its broadcast
+    // failed; another instance holds its bounty, so no reconciler pass sends it): the payout
+    // signed after it waits in the node's pool behind that gap, stuck.
+    const other = await scene(ctx, chain);
+    const ahead = await inReview(ctx.app, other);
+    chain.failNextBroadcast = new Error('socket hang up');
+    expectError(await approve(ctx.app, other.founder, ahead.bounty.id), 502, 'upstream_error');
+    await ctx.database.db
+      .update(bounties)
+      .set({ approvalLeaseUntil: sql`now() + interval '1 day'` })
+      .where(eq(bounties.id, ahead.bounty.id));
+    const [gap] = await legsOf(ctx, ahead.submission.id);
     const s = await scene(ctx, chain);
     const w = await inReview(ctx.app, s);
-    chain.holdReceipts = true;
     expectError(await approve(ctx.app, s.founder, w.bounty.id), 502, 'upstream_error');
     for (let round = 0; round < 6; round++) {
       ctx.clock.advance(STUCK_AFTER_MS + 1000);
@@ -199,12 +210,15 @@ describe('fees', () => {
     }
     // 2 gwei, then +12.5% three times (2.25, 2.53, 2.85); a fourth raise would pass 3 gwei.
     const legs = await legsOf(ctx, w.submission.id);
-    expect(legs.map((l) => [l.kind, l.attempts.length])).toEqual([['payout', 4]]);
+    expect(legs.map((l) => [l.kind, l.nonce, l.attempts.length])).toEqual([
+      ['payout', (gap?.nonce ?? 0) + 1, 4],
+    ]);
     for (const a of legs.flatMap((l) => l.attempts)) {
       expect(a.maxFeePerGas).toBeLessThanOrEqual(3n * GWEI);
       expect(a.maxPriorityFeePerGas).toBeLessThanOrEqual(a.maxFeePerGas);
     }
-    chain.holdReceipts = false;
+    // The gap fills (the payout ahead sent by hand): the newest replacement mines, and pays once.
+    await chain.wallets.broadcast(gap?.attempts[0]?.rawTx as string);
     expect(await ctx.app.services.approvals.reconcile()).toBe(1);
     const paid = expectOnePayout(chain, s, s.dev.walletAddress as string, amounts);
     expect(legs[0]?.attempts.map((a) => a.txHash)).toContain(paid.contributor.hash);
@@ -298,9 +312,17 @@ describe('a chain that lost transactions', () => {
     expect(chain.ledgerNonce).toBe(0);
     expect(chain.transfers).toEqual([]);
 
+    // The engine's pass puts the lost nonces back; its next pass (it follows what it sent after a
+    // second) settles what was sent again; the reconciler finds nothing left to sign.
+    await ctx.app.services.txEngine.run();
+    ctx.clock.advance(2_000);
+    await ctx.app.services.txEngine.run();
     await ctx.app.services.approvals.reconcile();
     expect(chain.ledgerNonce).toBe(3);
-    const [counter] = await ctx.database.db.select().from(signerNonces);
+    const [counter] = await ctx.database.db
+      .select()
+      .from(accountNonces)
+      .where(eq(accountNonces.address, chain.payoutSigner.address.toLowerCase()));
     expect(counter?.nextNonce).toBe(3);
     // Nonce 0 held a's reverted payout: it is filled by a transaction that moves nothing, since
     // its bytes could now succeed beside the payout that paid a.

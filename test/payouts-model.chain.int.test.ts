@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPayoutAudit } from '../scripts/lib/payout-audit-sources.ts';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
-import { activityEvents, bounties, payoutLegs, payouts, submissions } from '../src/infra/db/schema.ts';
+import { activityEvents, bounties, payouts, submissions, walletIntents } from '../src/infra/db/schema.ts';
+import type { PayoutLeg } from '../src/modules/payouts/payout-legs.ts';
 import { formatAudit } from '../src/modules/payouts/payouts-audit.ts';
 import {
   buildTestApp,
@@ -20,7 +21,7 @@ import { randomRuns, randomSeed } from './helpers/counts.ts';
 import { openTestDatabase } from './helpers/database.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { deliverMerge } from './helpers/merge-webhook.ts';
-import { attemptsOfLegs } from './helpers/payout-rows.ts';
+import { attemptsOfLegs, payoutLegsOf } from './helpers/payout-rows.ts';
 import { setRepoLogin } from './helpers/repo-login.ts';
 import { type Faults, type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.ts';
 
@@ -225,18 +226,8 @@ describe('the money path under random interleavings', () => {
     const bs = await db.select().from(bounties).where(inArray(bounties.id, run.bountyIds));
     const subs = await db.select().from(submissions).where(inArray(submissions.bountyId, run.bountyIds));
     const pays = await db.select().from(payouts).where(inArray(payouts.bountyId, run.bountyIds));
-    const legs =
-      pays.length > 0
-        ? await db
-            .select()
-            .from(payoutLegs)
-            .where(
-              inArray(
-                payoutLegs.payoutId,
-                pays.map((p) => p.id),
-              ),
-            )
-        : [];
+    const legs: PayoutLeg[] = [];
+    for (const bountyId of run.bountyIds) legs.push(...(await payoutLegsOf(db, { bountyId })));
     const attempts = await attemptsOfLegs(
       db,
       legs.map((l) => l.id),
@@ -364,15 +355,16 @@ describe('the money path under random interleavings', () => {
   }
 
   /**
-   * Legs of other payouts not settled yet (a fault cut them): the node may hold a new payout's
-   * transactions behind them until the reconciler sends them, so a healthy approval may time out.
+   * Legs (pending payout intents) of other payouts not settled yet (a fault cut them): the node may
+   * hold a new payout's transactions behind them until the reconciler sends them, so a healthy
+   * approval may time out.
    */
   async function backlogBefore(bountyId: string): Promise<boolean> {
     const open = await database.db
       .select({ bountyId: payouts.bountyId })
-      .from(payoutLegs)
-      .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-      .where(inArray(payoutLegs.status, ['signed', 'sent']));
+      .from(walletIntents)
+      .innerJoin(payouts, eq(payouts.id, walletIntents.payoutId))
+      .where(eq(walletIntents.status, 'pending'));
     return open.some((l) => l.bountyId !== bountyId);
   }
 

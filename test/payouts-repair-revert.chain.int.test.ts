@@ -27,6 +27,15 @@ describe('a paid payout whose re-sent transaction reverts', () => {
   });
 
   const legsOf = (bountyId: string) => payoutLegsOf(ctx.database.db, { bountyId });
+  /**
+   * One pass of what runs on timers: the transaction engine (the clock past its follow-up delay),
+   * then the approvals' reconciler.
+   */
+  const pass = async () => {
+    ctx.clock.advance(5_000);
+    await ctx.app.services.txEngine.run();
+    await ctx.app.services.approvals.reconcile();
+  };
 
   it('is signed again at a fresh nonce once the revert is final and the funds are back: it pays once', async () => {
     const funds = { account: FOUNDER_ACCOUNT, eth: UNIT, allowance: 10n ** 30n };
@@ -52,7 +61,7 @@ describe('a paid payout whose re-sent transaction reverts', () => {
     // The chain rolls back (the payment is gone) and the founder revokes the allowance.
     await tc.test.revert({ id: snapshot });
     await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 0n);
-    for (let pass = 0; pass < 3; pass++) await ctx.app.services.approvals.reconcile();
+    for (let i = 0; i < 3; i++) await pass();
     // The same bytes went out again and reverted: nothing paid, and no new leg while funds lack.
     expect(await paidTo()).toEqual([]);
     const [first, ...more] = await legsOf(bounty.id);
@@ -61,7 +70,7 @@ describe('a paid payout whose re-sent transaction reverts', () => {
 
     // The founder allows payouts again: the next pass signs the payout at a fresh nonce.
     await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 10n ** 30n);
-    for (let pass = 0; pass < 3; pass++) await ctx.app.services.approvals.reconcile();
+    for (let i = 0; i < 3; i++) await pass();
     const moved = await paidTo();
     const paid = moved[0]?.[2] as string;
     expect(moved).toEqual([
@@ -77,7 +86,7 @@ describe('a paid payout whose re-sent transaction reverts', () => {
     expect(after.status).toBe('done');
     expect(after.submissions[0]).toMatchObject({ status: 'approved', contributor_tx_hash: paid });
     // More passes pay nothing more.
-    for (let pass = 0; pass < 2; pass++) await ctx.app.services.approvals.reconcile();
+    for (let i = 0; i < 2; i++) await pass();
     expect(await paidTo()).toEqual(moved);
   });
 });

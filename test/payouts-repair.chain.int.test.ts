@@ -1,15 +1,16 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createWalletClient, getAddress, type Hex, http } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
-import { legAttempts, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
+import { accountNonces, payouts } from '../src/infra/db/schema.ts';
 import { buildTestApp, expectError, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
 import { bountyInReview, fundedChainProject } from './helpers/builders.ts';
 import { startTestChain, type TestChain, transferLogs } from './helpers/chain.ts';
 import { openTestDatabase } from './helpers/database.ts';
+import { attemptsOfLegs, payoutLegsOf } from './helpers/payout-rows.ts';
 import { type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.ts';
 
 const UNIT = 10n ** 18n;
@@ -57,14 +58,19 @@ describe('payout ledger repair on a real chain', () => {
   const approve = (bountyId: string) =>
     ctx.app.inject({ method: 'POST', url: `/api/bounties/${bountyId}/approve`, headers: founder.headers });
 
-  async function legsOf(bountyId: string) {
-    const rows = await database.db
-      .select({ leg: payoutLegs })
-      .from(payoutLegs)
-      .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-      .where(eq(payouts.bountyId, bountyId))
-      .orderBy(asc(payoutLegs.nonce));
-    return rows.map((r) => r.leg);
+  /** The bounty's payout transactions (the engine's intents), in nonce order. */
+  const legsOf = async (bountyId: string) =>
+    (await payoutLegsOf(database.db, { bountyId })).sort((a, b) => a.nonce - b.nonce);
+  const attemptsOf = (legId: string) => attemptsOfLegs(database.db, [legId]);
+  /**
+   * One pass of what runs on timers: the transaction engine (the clock past its follow-up delay),
+   * then the approvals' reconciler; what the engine put on the chain.
+   */
+  async function pass(app: TestContext = ctx) {
+    app.clock.advance(5_000);
+    const put = await app.app.services.txEngine.run();
+    await app.app.services.approvals.reconcile();
+    return put;
   }
 
   /** The founder's transfers on the token from the chain's Transfer logs: [to, value, tx hash]. */
@@ -113,27 +119,27 @@ describe('payout ledger repair on a real chain', () => {
     await expect(tc.pub.getTransactionReceipt({ hash: hash as Hex })).rejects.toThrow();
     expect((await legsOf(bountyId)).map((l) => l.status)).toEqual(['success']);
 
-    await ctx.app.services.approvals.reconcile();
-    // The same transaction (same bytes, same hash) mined again, once.
+    // The engine puts the same transaction (same bytes, same hash) back: it mines again, once.
+    expect(await pass()).toBe(1);
     expect(await paidFrom(project.tokenAddress)).toEqual(expected);
+    // The next pass settles it from its receipt, sending nothing.
+    expect(await pass()).toBe(0);
     const legs = await legsOf(bountyId);
     expect(legs.map((l) => [l.kind, l.status, l.txHash, l.nonce])).toEqual([
       ['payout', 'success', hash, paidLeg?.nonce],
     ]);
     await expectRouterCall(hash, paidLeg?.nonce as number);
-    expect(
-      await database.db
-        .select()
-        .from(legAttempts)
-        .where(eq(legAttempts.legId, paidLeg?.id as string)),
-    ).toHaveLength(1);
+    expect(await attemptsOf(paidLeg?.id as string)).toHaveLength(1);
     const signer = tc.chain.payoutSigner.address;
-    const [counter] = await database.db.select().from(signerNonces).where(eq(signerNonces.address, signer));
+    const [counter] = await database.db
+      .select()
+      .from(accountNonces)
+      .where(eq(accountNonces.address, signer.toLowerCase()));
     const chainNonce = await tc.pub.getTransactionCount({ address: getAddress(signer), blockTag: 'pending' });
     expect(counter?.nextNonce).toBe(chainNonce);
 
     // A second pass finds nothing to repair.
-    expect(await ctx.app.services.payouts.repairLedger()).toBe(0);
+    expect(await pass()).toBe(0);
     expect(await paidFrom(project.tokenAddress)).toEqual(expected);
 
     // The nonce counter is not ahead of the chain: the next approval pays at once (no 502).
@@ -161,10 +167,7 @@ describe('payout ledger repair on a real chain', () => {
     }
     const signed = await legsOf(bountyId);
     expect(signed.map((l) => [l.kind, l.status])).toEqual([['payout', 'signed']]);
-    const [stored] = await database.db
-      .select()
-      .from(legAttempts)
-      .where(eq(legAttempts.legId, signed[0]?.id as string));
+    const [stored] = await attemptsOf(signed[0]?.id as string);
     const storedFee = stored?.maxFeePerGas as bigint;
 
     // The base fee jumps to four times the stored cap before the payout reaches the node.
@@ -176,15 +179,7 @@ describe('payout ledger repair on a real chain', () => {
 
     expect(await ctx.app.services.approvals.reconcile()).toBe(1);
     const legs = await legsOf(bountyId);
-    const attempts = await Promise.all(
-      legs.map((l) =>
-        database.db
-          .select()
-          .from(legAttempts)
-          .where(eq(legAttempts.legId, l.id))
-          .orderBy(asc(legAttempts.createdAt), asc(legAttempts.maxFeePerGas)),
-      ),
-    );
+    const attempts = await Promise.all(legs.map((l) => attemptsOf(l.id)));
     expect(attempts.map((a) => a.length)).toEqual([2]);
     expect(legs.map((l) => [l.nonce, l.status, l.txHash])).toEqual(
       signed.map((l, i) => [l.nonce, 'success', attempts[i]?.[1]?.txHash]),
@@ -239,11 +234,11 @@ describe('payout ledger repair on a real chain', () => {
     expect(await paidFrom(project.tokenAddress)).toEqual([]);
 
     // The service looks while the payout's block is within its watch: the payout is in flight again.
-    await deep.app.services.approvals.reconcile();
+    await pass(deep);
     expect((await legsOf(bountyId)).map((l) => l.status)).not.toEqual(['success']);
     // Deep enough that the outside transaction is final: the lost bytes' nonce is used for good.
     await tc.test.mine({ blocks: 6 });
-    for (let pass = 0; pass < 3; pass++) await deep.app.services.approvals.reconcile();
+    for (let i = 0; i < 3; i++) await pass(deep);
     // The contributor is paid, once, by a new transaction; the fee with it.
     const moved = await paidFrom(project.tokenAddress);
     const paid = moved[0]?.[2] as string;
@@ -254,9 +249,10 @@ describe('payout ledger repair on a real chain', () => {
     expect(paid).not.toBe(lost);
     await expectRouterCall(paid, (leg?.nonce as number) + 1);
     const legs = await legsOf(bountyId);
-    expect(legs.map((l) => [l.kind, l.status, l.nonce, l.txHash])).toEqual([
-      ['payout', 'dropped', leg?.nonce, lost],
-      ['payout', 'success', (leg?.nonce as number) + 1, paid],
+    // A dropped transaction names no hash as its own (it moved nothing); its attempt is the lost one.
+    expect(legs.map((l) => [l.kind, l.status, l.nonce, l.txHash, l.hashes])).toEqual([
+      ['payout', 'dropped', leg?.nonce, null, [lost]],
+      ['payout', 'success', (leg?.nonce as number) + 1, paid, [paid]],
     ]);
     // The approved submission names the transaction that paid, not the one that never will.
     const bounty = (await ctx.app.inject({ method: 'GET', url: `/api/bounties/${bountyId}` })).json().bounty;

@@ -1,11 +1,14 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { decodeFunctionData, type Hex } from 'viem';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
 import { type Executor, rowsOf } from '../src/infra/db/client.ts';
-import { bounties, payoutLegs, payouts } from '../src/infra/db/schema.ts';
+import { bounties, payouts, walletIntents } from '../src/infra/db/schema.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounty-state.repo.ts';
 import { buildTestApp, expectError, randomAddress, registerAgent } from './helpers/app.ts';
 import { payoutApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
+import { payoutLegsOf } from './helpers/payout-rows.ts';
 import {
   approve,
   claim,
@@ -136,11 +139,7 @@ describe('approval against a changing review', () => {
     expect(signedOn(s.tokenAddress)).toEqual([]);
     expect(paidOn(chain, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
     expect(await payoutOf(submission.id)).toMatchObject({ status: 'failed' });
-    const legs = await ctx.database.db
-      .select()
-      .from(payoutLegs)
-      .where(eq(payoutLegs.payoutId, (await payoutOf(submission.id))?.id as string));
-    expect(legs).toEqual([]);
+    expect(await payoutLegsOf(ctx.database.db, { submissionId: submission.id })).toEqual([]);
     const detail = await getBounty(ctx.app, bounty.id);
     expect(detail.status).toBe('open');
     expect(detail.submissions[0]).toMatchObject({ id: submission.id, status: 'rejected' });
@@ -206,7 +205,8 @@ describe('approval against a changing review', () => {
     expect(await payoutOf(submission.id)).toMatchObject({ status: 'confirmed' });
     expectOnePayout(chain, s, s.dev.walletAddress as string, amounts, body);
     // The one leg signed meanwhile is the payout's: abandon left it (and the payout) alone.
-    const legs = await ctx.database.db.select().from(payoutLegs).where(eq(payoutLegs.payoutId, payout.id));
+    const legs = await payoutLegsOf(ctx.database.db, { submissionId: submission.id });
+    expect(legs.map((l) => l.payoutId)).toEqual([payout.id]);
     expect(legs.map((l) => [l.kind, l.status, l.txHash])).toEqual([
       ['payout', 'success', body.contributor_tx_hash],
     ]);
@@ -327,12 +327,23 @@ describe('approval against a changing review', () => {
         [chain.info.treasuryAddress.toLowerCase(), 5n * UNIT, undefined],
       ]);
       expect(signedOn(s.tokenAddress).filter((t) => t.feeUnits !== undefined)).toEqual([]);
-      const legs = await ctx.database.db
+      const legs = (await payoutLegsOf(ctx.database.db, { submissionId: submission.id })).sort(
+        (x, y) => x.nonce - y.nonce,
+      );
+      // What each leg's transferFrom(from, to, amount) moves, read from its intent's call.
+      const calls = await ctx.database.db
         .select()
-        .from(payoutLegs)
-        .where(eq(payoutLegs.payoutId, (await payoutOf(submission.id))?.id as string))
-        .orderBy(asc(payoutLegs.nonce));
-      expect(legs.map((l) => [l.kind, l.status, l.amountUnits])).toEqual([
+        .from(walletIntents)
+        .where(
+          inArray(
+            walletIntents.id,
+            legs.map((l) => l.id),
+          ),
+        );
+      const amountOf = (id: string) =>
+        decodeFunctionData({ abi: projectTokenAbi, data: calls.find((c) => c.id === id)?.data as Hex })
+          .args?.[2];
+      expect(legs.map((l) => [l.kind, l.status, amountOf(l.id)])).toEqual([
         ['contributor', 'success', 95n * UNIT],
         ['fee', 'reverted', 5n * UNIT],
         ['fee', 'success', 5n * UNIT],

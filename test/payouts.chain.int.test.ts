@@ -1,9 +1,10 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { getAddress, type Hex, parseTransaction } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvmChain } from '../src/infra/chain/evm-chain.ts';
 import type { Database } from '../src/infra/db/client.ts';
-import { legAttempts, payoutLegs, payouts, signerNonces } from '../src/infra/db/schema.ts';
+import { accountNonces, payouts, walletIntents, walletTxs } from '../src/infra/db/schema.ts';
+import { legOf } from '../src/modules/payouts/payout-legs.ts';
 import { buildTestApp, expectError, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
 import { bountyInReview, fundedChainProject } from './helpers/builders.ts';
 import {
@@ -15,6 +16,7 @@ import {
   transferLogs,
 } from './helpers/chain.ts';
 import { openTestDatabase } from './helpers/database.ts';
+import { attemptsOfLegs, payoutLegsOf } from './helpers/payout-rows.ts';
 import { type RpcProxy, startRpcProxy } from './helpers/rpc-proxy.ts';
 
 const UNIT = 10n ** 18n;
@@ -91,23 +93,18 @@ describe('payouts on a real chain', () => {
     };
   }
 
+  /** The bounty's payout transactions (the engine's intents, read as legs), with their payout's row. */
   async function legsOf(bountyId: string) {
-    const rows = await database.db
-      .select({ leg: payoutLegs, payoutStatus: payouts.status })
-      .from(payoutLegs)
-      .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
-      .where(eq(payouts.bountyId, bountyId))
-      .orderBy(asc(payoutLegs.nonce));
-    return rows.map((r) => ({ ...r.leg, payoutStatus: r.payoutStatus }));
+    const rows = await database.db.select().from(payouts).where(eq(payouts.bountyId, bountyId));
+    const legs = await payoutLegsOf(database.db, { bountyId });
+    return legs.map((l) => {
+      const p = rows.find((r) => r.id === l.payoutId);
+      return { ...l, payoutStatus: p?.status, contributorUnits: p?.contributorUnits };
+    });
   }
 
-  async function attemptsOf(legId: string) {
-    return database.db
-      .select()
-      .from(legAttempts)
-      .where(eq(legAttempts.legId, legId))
-      .orderBy(asc(legAttempts.createdAt));
-  }
+  /** Every signed attempt of a leg (a cancel at its nonce included), oldest first. */
+  const attemptsOf = (legId: string) => attemptsOfLegs(database.db, [legId]);
 
   /** The founder's outgoing transfers on a token, as the chain's Transfer events record them. */
   async function paidFrom(token: string) {
@@ -214,7 +211,7 @@ describe('payouts on a real chain', () => {
       );
       // One leg: the router call, recorded with the amount for the contributor and its one hash.
       const legs = await legsOf(bountyId);
-      expect(legs.map((l) => [l.kind, l.amountUnits, l.status, l.txHash])).toEqual([
+      expect(legs.map((l) => [l.kind, l.contributorUnits, l.status, l.txHash])).toEqual([
         ['payout', reward - c.fee, 'success', res.json().contributor_tx_hash],
       ]);
     }
@@ -433,10 +430,9 @@ describe('payouts on a real chain', () => {
   it('never pays a payout whose submission was rejected before anything was signed', async () => {
     const project = await fundedProject();
     const { bountyId, contributor } = await inReview(project, 30);
-    // The approval stops before signing: the payout wallet's nonce cannot be read. (The counter is
-    // seeded from the chain only when missing; with nothing in flight, dropping it is harmless.)
-    // Its payout row exists, no leg does, so the founder may still reject.
-    await database.db.delete(signerNonces);
+    // The approval stops before signing: the payout wallet's nonce cannot be read (signing reads
+    // the chain's pending count under the counter lock, in the transaction that records the
+    // payout). Nothing is recorded, nothing signed, so the founder may still reject.
     proxy.set({ fail: { methods: ['eth_getTransactionCount'], mode: 'http500' } });
     try {
       expectError(await approve(base, bountyId), 502, 'upstream_error');
@@ -445,7 +441,7 @@ describe('payouts on a real chain', () => {
     }
     expect(await legsOf(bountyId)).toEqual([]);
     const recorded = await database.db.select().from(payouts).where(eq(payouts.bountyId, bountyId));
-    expect(recorded.map((p) => [p.contributorAddress, p.status])).toEqual([[contributor, 'pending']]);
+    expect(recorded.map((p) => [p.contributorAddress, p.status])).toEqual([]);
     const rejected = await base.app.inject({
       method: 'POST',
       url: `/api/bounties/${bountyId}/reject`,
@@ -473,7 +469,7 @@ describe('payouts on a real chain', () => {
     expect(await paidFrom(project.tokenAddress)).toEqual([]);
     expect(await legsOf(bountyId)).toEqual([]);
     const abandoned = await database.db.select().from(payouts).where(eq(payouts.bountyId, bountyId));
-    expect(abandoned.map((p) => [p.contributorAddress, p.status])).toEqual([[contributor, 'failed']]);
+    expect(abandoned.map((p) => [p.contributorAddress, p.status])).toEqual([]);
     expect(await bountyState(bountyId)).toMatchObject({
       status: 'in_review',
       submission: { status: 'pending' },
@@ -490,6 +486,8 @@ describe('payouts on a real chain', () => {
     );
     expect(await paidFrom(project.tokenAddress)).toHaveLength(2);
     expect(await tokenBalance(tc, project.tokenAddress, contributor)).toBe(0n);
+    const paid = await database.db.select().from(payouts).where(eq(payouts.bountyId, bountyId));
+    expect(paid.map((p) => [p.contributorAddress, p.status])).toEqual([[next.walletAddress, 'confirmed']]);
   });
 
   it('pays once when 20 approvals of one bounty arrive together', async () => {
@@ -639,26 +637,25 @@ describe('payouts on a real chain', () => {
 
     // Every leg this file ever signed: one per nonce, no nonce skipped, each the nonce it mined at.
     const signer = tc.chain.payoutSigner.address;
-    const all = await database.db
-      .select()
-      .from(payoutLegs)
-      .where(eq(payoutLegs.signer, signer))
-      .orderBy(asc(payoutLegs.nonce));
+    const all = await payoutLegsOfSigner(signer);
     expect(all.map((l) => l.kind)).toEqual(all.map(() => 'payout'));
     expect(all.filter((l) => l.status !== 'success' && l.status !== 'reverted')).toEqual([]);
     const nonces = all.map((l) => l.nonce);
     const firstNonce = nonces[0] ?? 0;
     expect(nonces).toEqual(Array.from({ length: all.length }, (_, i) => firstNonce + i));
     await expectMinedAtTheirNonces(tc, signer, all);
-    const [counter] = await database.db.select().from(signerNonces).where(eq(signerNonces.address, signer));
+    const [counter] = await database.db
+      .select()
+      .from(accountNonces)
+      .where(eq(accountNonces.address, signer.toLowerCase()));
     const chainNonce = await tc.pub.getTransactionCount({ address: getAddress(signer), blockTag: 'pending' });
     expect(counter?.nextNonce).toBe(chainNonce);
     expect(chainNonce).toBe(firstNonce + all.length);
     // One nonce per payout: ten payouts, ten legs, ten distinct nonces.
     const thisTest = await database.db
-      .select({ nonce: payoutLegs.nonce })
-      .from(payoutLegs)
-      .innerJoin(payouts, eq(payouts.id, payoutLegs.payoutId))
+      .select({ nonce: walletIntents.nonce })
+      .from(walletIntents)
+      .innerJoin(payouts, eq(payouts.id, walletIntents.payoutId))
       .where(
         inArray(
           payouts.bountyId,
@@ -668,4 +665,23 @@ describe('payouts on a real chain', () => {
     expect(thisTest).toHaveLength(10);
     expect(new Set(thisTest.map((l) => l.nonce)).size).toBe(10);
   });
+
+  /** Every payout transaction the key signed (the engine's payout intents), in nonce order. */
+  async function payoutLegsOfSigner(signer: string) {
+    const intents = await database.db
+      .select()
+      .from(walletIntents)
+      .where(and(eq(walletIntents.signer, signer.toLowerCase()), isNotNull(walletIntents.payoutId)))
+      .orderBy(asc(walletIntents.nonce));
+    const ids = intents.map((i) => i.id);
+    const txs = ids.length
+      ? await database.db.select().from(walletTxs).where(inArray(walletTxs.intentId, ids))
+      : [];
+    return intents.map((i) =>
+      legOf(
+        i,
+        txs.filter((t) => t.intentId === i.id),
+      ),
+    );
+  }
 });

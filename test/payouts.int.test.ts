@@ -1,7 +1,11 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { decodeFunctionData, type Hex } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tokensToUnits } from '../src/infra/chain/chain.ts';
-import { payoutLegs, payouts } from '../src/infra/db/schema.ts';
+import { payoutRouterAbi } from '../src/infra/chain/contracts/PayoutRouter.ts';
+import { projectTokenAbi } from '../src/infra/chain/contracts/ProjectToken.ts';
+import { payouts, walletIntents, walletTxs } from '../src/infra/db/schema.ts';
+import { legOf } from '../src/modules/payouts/payout-legs.ts';
 import { expectError, registerAgent } from './helpers/app.ts';
 import { activity } from './helpers/bounty-flows.ts';
 import { payoutApp } from './helpers/builders.ts';
@@ -36,19 +40,30 @@ afterEach(() => {
   chain.revertNextTo = null;
   chain.holdReceipts = false;
   chain.onSign = null;
+  chain.onBroadcast = null;
 });
 
 const amounts = { contributorUnits: 95n * UNIT, feeUnits: 5n * UNIT };
 const lower = (a: string) => a.toLowerCase();
 
-/** The legs of a submission's payout, in nonce order, with their stored attempts. */
+/** The legs of a submission's payout, in nonce order, with their stored attempts and whom each pays how much. */
 async function legsOf(submissionId: string) {
-  const legs = await payoutLegsOf(ctx.database.db, { submissionId });
-  const attempts = await attemptsOfLegs(
-    ctx.database.db,
-    legs.map((l) => l.id),
-  );
-  return legs.map((l) => ({ ...l, attempts: attempts.filter((a) => a.legId === l.id) }));
+  const { db } = ctx.database;
+  const legs = await payoutLegsOf(db, { submissionId });
+  const ids = legs.map((l) => l.id);
+  const attempts = await attemptsOfLegs(db, ids);
+  const calls = ids.length ? await db.select().from(walletIntents).where(inArray(walletIntents.id, ids)) : [];
+  return legs.map((l) => {
+    // The intent's call: a router pay(token, from, to, amount, fee), or a transferFrom(from, to, amount).
+    const data = calls.find((c) => c.id === l.id)?.data as Hex;
+    const args = (
+      l.kind === 'payout'
+        ? decodeFunctionData({ abi: payoutRouterAbi, data }).args.slice(2)
+        : decodeFunctionData({ abi: projectTokenAbi, data }).args?.slice(1)
+    ) as [string, bigint];
+    const [toAddress, amountUnits] = args;
+    return { ...l, toAddress, amountUnits, attempts: attempts.filter((a) => a.legId === l.id) };
+  });
 }
 
 async function payoutOf(submissionId: string) {
@@ -304,7 +319,7 @@ describe('payout workflow', () => {
       expect(leg.attempts).toHaveLength(1);
       expect(leg.attempts[0]?.rawTx).toMatch(/^0x[0-9a-f]+$/);
       expect(leg.attempts[0]?.broadcastAt).toBeNull();
-      expect(await chain.payoutSigner.known(leg.attempts[0]?.txHash as string)).toBe(false);
+      expect(await chain.wallets.known(leg.attempts[0]?.txHash as string)).toBe(false);
     }
     expect(chain.transfers.filter((t) => t.tokenAddress === lower(s.tokenAddress))).toEqual([]);
     expect((await payoutOf(submission.id))?.status).toBe('pending');
@@ -397,16 +412,31 @@ describe('payout workflow', () => {
   });
 
   it('replaces a payout leg that looks stuck at the same nonce, and pays once whichever attempt mined', async () => {
+    // A payout of another project signed at the key's next nonce, its broadcast failed: the one
+    // signed after it waits in the node's pool behind that gap, stuck as far as anyone can tell.
+    const other = await scene(ctx, chain);
+    const ahead = await inReview(ctx.app, other);
+    chain.failNextBroadcast = new Error('socket hang up');
+    expectError(await approve(ctx.app, other.founder, ahead.bounty.id), 502, 'upstream_error');
+    const [gap] = await legsOf(ahead.submission.id);
     const s = await scene(ctx, chain);
     const { bounty, submission } = await inReview(ctx.app, s);
-    chain.holdReceipts = true;
     expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
     const before = await legsOf(submission.id);
-    expect(before.map((l) => [l.kind, l.status])).toEqual([['payout', 'sent']]);
+    expect(before.map((l) => [l.kind, l.status, l.nonce])).toEqual([
+      ['payout', 'sent', (gap?.nonce ?? 0) + 1],
+    ]);
 
-    // Past the stuck threshold: the next drive signs a replacement with fees raised by >= 10%.
+    // Past the stuck threshold: the next drive signs a replacement with fees raised by >= 10%. As it
+    // reaches the node the gap fills: the original mines (its receipt not seen yet) and the
+    // replacement is refused at its used nonce.
     ctx.clock.advance(STUCK_AFTER_MS + 1000);
+    chain.onBroadcast = async () => {
+      chain.holdReceipts = true;
+      await chain.wallets.broadcast(gap?.attempts[0]?.rawTx as string);
+    };
     expectError(await approve(ctx.app, s.founder, bounty.id), 502, 'upstream_error');
+    expect(chain.onBroadcast).toBeNull();
     const replaced = await legsOf(submission.id);
     expect(replaced).toHaveLength(1);
     for (const [i, leg] of replaced.entries()) {
@@ -438,6 +468,10 @@ describe('payout workflow', () => {
       ['payout', 'success', body.contributor_tx_hash],
     ]);
     expect(await approvedEvents(bounty.id)).toHaveLength(1);
+    // The payout ahead, sent by hand here, is settled by its own next approval: paid once too.
+    const aheadBody = okJson(await approve(ctx.app, other.founder, ahead.bounty.id));
+    expectOnePayout(chain, other, other.dev.walletAddress as string, amounts, aheadBody);
+    expect(aheadBody.contributor_tx_hash).toBe(gap?.attempts[0]?.txHash);
   });
 
   it('gives the payout signer unique, contiguous nonces across many approvals', async () => {
@@ -461,11 +495,22 @@ describe('payout workflow', () => {
     }
     expect(rest).toHaveLength(9);
 
-    const legs = await ctx.database.db
+    // Every transaction the payout key's intents hold (the payout legs of every test in this file).
+    const intents = await ctx.database.db
       .select()
-      .from(payoutLegs)
-      .where(eq(payoutLegs.signer, chain.payoutSigner.address))
-      .orderBy(asc(payoutLegs.nonce));
+      .from(walletIntents)
+      .where(eq(walletIntents.signer, lower(chain.payoutSigner.address)))
+      .orderBy(asc(walletIntents.nonce));
+    const txs = await ctx.database.db
+      .select()
+      .from(walletTxs)
+      .where(eq(walletTxs.signer, lower(chain.payoutSigner.address)));
+    const legs = intents.map((i) =>
+      legOf(
+        i,
+        txs.filter((t) => t.intentId === i.id),
+      ),
+    );
     const nonces = legs.map((l) => l.nonce);
     expect(new Set(nonces).size).toBe(nonces.length);
     expect(nonces).toEqual(nonces.map((_, i) => i));

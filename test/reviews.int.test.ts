@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bounties, payoutLegs, payouts } from '../src/infra/db/schema.ts';
+import { bounties, payouts } from '../src/infra/db/schema.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { buildTestApp, createBounty, expectError, registerAgent } from './helpers/app.ts';
 import { appForFile } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
+import { payoutLegsOf } from './helpers/payout-rows.ts';
 import {
   approve,
   claim,
@@ -801,10 +802,7 @@ describe('POST /api/bounties/{id}/approve', () => {
         .from(payouts)
         .where(eq(payouts.submissionId, submission.id));
       expect(payout?.status).toBe('failed');
-      const legs = await other.database.db
-        .select()
-        .from(payoutLegs)
-        .where(eq(payoutLegs.payoutId, payout?.id as string));
+      const legs = await payoutLegsOf(other.database.db, { submissionId: submission.id });
       expect(legs.map((l) => [l.kind, l.status])).toEqual([['payout', 'reverted']]);
       expect(paidOn(deep, s.tokenAddress)).toEqual({ contributor: [], fee: [] });
       const detail = await getBounty(other.app, bounty.id);

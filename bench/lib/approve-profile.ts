@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import type { Chain, PayoutSigner } from '../../src/infra/chain/chain.ts';
+import type { Chain, PayoutSigner, WalletActions } from '../../src/infra/chain/chain.ts';
 import { type Database, type Db, openDatabase } from '../../src/infra/db/client.ts';
 import * as schema from '../../src/infra/db/schema.ts';
 import { databaseUrl, dropDatabase, recreateDatabase } from './seed.ts';
@@ -129,31 +129,56 @@ export async function openTimedDatabase(
 
 const migrationsFolder = () => new URL('../../src/infra/db/migrations', import.meta.url).pathname;
 
+/** The payout key's calls (through the transaction engine's wallet actions), timed as `chain <method>`. */
+const TIMED_WALLET_CALLS = new Set([
+  'nonceOf',
+  'quoteFees',
+  'signTx',
+  'broadcast',
+  'known',
+  'dryRun',
+  'headBlock',
+]);
+
+/**
+ * The wallet actions with each payout call timed; a receipt lookup that found nothing yet also
+ * counts as `chain mined: not yet`.
+ */
+function timedWallets(wallets: WalletActions, stats: Stats): WalletActions {
+  const receipt = timed(stats, 'chain receipt', (hash: string) => wallets.receipt(hash));
+  return new Proxy(wallets, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === 'receipt') {
+        return async (hash: string) => {
+          const r = await receipt(hash);
+          if (r === null) add(stats, 'chain mined: not yet', 0);
+          return r;
+        };
+      }
+      if (typeof value !== 'function') return value;
+      if (typeof prop === 'string' && TIMED_WALLET_CALLS.has(prop)) {
+        return timed(stats, `chain ${prop}`, value.bind(target));
+      }
+      return value.bind(target);
+    },
+  });
+}
+
 /** The chain with each call the approval makes timed into `stats` (`chain <method>`). */
 export function timedChain(chain: Chain, stats: Stats): Chain {
   const p = chain.payoutSigner;
-  const mined = timed(stats, 'chain mined', p.mined);
   const payoutSigner: PayoutSigner = {
     address: p.address,
     routerAddress: p.routerAddress,
-    chainNonce: timed(stats, 'chain chainNonce', p.chainNonce),
-    quoteFees: timed(stats, 'chain quoteFees', p.quoteFees),
-    signPayout: timed(stats, 'chain signPayout', p.signPayout),
-    signTransferFrom: timed(stats, 'chain signTransferFrom', p.signTransferFrom),
-    broadcast: timed(stats, 'chain broadcast', p.broadcast),
-    // A receipt lookup that found nothing yet.
-    mined: async (hash) => {
-      const receipt = await mined(hash);
-      if (receipt === null) add(stats, 'chain mined: not yet', 0);
-      return receipt;
-    },
-    known: timed(stats, 'chain known', p.known),
-    signNonceFiller: timed(stats, 'chain signNonceFiller', p.signNonceFiller),
-    headBlock: timed(stats, 'chain headBlock', p.headBlock),
+    key: p.key,
+    payCall: (t) => p.payCall(t),
+    transferFromCall: (t) => p.transferFromCall(t),
+    headBlock: timed(stats, 'chain headBlock', () => p.headBlock()),
   };
   return {
     info: chain.info,
-    wallets: chain.wallets,
+    wallets: timedWallets(chain.wallets, stats),
     sponsor: chain.sponsor,
     payoutSigner,
     readFunds: timed(stats, 'chain readFunds', (t: string, o: string) => chain.readFunds(t, o)),

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { isNull, ne, sql } from 'drizzle-orm';
 import { tokensToUnits } from '../../src/infra/chain/chain.ts';
 import { type Db, rowsOf } from '../../src/infra/db/client.ts';
 import { walletIntents, walletTxs } from '../../src/infra/db/schema.ts';
@@ -63,23 +63,29 @@ const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 /** The wallet requests, their transactions and the owed rewards. */
 export async function readMoneyLedger(
   db: Db,
-  opts: Pick<MoneyAuditOptions, 'sponsor' | 'withdrawalsPerDay'>,
+  opts: Pick<MoneyAuditOptions, 'sponsor' | 'withdrawalsPerDay' | 'payoutSigner'>,
 ): Promise<MoneyLedger> {
-  const intents: AuditIntent[] = (await db.select().from(walletIntents).orderBy(walletIntents.createdAt)).map(
-    (i) => ({
-      id: i.id,
-      agentId: i.agentId,
-      kind: i.kind,
-      holder: i.holder,
-      signer: i.signer,
-      nonce: i.nonce,
-      status: i.status,
-      txHash: i.txHash,
-      errorCode: i.errorCode,
-      counted: i.counted,
-      createdAt: i.createdAt,
-    }),
-  );
+  // The payout key's transactions are the payout audit's (read as legs there): the wallet side
+  // checks the wallets' and the sponsor's.
+  const payoutKey = opts.payoutSigner.toLowerCase();
+  const walletRows = await db
+    .select()
+    .from(walletIntents)
+    .where(isNull(walletIntents.payoutId))
+    .orderBy(walletIntents.createdAt);
+  const intents: AuditIntent[] = walletRows.map((i) => ({
+    id: i.id,
+    agentId: i.agentId as string,
+    kind: i.kind,
+    holder: i.holder,
+    signer: i.signer,
+    nonce: i.nonce,
+    status: i.status,
+    txHash: i.txHash,
+    errorCode: i.errorCode,
+    counted: i.counted,
+    createdAt: i.createdAt,
+  }));
   const txs: AuditWalletTx[] = await db
     .select({
       hash: walletTxs.hash,
@@ -94,6 +100,7 @@ export async function readMoneyLedger(
       createdAt: walletTxs.createdAt,
     })
     .from(walletTxs)
+    .where(ne(walletTxs.signer, payoutKey))
     .orderBy(walletTxs.signer, walletTxs.nonce);
   // A founder-merged submission still pending is owed; its founder's wallet today pays it.
   const owedRows = rowsOf<{

@@ -1,6 +1,7 @@
 import { inArray, isNotNull, or, sql } from 'drizzle-orm';
 import {
   createPublicClient,
+  decodeFunctionData,
   getAddress,
   type Hex,
   http,
@@ -12,17 +13,19 @@ import {
   toHex,
   zeroAddress,
 } from 'viem';
+import { payoutRouterAbi } from '../../src/infra/chain/contracts/PayoutRouter.ts';
 import { projectTokenAbi } from '../../src/infra/chain/contracts/ProjectToken.ts';
 import type { Db } from '../../src/infra/db/client.ts';
 import {
   agents,
   bounties,
-  legAttempts,
-  payoutLegs,
   payouts,
   projects,
   submissions,
+  walletIntents,
+  walletTxs,
 } from '../../src/infra/db/schema.ts';
+import { legOf } from '../../src/modules/payouts/payout-legs.ts';
 import {
   type AuditChain,
   type AuditLedger,
@@ -34,6 +37,23 @@ import {
 
 /** Reads of the payout audit: the ledger from the database, the facts from the chain. */
 
+/** Whom a payout key's stored call pays, and how much (a router `pay` or a `transferFrom`); null when unreadable. */
+function payeeOfCall(data: string): { to: string; amountUnits: bigint } | null {
+  for (const abi of [payoutRouterAbi, projectTokenAbi] as const) {
+    try {
+      const { functionName, args } = decodeFunctionData({ abi: abi as never, data: data as Hex }) as {
+        functionName: string;
+        args: readonly unknown[];
+      };
+      if (functionName === 'pay') return { to: args[2] as string, amountUnits: args[3] as bigint };
+      if (functionName === 'transferFrom') return { to: args[1] as string, amountUnits: args[2] as bigint };
+    } catch {
+      // not this contract's call
+    }
+  }
+  return null;
+}
+
 export interface LedgerWithTokens extends AuditLedger {
   /** Every project token: transfers on any of them by the payout wallet need a leg. */
   tokens: string[];
@@ -42,10 +62,42 @@ export interface LedgerWithTokens extends AuditLedger {
 /** Everything the audit compares, read without writing. */
 export async function readLedger(db: Db, payoutSigner: string): Promise<LedgerWithTokens> {
   const payoutRows = await db.select().from(payouts);
-  const legRows = await db.select().from(payoutLegs);
+  // A payout's transactions are the transaction engine's intents of the payout key, read as legs.
+  const intentRows = await db
+    .select()
+    .from(walletIntents)
+    .where(isNotNull(walletIntents.payoutId))
+    .orderBy(walletIntents.createdAt, walletIntents.nonce);
   const attemptRows = await db
-    .select({ txHash: legAttempts.txHash, legId: legAttempts.legId })
-    .from(legAttempts);
+    .select()
+    .from(walletTxs)
+    .where(
+      inArray(
+        walletTxs.intentId,
+        db.select({ id: walletIntents.id }).from(walletIntents).where(isNotNull(walletIntents.payoutId)),
+      ),
+    );
+  const legRows = intentRows.map((i) => {
+    const leg = legOf(
+      i,
+      attemptRows.filter((a) => a.intentId === i.id),
+    );
+    // What the stored call pays, decoded (the engine signs it again as stored when it replaces a
+    // transaction): checked against the payout by `leg_not_as_intended`, mined or not.
+    const call = payeeOfCall(i.data);
+    return {
+      id: leg.id,
+      payoutId: leg.payoutId,
+      kind: leg.kind,
+      signer: leg.signer,
+      nonce: leg.nonce,
+      toAddress: call?.to ?? '',
+      amountUnits: call?.amountUnits ?? -1n,
+      status: leg.status,
+      txHash: leg.txHash,
+      attempts: leg.hashes,
+    };
+  });
   const paidSubmissions = db.select({ id: payouts.submissionId }).from(payouts);
   // A founder-merged submission is owed its reward whether or not a payout was ever recorded.
   const subRows = await db
@@ -69,11 +121,9 @@ export async function readLedger(db: Db, payoutSigner: string): Promise<LedgerWi
     .select({ token: projects.tokenAddress })
     .from(projects)
     .where(isNotNull(projects.tokenAddress));
-  const attemptsOf = new Map<string, string[]>();
-  for (const a of attemptRows) attemptsOf.set(a.legId, [...(attemptsOf.get(a.legId) ?? []), a.txHash]);
   return {
     payouts: payoutRows,
-    legs: legRows.map((l) => ({ ...l, attempts: attemptsOf.get(l.id) ?? [] })),
+    legs: legRows,
     submissions: subRows.map(({ s, wallet }) => ({ ...s, submitterWallet: wallet })),
     bounties: bountyRows,
     signers: [...new Set([payoutSigner, ...legRows.map((l) => l.signer)].map((a) => a.toLowerCase()))],

@@ -16,7 +16,7 @@ import { upstream } from '../../src/infra/chain/evm-chain.ts';
 import { AppError } from '../../src/lib/errors.ts';
 import { lower, TokenLedger } from './fake-chain/ledger.ts';
 import { FakeNode, type FakeTransfer, type NodeFaults } from './fake-chain/node.ts';
-import { fakePayoutSigner } from './fake-chain/payout-signer.ts';
+import { fakePayoutSigner, payoutWallets, type SignerChain } from './fake-chain/payout-signer.ts';
 import type { FakeTx } from './fake-chain/raw-tx.ts';
 import { ledgerWallets, noSponsor, refuse } from './fake-chain/wallets.ts';
 
@@ -51,8 +51,9 @@ const PAYOUT_KEY = '0x00000000000000000000000000000000000000A1';
  *   in-app wallets' `approvePayouts` sets the key's allowance the same way. `setFunds` logs nothing.
  *
  * The parts live in fake-chain/: the token ledger (ledger.ts), the node's pool, mining and receipts
- * (node.ts), the payout signer (payout-signer.ts) and its raw transactions (raw-tx.ts), and the
- * in-app wallets and sponsor, which refuse all but approvals (wallets.ts).
+ * (node.ts), the payout keys' calls and the transaction engine's port for them (payout-signer.ts)
+ * and their raw transactions (raw-tx.ts), and the in-app wallets and sponsor, which refuse all but
+ * approvals (wallets.ts).
  */
 export class FakeChain implements Chain, NodeFaults {
   readonly info = {
@@ -105,9 +106,13 @@ export class FakeChain implements Chain, NodeFaults {
   /** When set, runs once before the next broadcast (after the signing transaction committed), then clears. */
   onBroadcast: (() => Promise<void>) | null = null;
 
-  readonly payoutSigner: PayoutSigner = this.signerFor(PAYOUT_KEY);
+  readonly payoutSigner: PayoutSigner = fakePayoutSigner(PAYOUT_KEY, this.signerChain());
 
-  readonly wallets: WalletActions = ledgerWallets(this.ledger);
+  /**
+   * The in-app wallets read balances and approve payouts on the ledger; the transaction engine's
+   * port signs, sends and follows the payout keys' transactions on the node.
+   */
+  readonly wallets: WalletActions = { ...ledgerWallets(this.ledger), ...payoutWallets(this.signerChain()) };
 
   /** No sponsor: a wallet without ETH cannot cash out here. */
   readonly sponsor: SponsorActions = noSponsor();
@@ -194,7 +199,7 @@ export class FakeChain implements Chain, NodeFaults {
    * own key): shared ledger, pool and receipts, that key's own nonces.
    */
   withPayoutKey(address: string): FakeChain {
-    const payoutSigner = this.signerFor(address);
+    const payoutSigner = fakePayoutSigner(address, this.signerChain());
     return new Proxy(this, {
       get: (target, prop, receiver) =>
         prop === 'payoutSigner' ? payoutSigner : Reflect.get(target, prop, receiver),
@@ -243,10 +248,11 @@ export class FakeChain implements Chain, NodeFaults {
     return this.node.accept(raw);
   }
 
-  private signerFor(address: string): PayoutSigner {
-    return fakePayoutSigner(address, {
+  private signerChain(): SignerChain {
+    return {
       info: this.info,
       node: this.node,
+      ledger: this.ledger,
       headBlock: () => this.ledger.block,
       signed: this.signed,
       beforeSign: async () => {
@@ -256,6 +262,6 @@ export class FakeChain implements Chain, NodeFaults {
       },
       quoteFees: () => this.quoteFees(),
       broadcast: (raw) => this.broadcast(raw),
-    });
+    };
   }
 }

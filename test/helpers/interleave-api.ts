@@ -1,4 +1,6 @@
 import type postgres from 'postgres';
+import { legOf } from '../../src/modules/payouts/payout-legs.ts';
+import type { IntentRow, TxRow } from '../../src/modules/transactions/transactions.types.ts';
 import type { CheckedBounty, CheckedPayout } from './interleave-checker.ts';
 import type { Env, World } from './interleave-world.ts';
 
@@ -85,24 +87,38 @@ export async function listBounties(
   return res.body?.bounties ?? [];
 }
 
-/** Payouts and their legs of the world's bounties, straight from the tables. */
+/**
+ * Payouts and their legs of the world's bounties, straight from the tables: each leg is a payout
+ * intent of the transaction engine (`wallet_intents`) with its attempts (`wallet_txs`), read as the
+ * payout rules read them (`legOf`).
+ */
 export async function readPayouts(sql: postgres.Sql, bountyIds: string[]): Promise<CheckedPayout[]> {
   const pays = await sql<{ id: string; submission_id: string; bounty_id: string; status: string }[]>`
     select id, submission_id, bounty_id, status from payouts where bounty_id in ${sql(bountyIds)}`;
   if (pays.length === 0) return [];
-  const legs = await sql<
-    { id: string; payout_id: string; kind: string; status: string; tx_hash: string | null }[]
-  >`
-    select id, payout_id, kind, status, tx_hash from payout_legs
-    where payout_id in ${sql(pays.map((p) => p.id))} order by created_at`;
+  const intents = await sql<IntentRow[]>`
+    select id, payout_id as "payoutId", kind, signer, nonce::int as nonce, status, tx_hash as "txHash",
+      block_number as "blockNumber", created_at as "createdAt"
+    from wallet_intents where payout_id in ${sql(pays.map((p) => p.id))} order by created_at, nonce`;
+  const attempts = intents.length
+    ? await sql<TxRow[]>`
+        select hash, intent_id as "intentId", kind, status, broadcast_at as "broadcastAt"
+        from wallet_txs where intent_id in ${sql(intents.map((i) => i.id))}`
+    : [];
+  const legs = intents.map((i) =>
+    legOf(
+      i,
+      attempts.filter((a) => a.intentId === i.id),
+    ),
+  );
   return pays.map((p) => ({
     id: p.id,
     submissionId: p.submission_id,
     bountyId: p.bounty_id,
     status: p.status,
     legs: legs
-      .filter((l) => l.payout_id === p.id)
-      .map((l) => ({ id: l.id, kind: l.kind, status: l.status, txHash: l.tx_hash })),
+      .filter((l) => l.payoutId === p.id)
+      .map((l) => ({ id: l.id, kind: l.kind, status: l.status, txHash: l.txHash })),
   }));
 }
 

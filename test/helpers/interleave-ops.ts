@@ -179,7 +179,7 @@ export async function runOp(env: Env, w: World, op: Op, via: number): Promise<st
       let inFlight = 0;
       while (Date.now() < deadline) {
         const [row] = await env.sql<{ n: number }[]>`
-          select count(*)::int as n from payout_legs where status in ('signed', 'sent')`;
+          select count(*)::int as n from wallet_intents where payout_id is not null and status = 'pending'`;
         inFlight = row?.n ?? 0;
         if (inFlight > 0) break;
         await sleep(50);

@@ -153,8 +153,8 @@ export async function payoutReach(h: Harness, w: World, trace: string[]): Promis
   const ids = w.bounties.map((b) => b.id);
   const pays = await readPayouts(h.sql, ids);
   const [attempts] = await h.sql<{ n: number }[]>`
-    select count(*)::int as n from leg_attempts a join payout_legs l on l.id = a.leg_id
-    join payouts p on p.id = l.payout_id where p.bounty_id in ${h.sql(ids)}`;
+    select count(*)::int as n from wallet_txs a join wallet_intents i on i.id = a.intent_id
+    join payouts p on p.id = i.payout_id where p.bounty_id in ${h.sql(ids)}`;
   const legs = pays.flatMap((p) => p.legs);
   const by = (xs: string[]) => {
     const counts = new Map<string, number>();

@@ -1,8 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { legAttempts, payoutLegs, signerNonces } from '../../src/infra/db/schema.ts';
-import { signLeg } from '../../src/modules/payouts/leg-broadcast.ts';
+import { accountNonces } from '../../src/infra/db/schema.ts';
 import {
   createBounty,
   createProject,
@@ -144,8 +142,8 @@ export function revertNextPayouts(chain: FakeChain, n: number): void {
  */
 export async function seedPayoutNonce(ctx: TestContext, chain: FakeChain): Promise<void> {
   await ctx.database.db
-    .insert(signerNonces)
-    .values({ address: chain.payoutSigner.address, nextNonce: chain.ledgerNonce })
+    .insert(accountNonces)
+    .values({ address: chain.payoutSigner.address.toLowerCase(), nextNonce: chain.ledgerNonce })
     .onConflictDoNothing();
 }
 
@@ -174,19 +172,34 @@ export async function legacyTwoLegPayout(
     reviewNotes: null,
   });
   const signer = chain.payoutSigner;
-  await seedPayoutNonce(ctx, chain);
-  const [taken] = await db
-    .update(signerNonces)
-    .set({ nextNonce: sql`${signerNonces.nextNonce} + 2` })
-    .where(eq(signerNonces.address, signer.address))
-    .returning({ first: sql<string>`${signerNonces.nextNonce} - 2` });
-  const first = Number(taken?.first);
-  const fees = await signer.quoteFees();
-  for (const [i, kind] of (['contributor', 'fee'] as const).entries()) {
-    const { leg, attempt } = await signLeg(signer, payout, kind, first + i, fees, ctx.clock.now());
-    await db.insert(payoutLegs).values(leg);
-    await db.insert(legAttempts).values(attempt);
-  }
+  const fees = await chain.wallets.quoteFees();
+  // Recorded through the transaction engine's journal, as the payouts module records its own.
+  await db.transaction(async (tx) => {
+    for (const kind of ['contributor', 'fee'] as const) {
+      const call = signer.transferFromCall({
+        tokenAddress: payout.tokenAddress,
+        from: payout.fromAddress,
+        to: kind === 'fee' ? payout.treasuryAddress : payout.contributorAddress,
+        amountUnits: kind === 'fee' ? payout.feeUnits : payout.contributorUnits,
+      });
+      const unsigned = { ...call, valueUnits: 0n, ...fees };
+      await ctx.app.services.txJournal.recordIn(
+        tx,
+        {
+          kind: `payout_${kind}`,
+          agentId: null,
+          payoutId: payout.id,
+          projectId: null,
+          holder: payout.fromAddress,
+          requestKey: null,
+        },
+        signer.address,
+        () => chain.wallets.nonceOf(signer.address, 'pending'),
+        (nonce) => chain.wallets.signTx(signer.key, unsigned, nonce),
+        unsigned,
+      );
+    }
+  });
   return payout;
 }
 

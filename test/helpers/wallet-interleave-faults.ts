@@ -178,7 +178,7 @@ export async function runWalletOp(x: WalletWorld, op: WalletOp, via: number): Pr
       while (Date.now() < deadline) {
         const [l] = await sql<
           { n: number }[]
-        >`select count(*)::int as n from payout_legs where status in ('signed', 'sent')`;
+        >`select count(*)::int as n from wallet_intents where payout_id is not null and status = 'pending'`;
         const [a] = await sql<
           { n: number }[]
         >`select count(*)::int as n from wallet_txs where status in ('signed', 'sent')`;

@@ -85,49 +85,29 @@ export interface PayoutSigner {
   /** The payout router this key pays through: the spender founders approve. */
   readonly routerAddress: string;
   /**
-   * The next nonce the chain expects from this signer: counting pending transactions ('pending',
-   * the default), only mined ones ('latest'), or those mined up to a block number (one deep
-   * enough that a reorg will not take them back).
+   * The payout key itself, for the transaction engine to sign with (`WalletActions.signTx`): it
+   * never leaves the service. Empty when no chain is configured.
    */
-  chainNonce(at?: 'pending' | 'latest' | bigint): Promise<number>;
-  quoteFees(): Promise<Fees>;
+  readonly key: string;
   /**
-   * One router `pay`: amountUnits to `to` and feeUnits to the treasury, from `from`, in one
-   * transaction that moves both or neither.
+   * The call of one router `pay`: amountUnits to `to` and feeUnits to the treasury, from `from`,
+   * in one transaction that moves both or neither. Unsigned; no I/O.
    */
-  signPayout(t: {
-    tokenAddress: string;
-    from: string;
-    to: string;
-    amountUnits: bigint;
-    feeUnits: bigint;
-    nonce: number;
-    fees: Fees;
-  }): Promise<SignedTx>;
+  payCall(t: { tokenAddress: string; from: string; to: string; amountUnits: bigint; feeUnits: bigint }): Call;
   /**
-   * A plain ERC-20 transferFrom by the payout key: a leg of a two-transaction payout signed before
-   * the router existed. It needs the founder's allowance for the payout key itself.
+   * The call of a plain ERC-20 transferFrom by the payout key: a leg of a two-transaction payout
+   * signed before the router existed (it needs the founder's allowance for the payout key itself).
    */
-  signTransferFrom(t: {
-    tokenAddress: string;
-    from: string;
-    to: string;
-    amountUnits: bigint;
-    nonce: number;
-    fees: Fees;
-  }): Promise<SignedTx>;
-  /**
-   * A transaction that moves nothing (0 ETH to the signer itself), to fill a nonce whose payout
-   * transaction must never mine again: a lost reverted leg, or a nonce the chain forgot.
-   */
-  signNonceFiller(t: { nonce: number; fees: Fees }): Promise<SignedTx>;
-  broadcast(raw: string): Promise<BroadcastResult>;
-  /** The receipt of a mined transaction, or null while it is not mined. */
-  mined(hash: string): Promise<MinedTx | null>;
-  /** True when the node knows the transaction (pending or mined). */
-  known(hash: string): Promise<boolean>;
+  transferFromCall(t: { tokenAddress: string; from: string; to: string; amountUnits: bigint }): Call;
   /** The number of the latest block, to count the confirmations of a receipt. */
   headBlock(): Promise<bigint>;
+}
+
+/** A contract call to sign: where to, its data, and a gas limit fixed so signing needs no I/O. */
+export interface Call {
+  to: string;
+  data: string;
+  gas: bigint;
 }
 
 /**

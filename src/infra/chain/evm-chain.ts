@@ -113,7 +113,7 @@ export class EvmChain implements Chain {
       treasuryAddress: getAddress(opts.treasuryAddress),
       devChain: opts.devChain,
     };
-    this.payoutSigner = evmPayoutSigner(this.client, this.payout, opts.chainId, this.payoutRouter);
+    this.payoutSigner = evmPayoutSigner(this.client, this.payout, opts.payoutKey, this.payoutRouter);
     const sender = new EvmTxSender(this.client, opts.chainId, opts.devChain);
     const sponsorAccount = opts.sponsorKey ? privateKeyToAccount(opts.sponsorKey) : null;
     this.wallets = evmWalletActions({

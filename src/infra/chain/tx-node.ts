@@ -1,11 +1,17 @@
-import { type Hex, type PublicClient, TransactionNotFoundError, TransactionReceiptNotFoundError } from 'viem';
+import {
+  type Hex,
+  type PublicClient,
+  parseTransaction,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+} from 'viem';
 import type { BroadcastResult, Fees } from './chain.ts';
 import { errorText, upstream } from './evm-errors.ts';
 
 /**
  * The node side shared by every key the service signs with (the payout key, the sponsor, in-app
  * wallets): what a broadcast answer means, and the fee policy of replacements. One reading of the
- * node's words, so the payout ledger and the wallet engine never disagree on "sent".
+ * node's words, so every key's transactions are read alike.
  */
 
 const ALREADY_KNOWN = ['already known', 'already imported', 'known transaction'];
@@ -105,4 +111,18 @@ export function outbid(old: Fees | null, quote: Fees, cap: bigint): Fees {
     },
     cap,
   );
+}
+
+/**
+ * The call a signed transaction makes (to, data, value, gas), read from its raw bytes; null for
+ * bytes that are not an Ethereum transaction (or create a contract).
+ */
+export function callOfRaw(raw: string): { to: string; data: string; valueUnits: bigint; gas: bigint } | null {
+  try {
+    const t = parseTransaction(raw as Hex);
+    if (!t.to || t.gas === undefined) return null;
+    return { to: t.to.toLowerCase(), data: t.data ?? '0x', valueUnits: t.value ?? 0n, gas: t.gas };
+  } catch {
+    return null;
+  }
 }

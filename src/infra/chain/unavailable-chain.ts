@@ -12,14 +12,9 @@ export const unavailableChain: Chain = {
   payoutSigner: {
     address: '',
     routerAddress: '',
-    chainNonce: async () => refuse(),
-    quoteFees: async () => refuse(),
-    signPayout: async () => refuse(),
-    signTransferFrom: async () => refuse(),
-    signNonceFiller: async () => refuse(),
-    broadcast: async () => refuse(),
-    mined: async () => refuse(),
-    known: async () => refuse(),
+    key: '',
+    payCall: () => refuse(),
+    transferFromCall: () => refuse(),
     headBlock: async () => refuse(),
   },
   wallets: {

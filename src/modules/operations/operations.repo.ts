@@ -1,6 +1,6 @@
-import { and, count, eq, inArray, min } from 'drizzle-orm';
+import { and, count, eq, min } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
-import { payoutLegs, payouts, webhookOutbox } from '../../infra/db/schema.ts';
+import { payouts, walletIntents, webhookOutbox } from '../../infra/db/schema.ts';
 
 // Read-only aggregates for the metrics scrape, kept apart from the payouts and webhooks modules
 // because they serve the operator, not a workflow: no rule depends on them. Each one is served by
@@ -13,15 +13,16 @@ export async function pendingPayouts(ex: Executor): Promise<number> {
 }
 
 /**
- * When the oldest leg still in flight (signed or sent) of an unfinished payout was signed. Taken
- * from pending payouts first, so the join starts from the small partial index, not all legs.
+ * When the oldest payout transaction still in flight (the payout key's pending intents of an
+ * unfinished payout) was signed. Taken from pending payouts first, so the join starts from the
+ * small partial index, not every transaction.
  */
 export async function oldestPendingLegAt(ex: Executor): Promise<Date | null> {
   const [row] = await ex
-    .select({ at: min(payoutLegs.createdAt) })
+    .select({ at: min(walletIntents.createdAt) })
     .from(payouts)
-    .innerJoin(payoutLegs, eq(payoutLegs.payoutId, payouts.id))
-    .where(and(eq(payouts.status, 'pending'), inArray(payoutLegs.status, ['signed', 'sent'])));
+    .innerJoin(walletIntents, eq(walletIntents.payoutId, payouts.id))
+    .where(and(eq(payouts.status, 'pending'), eq(walletIntents.status, 'pending')));
   return row?.at ?? null;
 }
 

@@ -1,9 +1,9 @@
-import type { PayoutSigner } from '../../infra/chain/chain.ts';
+import type { WalletActions } from '../../infra/chain/chain.ts';
 import type { FundsService } from '../funds/funds.service.ts';
 import type { InFlightLeg } from './reservation.repo.ts';
 
 export interface ReservationDeps {
-  signer: Pick<PayoutSigner, 'mined'>;
+  chain: Pick<WalletActions, 'receipt'>;
   funds: Pick<FundsService, 'assertCovers'>;
 }
 
@@ -23,7 +23,7 @@ export async function assertReservable(
   units: bigint,
 ): Promise<void> {
   const mined = await Promise.all(
-    inFlight.map(async (l) => (await Promise.all(l.hashes.map((h) => deps.signer.mined(h)))).some(Boolean)),
+    inFlight.map(async (l) => (await Promise.all(l.hashes.map((h) => deps.chain.receipt(h)))).some(Boolean)),
   );
   const reserved = inFlight.reduce((sum, l, i) => (mined[i] ? sum : sum + l.units), 0n);
   await deps.funds.assertCovers(tokenAddress, fromAddress, units, reserved);

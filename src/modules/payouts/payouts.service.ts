@@ -1,18 +1,19 @@
-import { tokensToUnits } from '../../infra/chain/chain.ts';
+import { type TxReceipt, tokensToUnits } from '../../infra/chain/chain.ts';
 import type { Executor } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import type { KindPolicies, KindPolicy } from '../transactions/transactions.types.ts';
 import { splitReward } from './fee-split.ts';
 import * as fresh from './fresh-payout.repo.ts';
 import { FreshPayout, type FreshResult } from './fresh-payout.ts';
-import { LedgerRepair } from './ledger-repair.ts';
 import { PayoutDriver } from './payout-driver.ts';
+import { INTENT_KIND, isLive, legsOf, type PayoutLeg } from './payout-legs.ts';
 import * as repo from './payouts.repo.ts';
 import {
   type DriveResult,
   type DriverDeps,
   LEG_KINDS,
-  type PaidLeg,
+  type LegKind,
   type PayoutIntent,
   type PayoutsDeps,
   type RepaidKind,
@@ -22,7 +23,7 @@ import {
 } from './payouts.types.ts';
 import { assertRetryCovered } from './retry-coverage.ts';
 
-export type { DriveResult, FreshResult, PaidLeg, PayoutIntent, PayoutsDeps, RepaidListener, RewardSplit };
+export type { DriveResult, FreshResult, PayoutIntent, PayoutsDeps, RepaidListener, RewardSplit };
 export type Payout = repo.PayoutRow;
 
 /**
@@ -34,17 +35,19 @@ export type Payout = repo.PayoutRow;
 export type PayOutcome =
   | { status: 'reviewed' }
   | { status: 'lease_lost' }
-  | { status: 'driven'; payout: Payout; result: DriveResult & { legs?: PaidLeg[] } };
+  | { status: 'driven'; payout: Payout; result: DriveResult };
 
 /**
- * The money side of an approval. A payout row records the intent before anything is signed; its
- * legs (one router transaction each; one transferFrom each for payouts signed before the router)
- * are driven by `PayoutDriver`, exactly once, across retries, crashes, reorgs and instances.
+ * The money side of an approval. A payout row records what is owed before anything is signed; its
+ * transaction (one router call; one transferFrom each for payouts signed before the router) is an
+ * intent of the one transaction engine, signed by the payout key after the funds reservation
+ * (`PayoutDriver`, `FreshPayout`) and followed by the engine, exactly once, across retries,
+ * crashes, reorgs and instances.
  */
 export class PayoutsService {
   private readonly driver: PayoutDriver;
-  private readonly repair: LedgerRepair;
   private readonly fresh: FreshPayout;
+  private readonly driverDeps: DriverDeps;
   /** The last payout of the previous batch: batches rotate, so none starves behind failing ones. */
   private cursor: string | null = null;
   private readonly repaidListeners: RepaidListener[] = [];
@@ -54,20 +57,40 @@ export class PayoutsService {
       db: deps.db,
       clock: deps.clock,
       signer: deps.chain.payoutSigner,
+      chain: deps.chain.wallets,
+      journal: deps.journal,
+      follow: (ids) => deps.follow(ids),
       log: deps.log,
       funds: deps.funds,
       confirmations: deps.confirmations ?? 0,
       pollIntervalMs: deps.pollIntervalMs,
-      stuckAfterMs: deps.stuckAfterMs,
       revertConfirmations: deps.revertConfirmations ?? 0,
       maxFeePerGas: BigInt(deps.maxFeePerGasGwei ?? 500) * 10n ** 9n,
       signNewLegs: deps.payoutsEnabled,
       lockSubmission: deps.lockSubmission,
-      onRepaid: (payoutId, kind, txHash) => this.repaid(payoutId, kind, txHash),
     };
+    this.driverDeps = driverDeps;
     this.driver = new PayoutDriver(driverDeps);
-    this.repair = new LedgerRepair(driverDeps, this.driver);
     this.fresh = new FreshPayout(driverDeps);
+  }
+
+  /**
+   * The payout key's kinds for the transaction engine: a revert counts only
+   * PAYOUT_REVERT_CONFIRMATIONS deep; a transaction whose nonce another took is dropped, for the
+   * payout to be signed anew here after the funds reservation (never re-signed by the engine on
+   * its own); a payout key short of ETH waits to be topped up; a confirmed payout paid again
+   * after a reorg tells the submission its new hash.
+   */
+  kinds(): KindPolicies {
+    const policy = (kind: LegKind): KindPolicy => ({
+      revertDepth: this.deps.revertConfirmations ?? 0,
+      nonceTaken: 'fail',
+      unpayable: 'wait',
+      afterConfirmed: async (intent) => {
+        if (intent.payoutId && intent.txHash) await this.repaid(intent.payoutId, kind, intent.txHash);
+      },
+    });
+    return Object.fromEntries(LEG_KINDS.map((k) => [INTENT_KIND[k], policy(k)]));
   }
 
   /** The reviews module records the hash that paid on the submission (it owns that table). */
@@ -75,9 +98,10 @@ export class PayoutsService {
     this.repaidListeners.push(listener);
   }
 
+  /** A payout confirmed before was paid by this transaction (a reorg took back the one recorded). */
   private async repaid(payoutId: string, kind: RepaidKind, txHash: string): Promise<void> {
     const payout = await repo.findById(this.deps.db, payoutId);
-    if (!payout) return;
+    if (payout?.status !== 'confirmed') return;
     for (const l of this.repaidListeners) await l({ submissionId: payout.submissionId, kind, txHash });
   }
 
@@ -146,12 +170,19 @@ export class PayoutsService {
   }
 
   /**
-   * Inside the approval's finishing transaction: confirms the payout, recording first the legs the
-   * fast path saw mine (`legs`; none when the driver recorded them). False when it is no longer
-   * pending or failed (another finisher confirmed it): whoever confirms it finishes the approval.
+   * Inside the approval's finishing transaction: confirms the payout, recording first the
+   * transaction a first approval saw mine (`mined`; none when the engine settled it). False when
+   * it is no longer pending or failed (another finisher confirmed it): whoever confirms it
+   * finishes the approval.
    */
-  confirmPaid(tx: Executor, payoutId: string, legs: PaidLeg[], now: Date): Promise<boolean> {
-    return fresh.confirmPaid(tx, payoutId, legs, now);
+  async confirmPaid(
+    tx: Executor,
+    payoutId: string,
+    now: Date,
+    mined?: { hash: string; receipt: TxReceipt },
+  ): Promise<boolean> {
+    if (mined) await this.deps.journal.settleMinedIn(tx, mined.hash, mined.receipt);
+    return fresh.confirmPaid(tx, payoutId, now);
   }
 
   /** The submission's payout, created on the first approval and reopened by a retry after a failure. */
@@ -207,7 +238,7 @@ export class PayoutsService {
     return db.transaction(async (tx) => {
       // Signing holds this lock while it stores legs: they are either seen here or never signed.
       if ((await repo.lockById(tx, payoutId))?.status !== 'pending') return false;
-      if ((await repo.legsOf(tx, payoutId)).length > 0) return false;
+      if ((await legsOf(this.driverDeps, tx, payoutId)).length > 0) return false;
       return repo.setStatus(tx, payoutId, ['pending'], 'failed', reason, clock.now());
     });
   }
@@ -225,13 +256,11 @@ export class PayoutsService {
   ): Promise<'closed' | 'contributor_failed' | 'paying'> {
     const payout = await repo.lockBySubmission(tx, submissionId);
     if (!payout) return 'closed';
-    const legs = await repo.legsOf(tx, payout.id);
+    const legs = await legsOf(this.driverDeps, tx, payout.id);
     const contributor = legs.filter((l) => l.kind === 'contributor');
-    const contributorFailed =
-      contributor.length > 0 && contributor.every((l) => l.status === 'reverted' || l.status === 'dropped');
-    const settledFee = (l: repo.LegRow) => contributorFailed && l.kind === 'fee' && l.status === 'success';
-    const moving = (l: repo.LegRow) => l.status !== 'reverted' && l.status !== 'dropped';
-    if (legs.some((l) => moving(l) && !settledFee(l))) return 'paying';
+    const contributorFailed = contributor.length > 0 && !contributor.some(isLive);
+    const settledFee = (l: PayoutLeg) => contributorFailed && l.kind === 'fee' && l.status === 'success';
+    if (legs.some((l) => isLive(l) && !settledFee(l))) return 'paying';
     await repo.setStatus(
       tx,
       payout.id,
@@ -260,15 +289,15 @@ export class PayoutsService {
   }
 
   /**
-   * Start-up check: legs of another payout key still in flight can only be driven by that key;
-   * this instance would skip them, and a replacement signed here could land beside them.
+   * Start-up check: payout transactions of another payout key still in flight can only be
+   * replaced by that key; a transaction signed here could land beside them.
    */
   async assertNoForeignLegsInFlight(): Promise<void> {
     const address = this.deps.chain.payoutSigner.address;
     const foreign = await repo.inFlightOfOtherSigners(this.deps.db, address);
     if (foreign.length === 0) return;
     const which = foreign
-      .map((f) => `${f.signer} (${f.legs} legs, nonces ${f.firstNonce}-${f.lastNonce})`)
+      .map((f) => `${f.signer} (${f.legs} transactions, nonces ${f.firstNonce}-${f.lastNonce})`)
       .join(', ');
     throw new Error(
       `Payout transactions signed by another payout key are still in flight: ${which}. This ` +
@@ -277,9 +306,29 @@ export class PayoutsService {
     );
   }
 
-  /** Puts back on chain what the chain lost under the ledger (see `LedgerRepair`). */
-  repairLedger(): Promise<number> {
-    return this.repair.run();
+  /**
+   * Confirmed payouts whose paid transaction a reorg took back and another transaction's nonce
+   * replaced, or whose bytes sent again then reverted once final: signed again at a fresh nonce
+   * (after the funds reservation), on every pass until one is signed, so a founder short of funds
+   * at that moment only delays it. How many were signed again.
+   */
+  async resignLost(): Promise<number> {
+    const { db, chain, log } = this.deps;
+    const depth = Math.max(this.deps.confirmations ?? 0, this.deps.revertConfirmations ?? 0);
+    const finalAt = (await chain.payoutSigner.headBlock()) - BigInt(depth);
+    let signed = 0;
+    for (const payoutId of await repo.confirmedWithLostKind(db, finalAt)) {
+      try {
+        await this.driver.resignConfirmed(payoutId);
+        signed++;
+      } catch (err) {
+        log.error(
+          { err, payout: payoutId },
+          'a paid payout a reorg took back could not be signed again yet; will retry',
+        );
+      }
+    }
+    return signed;
   }
 
   get(payoutId: string): Promise<Payout | undefined> {

@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Chain, PayoutSigner } from '../../infra/chain/chain.ts';
+import type { Chain, PayoutSigner, TxReceipt, WalletActions } from '../../infra/chain/chain.ts';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FundsService } from '../funds/funds.service.ts';
+import type { TransactionJournal } from '../transactions/journal.ts';
 import type { RewardSplit } from './fee-split.ts';
 
 export type { RewardSplit };
@@ -16,7 +17,10 @@ export interface PayoutsDeps {
   platformFeeBps: number;
   payoutsEnabled: boolean;
   pollIntervalMs: number;
-  stuckAfterMs: number;
+  /** The transaction engine's journal: a payout's transactions are its intents. */
+  journal: Pick<TransactionJournal, 'recordIn' | 'sent' | 'settle' | 'settleMinedIn' | 'ofPayouts'>;
+  /** The transaction engine, following these intents at once (wired in compose.ts). */
+  follow: (intentIds: string[]) => Promise<number>;
   /** PAYOUT_REVERT_CONFIRMATIONS; 0 (act on a revert at once) when omitted. */
   revertConfirmations?: number;
   /** PAYOUT_MAX_FEE_PER_GAS_GWEI; 500 when omitted. */
@@ -57,43 +61,40 @@ export const LEG_KINDS = ['payout', 'contributor', 'fee'] as const;
 export type LegKind = (typeof LEG_KINDS)[number];
 
 export type DriveResult =
-  | { status: 'confirmed'; contributorTxHash: string; platformFeeTxHash: string }
+  | {
+      status: 'confirmed';
+      contributorTxHash: string;
+      platformFeeTxHash: string;
+      /** The receipt a first approval saw itself, for its finishing transaction to record. */
+      mined?: { hash: string; receipt: TxReceipt };
+    }
   | { status: 'failed'; error: string }
   | { status: 'pending' };
 
 export interface DriverDeps {
   db: Db;
   clock: Clock;
+  /** The payout key: its address, the calls it makes, the latest block. */
   signer: PayoutSigner;
+  /** The chain as the transaction engine speaks to it: the payout key's nonces, signing, receipts. */
+  chain: Pick<WalletActions, 'nonceOf' | 'signTx' | 'broadcast' | 'receipt' | 'quoteFees'>;
+  /** The transaction engine's journal: a payout's transactions are its intents (kind `payout`). */
+  journal: Pick<TransactionJournal, 'recordIn' | 'sent' | 'settle' | 'settleMinedIn' | 'ofPayouts'>;
+  /** The transaction engine, following these intents at once (sent again, replaced, settled). */
+  follow: (intentIds: string[]) => Promise<number>;
   log: FastifyBaseLogger;
   /** The funds rule, which the reservation asks with what the wallet has in flight. */
   funds: Pick<FundsService, 'assertCovers'>;
   pollIntervalMs: number;
-  stuckAfterMs: number;
   /** Blocks on top of a reverted receipt before the revert counts (PAYOUT_REVERT_CONFIRMATIONS). */
   revertConfirmations: number;
-  /**
-   * PAYOUT_CONFIRMATIONS: how deep a mined leg is watched (a reorg may drop it until then), and
-   * how deep a foreign transaction at a leg's nonce must be before the leg counts as dropped.
-   */
+  /** PAYOUT_CONFIRMATIONS: how deep a mined payout is watched (a reorg may drop it until then). */
   confirmations: number;
   /** The highest fee cap ever signed, in wei (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
   maxFeePerGas: bigint;
-  /** PAYOUTS_ENABLED: while false no new leg is signed; signed ones are still sent and settled. */
+  /** PAYOUTS_ENABLED: while false no new transaction is signed; signed ones are still sent and settled. */
   signNewLegs: boolean;
   lockSubmission: SubmissionLock;
-  /**
-   * A confirmed payout that a reorg took back was paid again by another transaction: the
-   * submission's recorded hashes follow it.
-   */
-  onRepaid?: (payoutId: string, kind: LegKind, txHash: string) => Promise<void>;
-}
-
-/** A leg that mined successfully, as the approval's finishing transaction records it. */
-export interface PaidLeg {
-  legId: string;
-  txHash: string;
-  blockNumber: bigint;
 }
 
 /**

@@ -30,17 +30,22 @@ export async function lockFunds(ex: Executor, tokenAddress: string, fromAddress:
     on conflict (token_address, from_address) do update set token_address = excluded.token_address`);
 }
 
-/** The SQL of the in-flight legs of a wallet and token, except those of one submission's payout. */
+/**
+ * The SQL of the in-flight transactions (the transaction engine's pending intents of the payout
+ * key) of a wallet and token, except those of one submission's payout.
+ */
 export const inFlightSql = (tokenAddress: string, fromAddress: string, exceptSubmissionId: string) => sql`
   select coalesce(json_agg(json_build_object(
-           'legId', l.id,
-           'units', (case when l.kind = 'payout' then l.amount_units + p.fee_units else l.amount_units end)::text,
-           'hashes', (select array_agg(a.tx_hash) from leg_attempts a where a.leg_id = l.id))), '[]'::json)
-    from payout_legs l
-    join payouts p on p.id = l.payout_id
+           'legId', i.id,
+           'units', (case i.kind when 'payout' then p.reward_units when 'payout_fee' then p.fee_units
+                                 else p.contributor_units end)::text,
+           'hashes', (select array_agg(t.hash) from wallet_txs t
+                       where t.intent_id = i.id and t.kind <> 'nonce_filler'))), '[]'::json)
+    from wallet_intents i
+    join payouts p on p.id = i.payout_id
    where p.token_address = ${tokenAddress} and p.from_address = ${fromAddress}
      and p.submission_id <> ${exceptSubmissionId}
-     and (l.status in ('signed', 'sent') or (l.status = 'reverted' and l.block_number is null))`;
+     and i.status = 'pending'`;
 
 export const parseInFlight = (raw: unknown): InFlightLeg[] =>
   (((typeof raw === 'string' ? JSON.parse(raw) : raw) as InFlightRaw[] | null) ?? []).map((r) => ({

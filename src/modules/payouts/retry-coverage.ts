@@ -1,26 +1,25 @@
-import type { Db } from '../../infra/db/client.ts';
-import type { FundsService } from '../funds/funds.service.ts';
 import { kindsOf, type PayoutDriver } from './payout-driver.ts';
+import { legsOf } from './payout-legs.ts';
 import * as repo from './payouts.repo.ts';
-import type { PayoutIntent } from './payouts.types.ts';
+import type { DriverDeps, PayoutIntent } from './payouts.types.ts';
 
 /**
  * Balance and allowance must cover what will actually be sent, before anything is signed again:
  * the legs not already paid, at the amounts and from the wallet frozen in the submission's payout
  * row when one exists (a retry's founder wallet or fee split may differ from the first
- * approval's; the legs never do). Legs of an earlier attempt are settled from the chain first:
- * after a lost answer or a timeout a leg may have mined unrecorded, and counting it again would
+ * approval's; its transactions never do). Those of an earlier attempt are settled from the chain
+ * first: after a lost answer or a timeout one may have mined unrecorded, and counting it again would
  * refuse a founder who owes only the rest. Refuses with the funds error (400).
  */
 export async function assertRetryCovered(
-  deps: { db: Db; funds: Pick<FundsService, 'assertCovers'> },
+  deps: Pick<DriverDeps, 'db' | 'funds' | 'journal'>,
   driver: Pick<PayoutDriver, 'settle'>,
   intent: PayoutIntent,
 ): Promise<void> {
   const { db, funds } = deps;
   const earlier = await repo.findBySubmission(db, intent.submissionId);
   if (earlier?.status === 'pending' || earlier?.status === 'failed') await driver.settle(earlier.id);
-  const legs = earlier ? await repo.legsOf(db, earlier.id) : [];
+  const legs = earlier ? await legsOf(deps, db, earlier.id) : [];
   const sent = earlier ?? {
     tokenAddress: intent.tokenAddress,
     fromAddress: intent.founderAddress,

@@ -177,10 +177,10 @@ export class ApprovalsService {
     const { payouts, log } = this.deps;
     let finished = 0;
     try {
-      // First what the chain lost under the ledger (a rolled-back dev chain): the payouts below wait on it.
-      await payouts.repairLedger();
+      // Paid payouts a reorg took back for good (the engine puts back what it can): signed again.
+      await payouts.resignLost();
     } catch (err) {
-      log.error({ err }, 'repairing the payout ledger failed; will retry');
+      log.error({ err }, 'signing again payouts a reorg took back failed; will retry');
     }
     for (const payout of await payouts.unfinished(batch)) {
       const owner = randomUUID();
@@ -192,7 +192,10 @@ export class ApprovalsService {
         // must never move money, even once the bounty is back in review with a new submission.
         if (lease.pendingSubmissionId !== payout.submissionId) {
           if (await payouts.abandon(payout.id, 'the submission is no longer pending')) continue;
-          log.error({ payout: payout.id }, 'a payout with legs on chain belongs to a reviewed submission');
+          log.error(
+            { payout: payout.id },
+            'a payout with transactions on chain belongs to a reviewed submission',
+          );
           continue;
         }
         const result = await payouts.drive(

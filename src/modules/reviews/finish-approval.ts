@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { DomainEvents } from '../../lib/domain-events.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { BountyState } from '../bounties/bounty-state.ts';
-import type { DriveResult, PaidLeg, Payout, PayoutsService } from '../payouts/payouts.service.ts';
+import type { DriveResult, Payout, PayoutsService } from '../payouts/payouts.service.ts';
 import * as submissionsRepo from './submissions.repo.ts';
 
 interface FinishDeps {
@@ -25,7 +25,7 @@ export interface ApprovalResult {
 }
 
 /**
- * Confirms the payout (recording the legs a fresh payout saw mine), approves the submission with
+ * Confirms the payout (its transaction settled by the engine's journal), approves the submission with
  * both hashes, marks the bounty done (releasing its lease) and records `submission.approved`,
  * in one transaction; each module writes its own table, each step only if the one before it
  * did. `released`: this call finished the approval (a second finisher changes nothing).
@@ -33,13 +33,13 @@ export interface ApprovalResult {
 export async function finishApproval(
   deps: FinishDeps,
   payout: Payout,
-  paid: Extract<DriveResult, { status: 'confirmed' }> & { legs?: PaidLeg[] },
+  paid: Extract<DriveResult, { status: 'confirmed' }>,
 ): Promise<{ result: ApprovalResult; released: boolean }> {
   const { db, clock, activity, payouts, bountyState } = deps;
   const now = clock.now();
   const finished = await db.transaction(async (tx) => {
     // Whoever confirms the payout finishes the approval; a second finisher changes nothing.
-    if (!(await payouts.confirmPaid(tx, payout.id, paid.legs ?? [], now))) return null;
+    if (!(await payouts.confirmPaid(tx, payout.id, now, paid.mined))) return null;
     const agentId = await submissionsRepo.approvePaid(tx, payout.submissionId, {
       reviewNotes: payout.reviewNotes,
       contributorTxHash: paid.contributorTxHash,

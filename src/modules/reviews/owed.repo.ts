@@ -53,14 +53,15 @@ export async function owed(ex: Executor, limit: number): Promise<OwedPayoutState
              p.founder_id as "founderId", s.agent_id as "contributorId", s.pr_url as "prUrl",
              po.status as "payoutStatus",
              (select coalesce(json_agg(json_build_object(
-                       'legId', l.id,
+                       'legId', i.id,
                        'tokenAddress', po.token_address,
                        'fromAddress', po.from_address,
-                       'units', (case when l.kind = 'payout' then l.amount_units + po.fee_units
-                                      else l.amount_units end)::text,
-                       'blockNumber', l.block_number::text,
-                       'revertedAt', l.updated_at) order by l.nonce), '[]'::json)
-                from payout_legs l where l.payout_id = po.id and l.status = 'reverted') as reverted
+                       'units', (case i.kind when 'payout' then po.reward_units when 'payout_fee' then po.fee_units
+                                      else po.contributor_units end)::text,
+                       'blockNumber', i.block_number::text,
+                       'revertedAt', i.updated_at) order by i.created_at), '[]'::json)
+                from wallet_intents i
+               where i.payout_id = po.id and i.status = 'failed' and i.block_number is not null) as reverted
         from bounties b
         join submissions s on s.bounty_id = b.id and s.status = 'pending' and s.founder_merged
         join projects p on p.id = b.project_id

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
+import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
 
 /** One action of an account at a time, across instances; a crashed holder's lease lapses after this. */
@@ -31,7 +32,7 @@ export class AccountLease {
     const holdMs = waitMs + LEASE_SLACK_MS;
     const giveUpAt = Date.now() + holdMs;
     for (;;) {
-      if (await repo.takeLease(db, key, token, holdMs)) break;
+      if (await nonces.takeLease(db, key, token, holdMs)) break;
       if (Date.now() > giveUpAt) {
         throw new AppError(
           'operation_in_progress',
@@ -43,7 +44,7 @@ export class AccountLease {
     try {
       return await fn();
     } finally {
-      await repo.releaseLease(db, key, token).catch(() => {});
+      await nonces.releaseLease(db, key, token).catch(() => {});
     }
   }
 }

@@ -3,6 +3,7 @@ import { SPONSOR_MAX_PRIORITY_FEE } from '../../infra/chain/evm-sponsor.ts';
 import { outbid, replacementFees } from '../../infra/chain/tx-node.ts';
 import type { EngineDeps } from './engine.deps.ts';
 import { CANCEL_KIND } from './journal.ts';
+import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
 
 const FILLER_GAS = 21_000n;
@@ -67,6 +68,57 @@ export class TransactionSigning {
     return true;
   }
 
+  /**
+   * A request whose reverted attempt a reorg took off the chain: its bytes may come back from a
+   * node's pool and could succeed now, after the request was told it failed, so a cancel outbids
+   * them at their nonce. Signed first, then in one transaction the request is pending again, the
+   * old attempt in flight and the cancel recorded (a failure before leaves everything as it was,
+   * for the next pass); then the cancel is sent. Whichever mines at the nonce settles the request.
+   */
+  async cancelReverted(intent: repo.IntentRow, old: repo.TxRow, key: string | null): Promise<boolean> {
+    const { db, clock, chain, maxFeePerGas } = this.deps;
+    const fees = outbid(feesOf(old), await this.quote(key), maxFeePerGas);
+    const noop = { to: intent.signer, data: '0x', valueUnits: 0n, gas: FILLER_GAS, ...fees };
+    const signed = await chain.wallets.signTx(key, noop, old.nonce);
+    // Another instance reopened it first (true: in hand), or the request moved to another nonce
+    // since (false: the caller fills this one).
+    const recorded = await db.transaction(async (tx) => {
+      const locked = await repo.lockIntent(tx, intent.id);
+      if (!locked || locked.nonce !== old.nonce) return false;
+      if (locked.status === 'pending') return 'busy';
+      const now = clock.now();
+      if (await repo.liveSiblingOf(tx, locked)) {
+        // Its client signed the request anew meanwhile (a payout retried after the revert): it is
+        // not reopened, and the cancel only takes the nonce, as a filler.
+        await repo.setStatus(tx, old.hash, 'dropped', now, { blockNumber: null });
+        await repo.insertOrReopenFiller(tx, {
+          hash: signed.hash,
+          signer: old.signer,
+          nonce: old.nonce,
+          raw: signed.raw,
+          kind: CANCEL_KIND,
+          ...fees,
+          createdAt: now,
+          updatedAt: now,
+        });
+        return true;
+      }
+      await repo.updateIntent(tx, intent.id, {
+        status: 'pending',
+        blockNumber: null,
+        final: false,
+        errorMessage: 'Cancelled before it mined: its reverted transaction left the chain.',
+        updatedAt: now,
+      });
+      await repo.setStatus(tx, old.hash, 'sent', now, { blockNumber: null });
+      await this.record({ ...intent, nonce: old.nonce }, CANCEL_KIND, signed, old.nonce, fees, tx);
+      return true;
+    });
+    if (recorded === true)
+      await this.send({ ...old, hash: signed.hash, raw: signed.raw, broadcastAt: null }, null);
+    return recorded !== false;
+  }
+
   private async cancel(intent: repo.IntentRow, old: repo.TxRow, key: string | null, why: string) {
     const { db, clock, chain, maxFeePerGas } = this.deps;
     const fees = outbid(feesOf(old), await this.quote(key), maxFeePerGas);
@@ -96,7 +148,7 @@ export class TransactionSigning {
     const fees = outbid(null, quote ?? (await chain.wallets.quoteFees()), maxFeePerGas);
     const data = reverts ? intent.data : await this.dataFor(intent, fees);
     const signed = await db.transaction(async (tx) => {
-      const next = await repo.lockNext(tx, intent.signer);
+      const next = await nonces.lockNext(tx, intent.signer);
       const locked = await repo.lockIntent(tx, intent.id);
       if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return null;
       await repo.dropOpen(tx, intent.id, clock.now());
@@ -113,7 +165,7 @@ export class TransactionSigning {
       );
       await this.record(intent, intent.kind, s, nonce, fees, tx);
       await repo.updateIntent(tx, intent.id, { nonce, data, txHash: s.hash, updatedAt: clock.now() });
-      await repo.setNext(tx, intent.signer, nonce + 1);
+      await nonces.setNext(tx, intent.signer, nonce + 1);
       return s;
     });
     if (!signed) return;
@@ -199,15 +251,15 @@ export class TransactionSigning {
    */
   async fillGaps(signer: string): Promise<number> {
     const { db, chain, maxFeePerGas, log } = this.deps;
-    if ((await repo.nextOf(db, signer)) === undefined) return 0;
+    if ((await nonces.nextOf(db, signer)) === undefined) return 0;
     const pending = await chain.wallets.nonceOf(signer, 'pending');
     const { next, held } = await db.transaction(async (tx) => {
-      const counter = await repo.lockNext(tx, signer);
+      const counter = await nonces.lockNext(tx, signer);
       if (pending >= counter) return { next: counter, held: new Set<number>() };
-      const holding = new Set(await repo.heldNonces(tx, signer, pending, counter));
+      const holding = new Set(await nonces.heldNonces(tx, signer, pending, counter));
       const top = holding.size > 0 ? Math.max(...holding) + 1 : pending;
       if (top < counter) {
-        await repo.lowerNext(tx, signer, top);
+        await nonces.lowerNext(tx, signer, top);
         log.warn({ signer, from: counter, to: top }, 'gave back nonces nothing waits behind');
       }
       return { next: Math.min(counter, top), held: holding };

@@ -1,6 +1,8 @@
 import type { EngineDeps } from './engine.deps.ts';
+import { EngineReorgs } from './engine-reorg.ts';
 import { TransactionSigning } from './engine-signing.ts';
 import { CANCEL_KIND } from './journal.ts';
+import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
 
 /** A request's own wait reads its receipt; the engine looks at it after this long without news. */
@@ -23,9 +25,11 @@ export class TransactionEngine {
   /** Signers whose nonces ran ahead of the chain's (told by the journal), repaired on the next pass. */
   private readonly suspects = new Set<string>();
   private readonly signing: TransactionSigning;
+  private readonly reorgs: EngineReorgs;
 
   constructor(private readonly deps: EngineDeps) {
     this.signing = new TransactionSigning(deps, (a, intent) => this.send(a, intent));
+    this.reorgs = new EngineReorgs(deps, this.signing);
   }
 
   /** One pass (joined when one is running); how many transactions it put on the chain. */
@@ -37,10 +41,9 @@ export class TransactionEngine {
   }
 
   private async pass(limit = 50): Promise<number> {
-    const { db, clock, chain, confirmations } = this.deps;
+    const { db, clock, chain } = this.deps;
     const head = await chain.wallets.headBlock();
-    const finalAt = head - BigInt(confirmations);
-    let put = await this.watchUnfinal(head);
+    let put = await this.reorgs.watchUnfinal(head);
     const before = new Date(clock.now().getTime() - FOLLOW_AFTER_MS);
     const pending = await repo.pendingIntents(db, before, limit);
     const attempts = await repo.attemptsOf(
@@ -55,7 +58,7 @@ export class TransactionEngine {
         put += await this.follow(
           intent,
           attempts.filter((a) => a.intentId === intent.id),
-          finalAt,
+          head,
         );
       } catch (err) {
         this.deps.log.error({ err, transaction: intent.id }, 'following a transaction failed; will retry');
@@ -71,91 +74,12 @@ export class TransactionEngine {
     for (const signer of await repo.recentSigners(db, recent, limit)) signers.add(signer);
     for (const signer of signers) {
       try {
-        put += await this.repairSigner(signer);
+        put += await this.reorgs.repairSigner(signer);
       } catch (err) {
         this.deps.log.error({ err, signer }, 'repairing a signer failed; will retry');
       }
     }
     return put;
-  }
-
-  /**
-   * Confirmed requests not yet seen final (their receipt PAYOUT_CONFIRMATIONS deep): each is looked
-   * up by hash on every pass, however long ago it mined, so a pass that could not read the chain
-   * while a reorg regrew past it never makes it final unseen. A moved receipt moves the block; a
-   * missing one puts the same bytes back.
-   */
-  private async watchUnfinal(head: bigint): Promise<number> {
-    const { db, clock, chain, confirmations } = this.deps;
-    let put = 0;
-    for (const intent of await repo.unfinalIntents(db, 50)) {
-      if (!intent.txHash) continue;
-      const r = await chain.wallets.receipt(intent.txHash);
-      if (!r) {
-        put += await this.reopen(intent.txHash);
-        continue;
-      }
-      const final = head - r.blockNumber >= BigInt(confirmations);
-      if (r.blockNumber !== intent.blockNumber || final) {
-        await repo.updateIntent(db, intent.id, { blockNumber: r.blockNumber, final, updatedAt: clock.now() });
-        await repo.setStatus(db, intent.txHash, r.status === 'success' ? 'mined' : 'reverted', clock.now(), {
-          blockNumber: r.blockNumber,
-        });
-      }
-    }
-    return put;
-  }
-
-  /**
-   * A mined attempt the chain no longer has: in flight again from its stored bytes (its request
-   * back to pending, however final it looked); a reverted one is never sent again (it could succeed
-   * now, after its request was told it failed): a transfer of nothing takes its nonce instead.
-   */
-  private async reopen(hash: string): Promise<number> {
-    const { db, clock, chain, log } = this.deps;
-    const attempt = await repo.findTx(db, hash);
-    if (!attempt) return 0;
-    if (attempt.status === 'reverted') {
-      await repo.setStatus(db, hash, 'dropped', clock.now(), { blockNumber: null });
-      log.warn({ txHash: hash }, 'a reverted transaction left the chain; its nonce is filled');
-      return this.signing.fillGaps(attempt.signer);
-    }
-    await db.transaction(async (tx) => {
-      if (attempt.intentId) {
-        await repo.lockIntent(tx, attempt.intentId);
-        await repo.updateIntent(tx, attempt.intentId, {
-          status: 'pending',
-          blockNumber: null,
-          final: false,
-          updatedAt: clock.now(),
-        });
-      }
-      await repo.setStatus(tx, hash, 'sent', clock.now(), { blockNumber: null });
-    });
-    await chain.wallets.broadcast(attempt.raw).catch(() => 'unknown');
-    log.warn(
-      { transaction: attempt.intentId, txHash: hash },
-      'a mined transaction left the chain; sent again',
-    );
-    return 1;
-  }
-
-  /**
-   * A signer whose recorded nonces run ahead of the chain's: every settled attempt in between is
-   * looked up, and one the chain lost is put back (`reopen`), so no later transaction waits behind
-   * a nonce the chain forgot; then any nonce nothing holds is filled.
-   */
-  private async repairSigner(signer: string): Promise<number> {
-    const { db, chain } = this.deps;
-    const next = await repo.nextOf(db, signer);
-    if (next === undefined) return 0;
-    const pending = await chain.wallets.nonceOf(signer, 'pending');
-    if (pending >= next) return 0;
-    let put = 0;
-    for (const a of await repo.settledAttemptsAt(db, signer, pending, next)) {
-      if (!(await chain.wallets.receipt(a.hash))) put += await this.reopen(a.hash);
-    }
-    return put + (await this.signing.fillGaps(signer));
   }
 
   /**
@@ -165,13 +89,20 @@ export class TransactionEngine {
    */
   private async unpayable(intent: repo.IntentRow): Promise<number> {
     const { db, clock, chain, journal, log } = this.deps;
+    if (this.deps.kinds()[intent.kind]?.unpayable === 'wait') {
+      log.error(
+        { transaction: intent.id, signer: intent.signer },
+        'the signer cannot pay the gas of its transaction; it waits until the key is topped up',
+      );
+      return 0;
+    }
     const attempts = (await repo.attemptsOf(db, [intent.id])).filter((x) => OPEN.has(x.status));
     for (const x of attempts) if (await chain.wallets.known(x.hash)) return 0;
     await db.transaction(async (tx) => {
       const locked = await repo.lockIntent(tx, intent.id);
       if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return;
       for (const x of attempts) await repo.setStatus(tx, x.hash, 'failed', clock.now());
-      await repo.giveBack(tx, intent.signer, intent.nonce);
+      await nonces.giveBack(tx, intent.signer, intent.nonce);
       const why =
         'Its wallet can no longer pay for its gas, and the node holds none of its transactions: nothing was executed.';
       await journal.fail(tx, intent.id, 'insufficient_eth', why, false);
@@ -188,22 +119,56 @@ export class TransactionEngine {
     });
   }
 
+  /**
+   * Follows these pending requests at once (a client that just recorded or reopened them), instead
+   * of waiting for the next pass; how many transactions went on the chain.
+   */
+  async followNow(intentIds: string[]): Promise<number> {
+    const { db, chain } = this.deps;
+    const head = await chain.wallets.headBlock();
+    const attempts = await repo.attemptsOf(db, intentIds);
+    let put = 0;
+    for (const id of intentIds) {
+      const intent = await repo.findIntent(db, id);
+      if (intent?.status !== 'pending') continue;
+      put += await this.follow(
+        intent,
+        attempts.filter((a) => a.intentId === id),
+        head,
+      );
+    }
+    return put;
+  }
+
+  /** Requests recorded without their call (a migration): read back from their signed bytes. */
+  backfillCalls(): Promise<number> {
+    return this.reorgs.backfillCalls();
+  }
+
   /** One pending request: settled from a receipt, or put back on its way. */
-  private async follow(intent: repo.IntentRow, attempts: repo.TxRow[], finalAt: bigint) {
-    const { chain, journal } = this.deps;
+  private async follow(intent: repo.IntentRow, attempts: repo.TxRow[], head: bigint) {
+    const { chain, journal, confirmations } = this.deps;
+    const policy = this.deps.kinds()[intent.kind] ?? {};
     for (const a of [...attempts].reverse()) {
       if (a.status === 'failed') continue;
       const r = await chain.wallets.receipt(a.hash);
       if (!r) continue;
-      const refundOf = a.kind === CANCEL_KIND ? undefined : this.deps.kinds()[intent.kind]?.refundOf;
+      // A revert counts only `revertDepth` deep: until then a reorg may still mine the call.
+      if (r.status === 'reverted' && head - r.blockNumber < BigInt(policy.revertDepth ?? 0)) return 0;
+      const refundOf = a.kind === CANCEL_KIND ? undefined : policy.refundOf;
       await journal.settle(a.hash, r, refundOf?.(r));
       return 0;
     }
     const live = attempts.filter((a) => OPEN.has(a.status) && a.nonce === intent.nonce);
     const newest = live[live.length - 1];
     if ((await chain.wallets.nonceOf(intent.signer, 'latest')) > intent.nonce) {
-      // Another transaction took the nonce (none of ours mined there): signed again only once final.
+      // Another transaction took the nonce (none of ours mined there): acted on only once final.
+      const finalAt = head - BigInt(confirmations);
       if ((await chain.wallets.nonceOf(intent.signer, finalAt)) <= intent.nonce) return 0;
+      if (policy.nonceTaken === 'fail') {
+        await this.reorgs.failTaken(intent, live);
+        return 0;
+      }
       await this.signing.resign(intent);
       return 1;
     }

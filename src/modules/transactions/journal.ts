@@ -3,6 +3,7 @@ import type { Executor } from '../../infra/db/client.ts';
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import { AppError, type ErrorCode } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
 import type { JournalDeps, TxContext } from './transactions.types.ts';
 
@@ -29,24 +30,12 @@ export class TransactionJournal {
       waitMs,
       intentId: null,
       record: async (signerAddress, chainNonce, sign, unsigned) => {
-        const signer = signerAddress.toLowerCase();
-        const id = newId('walletTx');
         try {
-          const signed = await db.transaction(async (tx) => {
-            const next = await repo.lockNext(tx, signer);
-            // Under the lock: a quota holds across instances, and the count read is complete.
-            await this.assertQuota(tx, ctx);
-            // Read under the lock: a count read before it may miss what the holder just sent.
-            const pending = await chainNonce();
-            if (next > pending) this.deps.onGap?.(signer);
-            const nonce = await this.pick(tx, signer, next, pending);
-            const s = await sign(nonce);
-            await this.insert(tx, id, ctx, signer, nonce, unsigned, s);
-            await repo.setNext(tx, signer, nonce + 1);
-            return s;
-          });
-          handle.intentId = id;
-          return signed;
+          const r = await db.transaction((tx) =>
+            this.recordIn(tx, ctx, signerAddress, chainNonce, sign, unsigned),
+          );
+          handle.intentId = r.intentId;
+          return r.signed;
         } catch (err) {
           if (uniqueViolation(err) === 'wallet_intents_request_key') {
             throw new AppError(
@@ -57,15 +46,12 @@ export class TransactionJournal {
           throw err;
         }
       },
-      sent: async (hash) => {
-        const now = clock.now();
-        await repo.setStatus(db, hash, 'sent', now, { broadcastAt: now });
-      },
+      sent: (hash) => this.sent(hash),
       refused: async (hash, reason) => {
         await db.transaction(async (tx) => {
           const row = await repo.setStatus(tx, hash, 'failed', clock.now());
           if (!row) return;
-          await repo.giveBack(tx, row.signer, row.nonce);
+          await nonces.giveBack(tx, row.signer, row.nonce);
           if (row.intentId) await this.fail(tx, row.intentId, 'upstream_error', reason, false);
         });
       },
@@ -74,6 +60,40 @@ export class TransactionJournal {
       },
     };
     return handle;
+  }
+
+  /**
+   * Records a request inside the caller's transaction (which may hold the client's own locks
+   * first: a payout's funds lock): the signer's counter locked, a kind's quota checked under it,
+   * the nonce picked against the chain's count (read under the lock), the transaction signed at
+   * it, and the intent with its signed bytes stored before anything is sent.
+   */
+  async recordIn(
+    tx: Executor,
+    ctx: TxContext,
+    signerAddress: string,
+    chainNonce: () => Promise<number>,
+    sign: (nonce: number) => Promise<SignedTx>,
+    unsigned: UnsignedTx,
+  ): Promise<{ intentId: string; signed: SignedTx; nonce: number }> {
+    const signer = signerAddress.toLowerCase();
+    const intentId = newId('walletTx');
+    const next = await nonces.lockNext(tx, signer);
+    // Under the lock: a quota holds across instances, and the count read is complete.
+    await this.assertQuota(tx, ctx);
+    // Read under the lock: a count read before it may miss what the holder just sent.
+    const pending = await chainNonce();
+    if (next > pending) this.deps.onGap?.(signer);
+    const nonce = await this.pick(tx, signer, next, pending);
+    const signed = await sign(nonce);
+    await this.insert(tx, intentId, ctx, signer, nonce, unsigned, signed);
+    return { intentId, signed, nonce };
+  }
+
+  /** The signed bytes reached the node. */
+  async sent(hash: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await repo.setStatus(this.deps.db, hash, 'sent', now, { broadcastAt: now });
   }
 
   private async insert(
@@ -86,37 +106,42 @@ export class TransactionJournal {
     s: SignedTx,
   ) {
     const at = this.deps.clock.now();
-    await repo.insertIntent(tx, {
-      id,
-      agentId: ctx.agentId,
-      requestKey: ctx.requestKey,
-      kind: ctx.kind,
-      projectId: ctx.projectId,
-      holder: ctx.holder.toLowerCase(),
-      signer,
-      nonce,
-      toAddress: u.to.toLowerCase(),
-      data: u.data,
-      valueUnits: u.valueUnits,
-      gas: u.gas,
-      txHash: s.hash,
-      createdAt: at,
-      updatedAt: at,
-    });
-    await repo.insertTx(tx, {
-      hash: s.hash,
-      signer,
-      nonce,
-      raw: s.raw,
-      kind: ctx.kind,
-      agentId: ctx.agentId,
-      projectId: ctx.projectId,
-      intentId: id,
-      maxFeePerGas: u.maxFeePerGas,
-      maxPriorityFeePerGas: u.maxPriorityFeePerGas,
-      createdAt: at,
-      updatedAt: at,
-    });
+    // The intent, its first attempt and the counter past its nonce: one statement.
+    await repo.insertSigned(
+      tx,
+      {
+        id,
+        agentId: ctx.agentId,
+        payoutId: ctx.payoutId ?? null,
+        requestKey: ctx.requestKey,
+        kind: ctx.kind,
+        projectId: ctx.projectId,
+        holder: ctx.holder.toLowerCase(),
+        signer,
+        nonce,
+        toAddress: u.to.toLowerCase(),
+        data: u.data,
+        valueUnits: u.valueUnits,
+        gas: u.gas,
+        txHash: s.hash,
+        createdAt: at,
+        updatedAt: at,
+      },
+      {
+        hash: s.hash,
+        signer,
+        nonce,
+        raw: s.raw,
+        kind: ctx.kind,
+        agentId: ctx.agentId,
+        projectId: ctx.projectId,
+        intentId: id,
+        maxFeePerGas: u.maxFeePerGas,
+        maxPriorityFeePerGas: u.maxPriorityFeePerGas,
+        createdAt: at,
+        updatedAt: at,
+      },
+    );
   }
 
   /**
@@ -126,25 +151,27 @@ export class TransactionJournal {
    */
   private async pick(tx: Executor, signer: string, next: number, pending: number) {
     if (next <= pending) return pending;
-    const held = new Set(await repo.heldNonces(tx, signer, pending, next));
+    const held = new Set(await nonces.heldNonces(tx, signer, pending, next));
     for (let n = pending; n < next; n++) if (!held.has(n)) return n;
     return next;
   }
 
   private async assertQuota(tx: Executor, ctx: TxContext) {
     const quota = this.deps.kinds()[ctx.kind]?.quota;
-    if (!quota) return;
+    if (!quota || !ctx.agentId) return;
     const since = new Date(this.deps.clock.now().getTime() - quota.windowMs);
     if ((await repo.countedSince(tx, ctx.agentId, ctx.kind, since)) >= quota.max) throw quota.refuse();
   }
 
   /**
    * Settles the request of a mined attempt, once: the attempt and the intent take the receipt's
-   * outcome, every other attempt of the intent is replaced, and the agent is told by an event.
+   * outcome, every other attempt of the intent is replaced, and the agent is told by an event
+   * (its kind's `afterConfirmed` after commit, when it newly confirmed).
    */
   async settle(hash: string, r: TxReceipt, gasRefundUnits?: bigint): Promise<void> {
     const { db, clock } = this.deps;
     const attempt = await repo.findTx(db, hash);
+    const newly: { confirmed: repo.IntentRow | null } = { confirmed: null };
     await db.transaction(async (tx) => {
       const now = clock.now();
       // The request's row first, then its attempts: the order the engine takes them in too.
@@ -171,6 +198,9 @@ export class TransactionJournal {
           updatedAt: now,
         });
         await this.tell(tx, { ...intent, status: 'confirmed', txHash: hash });
+        if (intent.status !== 'confirmed' || intent.txHash !== hash) {
+          newly.confirmed = { ...intent, status: 'confirmed', txHash: hash, blockNumber: r.blockNumber };
+        }
       } else {
         await repo.updateIntent(tx, intent.id, { txHash: hash, blockNumber: r.blockNumber, updatedAt: now });
         await this.fail(
@@ -182,6 +212,8 @@ export class TransactionJournal {
         );
       }
     });
+    const { confirmed } = newly;
+    if (confirmed) await this.deps.kinds()[confirmed.kind]?.afterConfirmed?.(confirmed);
   }
 
   /** Ends a request as failed (`counted`: whether it still counts against its kind's quota). */
@@ -200,7 +232,8 @@ export class TransactionJournal {
 
   /** `wallet.tx_confirmed` / `wallet.tx_failed` to the wallet's agent, once per outcome it reaches. */
   async tell(tx: Executor, intent: repo.IntentRow): Promise<void> {
-    if (intent.status === 'pending' || intent.told === intent.status) return;
+    // The payout key's transactions have no agent to tell: the payout's own events say it.
+    if (!intent.agentId || intent.status === 'pending' || intent.told === intent.status) return;
     await repo.updateIntent(tx, intent.id, { told: intent.status });
     await this.deps.activity.record(tx, {
       type: intent.status === 'confirmed' ? 'wallet.tx_confirmed' : 'wallet.tx_failed',
@@ -214,6 +247,28 @@ export class TransactionJournal {
         ...(intent.status === 'failed' ? { reason: intent.errorMessage } : {}),
       },
     });
+  }
+
+  /**
+   * Inside the caller's transaction (an approval's finishing one): the payout key's request whose
+   * attempt the caller saw mine successfully, confirmed in one statement. An agent's request is
+   * settled by `settle` (it has an agent to tell).
+   */
+  settleMinedIn(tx: Executor, hash: string, r: TxReceipt): Promise<void> {
+    return repo.settleMined(tx, hash, r, this.deps.clock.now());
+  }
+
+  /** The payout key's requests for these payouts, with their attempts (the payouts module's view). */
+  async ofPayouts(
+    ex: Executor,
+    payoutIds: string[],
+  ): Promise<{ intents: repo.IntentRow[]; attempts: repo.TxRow[] }> {
+    const intents = await repo.intentsOfPayouts(ex, payoutIds);
+    const attempts = await repo.attemptsOf(
+      ex,
+      intents.map((i) => i.id),
+    );
+    return { intents, attempts };
   }
 
   /** The request an Idempotency-Key already started, if any. */

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../infra/db/client.ts';
+import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { accountNonces, walletIntents, walletTxs } from '../../infra/db/schema.ts';
 
 /**
@@ -12,86 +12,38 @@ export type IntentRow = typeof walletIntents.$inferSelect;
 /** Attempts that may still mine: recorded (maybe sent) or sent. */
 const OPEN = ['signed', 'sent'] as const;
 
-/** The signer's counter (created at 0: the chain's count raises it), locked until commit. */
-export async function lockNext(ex: Executor, signer: string): Promise<number> {
-  await ex.insert(accountNonces).values({ address: signer, nextNonce: 0 }).onConflictDoNothing();
-  const [row] = await ex
-    .select({ next: accountNonces.nextNonce })
-    .from(accountNonces)
-    .where(eq(accountNonces.address, signer))
-    .for('update');
-  if (!row) throw new Error(`No nonce counter for ${signer}.`);
-  return row.next;
-}
-
-/** Nonces in [from, to) that a recorded attempt holds: waiting to mine, or mined (a reorg may undo it). */
-export async function heldNonces(ex: Executor, signer: string, from: number, to: number): Promise<number[]> {
-  const rows = await ex
-    .select({ nonce: walletTxs.nonce })
-    .from(walletTxs)
-    .where(
-      and(
-        eq(walletTxs.signer, signer),
-        inArray(walletTxs.status, [...OPEN, 'mined', 'reverted']),
-        gte(walletTxs.nonce, from),
-        lt(walletTxs.nonce, to),
-      ),
-    );
-  return rows.map((r) => r.nonce);
-}
-
-export async function setNext(ex: Executor, signer: string, next: number): Promise<void> {
-  await ex
-    .update(accountNonces)
-    .set({ nextNonce: sql`greatest(${accountNonces.nextNonce}, ${next})` })
-    .where(eq(accountNonces.address, signer));
-}
-
-export async function nextOf(ex: Executor, signer: string): Promise<number | undefined> {
-  const [row] = await ex
-    .select({ next: accountNonces.nextNonce })
-    .from(accountNonces)
-    .where(eq(accountNonces.address, signer));
-  return row?.next;
-}
-
-/** A refused transaction's nonce goes back when it was the last one taken. */
-export async function giveBack(ex: Executor, signer: string, nonce: number): Promise<void> {
-  await ex
-    .update(accountNonces)
-    .set({ nextNonce: nonce })
-    .where(and(eq(accountNonces.address, signer), eq(accountNonces.nextNonce, nonce + 1)));
-}
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const num = (v: bigint | null | undefined) =>
+  v === null || v === undefined ? sql`null` : sql`${v.toString()}::numeric`;
 
 /**
- * Takes an account's lease for `holdMs` when it is free or lapsed (false while another action holds
- * it), timed by the database's clock: instances whose own clocks disagree still agree on when a
- * lease lapses.
+ * A request's intent, its first signed attempt and the signer's counter past its nonce, in one
+ * statement (under the counter's lock, `lockNext`), before anything is sent.
  */
-export async function takeLease(ex: Executor, address: string, token: string, holdMs: number) {
-  await ex.insert(accountNonces).values({ address, nextNonce: 0 }).onConflictDoNothing();
-  const rows = await ex
-    .update(accountNonces)
-    .set({ busyToken: token, busyUntil: sql`now() + ${Math.ceil(holdMs)}::int * interval '1 millisecond'` })
-    .where(
-      and(
-        eq(accountNonces.address, address),
-        or(isNull(accountNonces.busyUntil), lte(accountNonces.busyUntil, sql`now()`)),
-      ),
+export async function insertSigned(
+  ex: Executor,
+  i: typeof walletIntents.$inferInsert,
+  t: typeof walletTxs.$inferInsert,
+): Promise<void> {
+  await ex.execute(sql`
+    with intent as (
+      insert into wallet_intents (id, agent_id, payout_id, request_key, kind, project_id, holder, signer,
+                                  nonce, to_address, data, value_units, gas, tx_hash, created_at, updated_at)
+      values (${i.id}, ${i.agentId ?? null}, ${i.payoutId ?? null}, ${i.requestKey ?? null}, ${i.kind},
+              ${i.projectId ?? null}, ${i.holder}, ${i.signer}, ${i.nonce}, ${i.toAddress}, ${i.data},
+              ${num(i.valueUnits)}, ${num(i.gas)}, ${i.txHash ?? null}, ${at(i.createdAt)}, ${at(i.updatedAt)})
+      returning id
+    ), attempt as (
+      insert into wallet_txs (hash, signer, nonce, raw, kind, agent_id, project_id, intent_id,
+                              max_fee_per_gas, max_priority_fee_per_gas, created_at, updated_at)
+      select ${t.hash}, ${t.signer}, ${t.nonce}, ${t.raw}, ${t.kind}, ${t.agentId ?? null},
+             ${t.projectId ?? null}, intent.id, ${num(t.maxFeePerGas)}, ${num(t.maxPriorityFeePerGas)},
+             ${at(t.createdAt)}, ${at(t.updatedAt)}
+        from intent
+      returning hash
     )
-    .returning({ a: accountNonces.address });
-  return rows.length > 0;
-}
-
-export async function releaseLease(ex: Executor, address: string, token: string): Promise<void> {
-  await ex
-    .update(accountNonces)
-    .set({ busyToken: null, busyUntil: null })
-    .where(and(eq(accountNonces.address, address), eq(accountNonces.busyToken, token)));
-}
-
-export async function insertIntent(ex: Executor, row: typeof walletIntents.$inferInsert): Promise<void> {
-  await ex.insert(walletIntents).values(row);
+    update account_nonces set next_nonce = greatest(next_nonce, ${i.nonce + 1})
+     where address = ${i.signer} and exists (select 1 from attempt)`);
 }
 
 export async function insertTx(ex: Executor, row: typeof walletTxs.$inferInsert): Promise<void> {
@@ -110,17 +62,6 @@ export async function insertOrReopenFiller(ex: Executor, row: typeof walletTxs.$
       target: walletTxs.hash,
       set: { status: 'signed', blockNumber: null, updatedAt: row.updatedAt },
     });
-}
-
-/**
- * Under the signer's row lock (`lockNext`): the counter comes down to `to`, so gaps above every
- * nonce still held wait on nothing and need no filler the signer might not be able to pay.
- */
-export async function lowerNext(ex: Executor, signer: string, to: number): Promise<void> {
-  await ex
-    .update(accountNonces)
-    .set({ nextNonce: to })
-    .where(and(eq(accountNonces.address, signer), gt(accountNonces.nextNonce, to)));
 }
 
 export async function findIntent(ex: Executor, id: string): Promise<IntentRow | undefined> {
@@ -283,4 +224,65 @@ export async function countedSince(
       ),
     );
   return Number(row?.n ?? 0);
+}
+
+/** The intents of these payouts (the payout key's transactions), oldest first. */
+export function intentsOfPayouts(ex: Executor, payoutIds: string[]) {
+  if (payoutIds.length === 0) return Promise.resolve([] as IntentRow[]);
+  return ex
+    .select()
+    .from(walletIntents)
+    .where(inArray(walletIntents.payoutId, payoutIds))
+    .orderBy(walletIntents.createdAt, walletIntents.nonce);
+}
+
+/** Intents recorded without their call (a migration from signed bytes only): to, data, gas to read back. */
+export function intentsWithoutCall(ex: Executor, limit: number) {
+  return ex.select().from(walletIntents).where(eq(walletIntents.data, '')).limit(limit);
+}
+
+/** Another request for the same payout and kind that may still move (or has moved) its tokens. */
+export async function liveSiblingOf(ex: Executor, intent: IntentRow): Promise<boolean> {
+  if (!intent.payoutId) return false;
+  const [row] = await ex
+    .select({ id: walletIntents.id })
+    .from(walletIntents)
+    .where(
+      and(
+        eq(walletIntents.payoutId, intent.payoutId),
+        eq(walletIntents.kind, intent.kind),
+        ne(walletIntents.id, intent.id),
+        ne(walletIntents.status, 'failed'),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Confirms, in one statement, the agentless request (the payout key's) whose attempt `hash` mined
+ * successfully: the intent row first (only while pending), then its attempts (this one mined, any
+ * other still open replaced). Nothing when it is settled already.
+ */
+export async function settleMined(
+  ex: Executor,
+  hash: string,
+  r: { blockNumber: bigint; gasPaidUnits: bigint },
+  now: Date,
+): Promise<void> {
+  await ex.execute(sql`
+    with i as (
+      update wallet_intents
+         set status = 'confirmed', tx_hash = ${hash}, block_number = ${r.blockNumber.toString()}::bigint,
+             result = ${JSON.stringify({ tx_hash: hash })}::jsonb, error_code = null, error_message = null,
+             updated_at = ${now.toISOString()}::timestamptz
+       where id = (select intent_id from wallet_txs where hash = ${hash} and kind <> 'nonce_filler')
+         and agent_id is null and status = 'pending'
+      returning id)
+    update wallet_txs
+       set status = case when hash = ${hash} then 'mined' else 'replaced' end,
+           block_number = case when hash = ${hash} then ${r.blockNumber.toString()}::bigint else block_number end,
+           gas_paid_units = case when hash = ${hash} then ${r.gasPaidUnits.toString()}::numeric else gas_paid_units end,
+           updated_at = ${now.toISOString()}::timestamptz
+     where intent_id in (select id from i) and (hash = ${hash} or status in ('signed', 'sent'))`);
 }

@@ -12,7 +12,10 @@ export type { IntentRow, TxRow } from './transactions.repo.ts';
 export interface TxContext {
   /** A kind its client module declared (`KindPolicies`): buy, sell, sponsored_withdraw, ... */
   kind: string;
-  agentId: string;
+  /** The agent who asked (its wallet action); null for the payout key's transactions. */
+  agentId: string | null;
+  /** The payout it pays (the payouts module's row), for the payout key's transactions. */
+  payoutId?: string | null;
   projectId: string | null;
   /** The account whose action it is (for a sponsored one, not the signer). */
   holder: string;
@@ -42,6 +45,28 @@ export interface KindPolicy {
    * them. Without it the request is signed as it was asked.
    */
   dataFor?: (intent: IntentRow, fees: Fees) => Promise<string>;
+  /**
+   * Blocks on top of a reverted receipt before the revert counts (a payout's
+   * PAYOUT_REVERT_CONFIRMATIONS): until then a reorg may still mine the call, and the request
+   * stays pending. 0 when omitted.
+   */
+  revertDepth?: number;
+  /**
+   * When another transaction took the request's nonce for good: 'resign' (the default: the engine
+   * signs it again at a fresh nonce) or 'fail' (it fails having moved nothing, and its client signs
+   * anew under its own rules: a payout checks the founder's funds again first).
+   */
+  nonceTaken?: 'resign' | 'fail';
+  /**
+   * When the node refuses the signer's bytes for want of ETH: 'fail' the request (the default: an
+   * agent's wallet), or 'wait' for an operator to top the key up (the payout key).
+   */
+  unpayable?: 'fail' | 'wait';
+  /**
+   * After the settling transaction committed, once a request of this kind confirmed (a payout
+   * whose earlier transaction a reorg took back is paid by this one).
+   */
+  afterConfirmed?: (intent: IntentRow) => Promise<void>;
 }
 
 export type KindPolicies = Readonly<Record<string, KindPolicy>>;

@@ -1,7 +1,8 @@
-import { desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.ts';
+import { walletIntents } from '../../infra/db/tables/cash-out.ts';
 import { bounties, projects, submissions } from '../../infra/db/tables/marketplace.ts';
-import { payoutLegs, payouts } from '../../infra/db/tables/money.ts';
+import { payouts } from '../../infra/db/tables/money.ts';
 
 /**
  * Read-only queries of the console's own views that no JSON route answers ("my submissions",
@@ -59,21 +60,26 @@ export async function payoutsOfFounder(db: Db, founderId: string, limit = 20) {
     .orderBy(desc(payouts.createdAt), desc(payouts.id))
     .limit(limit);
   if (rows.length === 0) return [];
+  // Each payout's transactions, as the transaction engine keeps them (the payout key's intents).
   const legs = await db
     .select({
-      payoutId: payoutLegs.payoutId,
-      kind: payoutLegs.kind,
-      status: payoutLegs.status,
-      txHash: payoutLegs.txHash,
+      payoutId: sql<string>`${walletIntents.payoutId}`,
+      kind: sql<'payout' | 'contributor' | 'fee'>`case ${walletIntents.kind} when 'payout' then 'payout'
+        when 'payout_contributor' then 'contributor' else 'fee' end`,
+      status: sql<'sent' | 'success' | 'reverted' | 'dropped'>`case ${walletIntents.status}
+        when 'confirmed' then 'success' when 'pending' then 'sent'
+        else case when ${walletIntents.blockNumber} is null then 'dropped' else 'reverted' end end`,
+      txHash: sql<string | null>`case when ${walletIntents.status} = 'confirmed'
+        or ${walletIntents.blockNumber} is not null then ${walletIntents.txHash} end`,
     })
-    .from(payoutLegs)
+    .from(walletIntents)
     .where(
       inArray(
-        payoutLegs.payoutId,
+        walletIntents.payoutId,
         rows.map((r) => r.id),
       ),
     )
-    .orderBy(payoutLegs.createdAt);
+    .orderBy(walletIntents.createdAt);
   return rows.map((r) => ({ ...r, legs: legs.filter((l) => l.payoutId === r.id) }));
 }
 

@@ -34,11 +34,8 @@ export const OWNERS: Record<string, string> = {
   token_balances: 'src/modules/holdings/',
   holder_scans: 'src/modules/holdings/',
   eth_balances: 'src/modules/holdings/',
-  signer_nonces: 'src/modules/payouts/',
   payout_funds_locks: 'src/modules/payouts/',
   payouts: 'src/modules/payouts/',
-  payout_legs: 'src/modules/payouts/',
-  leg_attempts: 'src/modules/payouts/',
   idempotency_keys: 'src/infra/http/',
   web_sessions: 'src/web/',
 };
@@ -84,7 +81,7 @@ export const UNITS: Record<string, UnitRule> = {
       'session.ts',
     ],
     reads: {
-      'console/console.repo.ts': ['bounties', 'payout_legs', 'payouts', 'projects', 'submissions'],
+      'console/console.repo.ts': ['bounties', 'payouts', 'projects', 'submissions', 'wallet_intents'],
       'session.ts': ['agents'],
     },
   },
@@ -141,8 +138,8 @@ export const UNITS: Record<string, UnitRule> = {
   'src/modules/operations/': {
     public: [],
     root: ['operations.ts'],
-    // The metrics' gauges: pending payouts, legs and webhook deliveries, counted when scraped.
-    reads: { 'operations.repo.ts': ['payout_legs', 'payouts', 'webhook_outbox'] },
+    // The metrics' gauges: pending payouts, their transactions and webhook deliveries, counted when scraped.
+    reads: { 'operations.repo.ts': ['payouts', 'wallet_intents', 'webhook_outbox'] },
   },
   'src/modules/payability/': {
     public: ['payability.service.ts'],
@@ -151,6 +148,12 @@ export const UNITS: Record<string, UnitRule> = {
   },
   'src/modules/payouts/': {
     public: ['payouts.service.ts', 'fee-split.ts', 'payouts-audit.ts', 'payouts-audit.context.ts'],
+    // The funds reservation counts the wallet's payout transactions in flight, and a payout's
+    // failure waits for none to be: the transaction engine's intents of the payout key.
+    reads: {
+      'payouts.repo.ts': ['wallet_intents'],
+      'reservation.repo.ts': ['wallet_intents', 'wallet_txs'],
+    },
   },
   'src/modules/prices/': { public: ['prices.service.ts'] },
   'src/modules/projects/': {
@@ -162,7 +165,7 @@ export const UNITS: Record<string, UnitRule> = {
     public: ['submissions.service.ts', 'merges.service.ts', 'reviews.schemas.ts', 'pr-report.ts'],
     root: ['approvals.service.ts', 'approve-merge.ts', 'owed-payouts.ts', 'reviews.routes.ts'],
     reads: {
-      'owed.repo.ts': ['bounties', 'payout_legs', 'payouts', 'projects'],
+      'owed.repo.ts': ['bounties', 'payouts', 'projects', 'wallet_intents'],
       'review-queue.repo.ts': ['bounties', 'projects', 'token_states'],
       'submissions.repo.ts': ['agents', 'bounties', 'payouts', 'projects'],
     },
@@ -211,6 +214,7 @@ export const OUTSIDE: Record<string, { imports: string[]; reads?: Record<string,
       'src/lib/',
       'src/modules/audit/money-audit.ts',
       'src/modules/payouts/payouts-audit.ts',
+      'src/modules/payouts/payout-legs.ts',
     ],
     // The money audit reads the ledger it checks (npm run audit:money).
     reads: {
@@ -226,11 +230,11 @@ export const OUTSIDE: Record<string, { imports: string[]; reads?: Record<string,
       'lib/payout-audit-sources.ts': [
         'agents',
         'bounties',
-        'leg_attempts',
-        'payout_legs',
         'payouts',
         'projects',
         'submissions',
+        'wallet_intents',
+        'wallet_txs',
       ],
     },
   },

@@ -12,10 +12,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import { ts, units } from './columns.ts';
 import { agents } from './marketplace.ts';
+import { payouts } from './money.ts';
 
 /**
- * The next nonce of each account the service signs ordinary transactions for: in-app wallets and
- * the sponsor key. Taken under this row's lock in the transaction that records the signed
+ * The next nonce of each account the service signs for: the payout key, the sponsor key and the
+ * in-app wallets. Taken under this row's lock in the transaction that records the signed
  * transaction (`wallet_txs`), so two instances never sign one nonce twice.
  */
 export const accountNonces = pgTable('account_nonces', {
@@ -30,8 +31,12 @@ export const accountNonces = pgTable('account_nonces', {
 });
 
 /**
- * What an agent asked for (a buy, sale, allowance or withdraw, its own or sponsored), one row per
- * request: the transaction engine's intent. It names its signer and nonce, keeps the unsigned
+ * What was asked for, one row per request: the transaction engine's intent. An agent's wallet
+ * action (a buy, sale, allowance or withdraw, its own or sponsored: `agent_id` set), or a payout
+ * signed by the payout key (`payout_id` set, no agent: kind `payout`, one PayoutRouter call; kinds
+ * `payout_contributor` and `payout_fee`, one transferFrom each, for payouts signed before the
+ * router). A payout has at most one intent of each kind that may still move (or has moved) its
+ * tokens (`wallet_intents_payout_live`): exactly once. It names its signer and nonce, keeps the unsigned
  * transaction (so a stuck one is replaced at its nonce, a lost one signed again once its nonce is
  * final elsewhere), and ends `confirmed` (with the answer's fields in `result`) or `failed` (with
  * the error's code and message). `request_key` (the hash of the request's Idempotency-Key) makes a
@@ -41,11 +46,14 @@ export const walletIntents = pgTable(
   'wallet_intents',
   {
     id: text('id').primaryKey(),
-    agentId: text('agent_id')
-      .notNull()
-      .references(() => agents.id),
+    agentId: text('agent_id').references(() => agents.id),
+    /** The payout this transaction pays (the payouts module's), for the payout key's intents. */
+    payoutId: text('payout_id').references(() => payouts.id),
     requestKey: text('request_key'),
-    /** buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell, sponsored_withdraw */
+    /**
+     * buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell, sponsored_withdraw;
+     * payout, payout_contributor, payout_fee
+     */
     kind: text('kind').notNull(),
     projectId: text('project_id'),
     /** The wallet whose action it is (the sponsor signs for it when `kind` is sponsored_*). */
@@ -80,6 +88,10 @@ export const walletIntents = pgTable(
   (t) => [
     uniqueIndex('wallet_intents_request_key').on(t.agentId, t.requestKey),
     index('wallet_intents_agent_idx').on(t.agentId, t.createdAt),
+    uniqueIndex('wallet_intents_payout_live')
+      .on(t.payoutId, t.kind)
+      .where(sql`${t.payoutId} is not null and ${t.status} <> 'failed'`),
+    index('wallet_intents_payout_idx').on(t.payoutId),
     index('wallet_intents_open_idx').on(t.signer, t.nonce).where(sql`${t.status} = 'pending'`),
     index('wallet_intents_unfinal_idx')
       .on(t.blockNumber)
@@ -88,7 +100,8 @@ export const walletIntents = pgTable(
 );
 
 /**
- * Every transaction signed for an in-app wallet or by the sponsor key, recorded (with its signed
+ * Every transaction the service signs (for an in-app wallet, by the sponsor key or by the payout
+ * key), recorded (with its signed
  * bytes) before it is sent: `signed` until the node took it, `sent`, then `mined` or `reverted`;
  * `failed` when the node refused it (its nonce was given back) and `dropped` when its nonce was
  * used by another transaction. The reconciler sends `signed`/`sent` bytes again after a crash.
@@ -100,7 +113,7 @@ export const walletTxs = pgTable(
     signer: text('signer').notNull(),
     nonce: bigint('nonce', { mode: 'number' }).notNull(),
     raw: text('raw').notNull(),
-    /** buy, sell, allowance, withdraw_token, withdraw_eth, sponsored_sell, sponsored_withdraw */
+    /** Its intent's kind, or nonce_filler (a cancel, a gap filler: it moves nothing). */
     kind: text('kind').notNull(),
     agentId: text('agent_id').references(() => agents.id),
     projectId: text('project_id'),

@@ -1,0 +1,161 @@
+import { callOfRaw } from '../../infra/chain/tx-node.ts';
+import type { EngineDeps } from './engine.deps.ts';
+import type { TransactionSigning } from './engine-signing.ts';
+import * as nonces from './nonces.repo.ts';
+import * as repo from './transactions.repo.ts';
+
+/**
+ * The engine's side that the chain can take things back from: confirmed requests watched until
+ * PAYOUT_CONFIRMATIONS deep, settled transactions a reorg (or a node that lost its pool, or an
+ * embedded chain restored from an older state) removed put back on their way, and a signer whose
+ * recorded nonces run ahead of the chain's repaired, so nothing waits behind a nonce it forgot.
+ */
+export class EngineReorgs {
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly signing: TransactionSigning,
+  ) {}
+
+  /**
+   * Confirmed requests not yet seen final (their receipt PAYOUT_CONFIRMATIONS deep): each is looked
+   * up by hash on every pass, however long ago it mined, so a pass that could not read the chain
+   * while a reorg regrew past it never makes it final unseen. A moved receipt moves the block; a
+   * missing one puts the same bytes back.
+   */
+  async watchUnfinal(head: bigint): Promise<number> {
+    const { db, clock, chain, confirmations } = this.deps;
+    let put = 0;
+    for (const intent of await repo.unfinalIntents(db, 50)) {
+      if (!intent.txHash) continue;
+      const r = await chain.wallets.receipt(intent.txHash);
+      if (!r) {
+        put += await this.reopen(intent.txHash);
+        continue;
+      }
+      const final = head - r.blockNumber >= BigInt(confirmations);
+      if (r.blockNumber !== intent.blockNumber || final) {
+        await repo.updateIntent(db, intent.id, { blockNumber: r.blockNumber, final, updatedAt: clock.now() });
+        await repo.setStatus(db, intent.txHash, r.status === 'success' ? 'mined' : 'reverted', clock.now(), {
+          blockNumber: r.blockNumber,
+        });
+      }
+    }
+    return put;
+  }
+
+  /**
+   * A settled attempt the chain no longer has: its request is pending again, however final it
+   * looked. A mined one is sent again from its stored bytes (the same hash: it can only execute
+   * once). A reverted one is never sent again (it could succeed now, after its request was told
+   * it failed): a cancel outbids any copy a node put back in its pool, and whichever of the two
+   * mines at the nonce settles the request; without a key here, a transfer of nothing fills it.
+   */
+  async reopen(hash: string): Promise<number> {
+    const { db, clock, chain, log } = this.deps;
+    const attempt = await repo.findTx(db, hash);
+    if (!attempt) return 0;
+    const intent = attempt.intentId ? await repo.findIntent(db, attempt.intentId) : undefined;
+    if (attempt.status === 'reverted') {
+      const key = await this.deps.keyOf(attempt.signer);
+      if (intent && key !== undefined && (await this.signing.cancelReverted(intent, attempt, key))) {
+        log.warn(
+          { transaction: intent.id, txHash: hash },
+          'a reverted transaction left the chain; cancelled',
+        );
+        return 1;
+      }
+      await repo.setStatus(db, hash, 'dropped', clock.now(), { blockNumber: null });
+      log.warn({ txHash: hash }, 'a reverted transaction left the chain; its nonce is filled');
+      return this.signing.fillGaps(attempt.signer);
+    }
+    if (intent) await this.reopenIntent(intent.id, hash);
+    else await repo.setStatus(db, hash, 'sent', clock.now(), { blockNumber: null });
+    await chain.wallets.broadcast(attempt.raw).catch(() => 'unknown');
+    log.warn(
+      { transaction: attempt.intentId, txHash: hash },
+      'a mined transaction left the chain; sent again',
+    );
+    return 1;
+  }
+
+  /** The request back to pending and its attempt back in flight, under the request's row lock. */
+  private reopenIntent(intentId: string, hash: string): Promise<void> {
+    const { db, clock } = this.deps;
+    return db.transaction(async (tx) => {
+      await repo.lockIntent(tx, intentId);
+      await repo.updateIntent(tx, intentId, {
+        status: 'pending',
+        blockNumber: null,
+        final: false,
+        updatedAt: clock.now(),
+      });
+      await repo.setStatus(tx, hash, 'sent', clock.now(), { blockNumber: null });
+    });
+  }
+
+  /**
+   * A signer whose recorded nonces run ahead of the chain's: every settled attempt in between is
+   * looked up, and one the chain lost is put back (`reopen`), so no later transaction waits behind
+   * a nonce the chain forgot; then any nonce nothing holds is filled.
+   */
+  async repairSigner(signer: string): Promise<number> {
+    const { db, chain } = this.deps;
+    const next = await nonces.nextOf(db, signer);
+    if (next === undefined) return 0;
+    const pending = await chain.wallets.nonceOf(signer, 'pending');
+    if (pending >= next) return 0;
+    let put = 0;
+    for (const a of await repo.settledAttemptsAt(db, signer, pending, next)) {
+      if (!(await chain.wallets.receipt(a.hash))) put += await this.reopen(a.hash);
+    }
+    return put + (await this.signing.fillGaps(signer));
+  }
+
+  /**
+   * The request's nonce went to another transaction, for good, and its kind's client signs anew
+   * itself (`nonceTaken: 'fail'`): it fails having moved nothing, unless the node still holds one
+   * of its attempts (a receipt index lagging the nonce count is no certainty). Under its row lock,
+   * only while its nonce is still the lost one.
+   */
+  async failTaken(intent: repo.IntentRow, live: repo.TxRow[]): Promise<void> {
+    const { db, clock, chain, journal, log } = this.deps;
+    for (const a of live) if (await chain.wallets.known(a.hash)) return;
+    const failed = await db.transaction(async (tx) => {
+      const locked = await repo.lockIntent(tx, intent.id);
+      if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return false;
+      await repo.dropOpen(tx, intent.id, clock.now());
+      const why = 'Its nonce was used by another transaction: it moved nothing.';
+      await journal.fail(tx, intent.id, 'upstream_error', why, false);
+      return true;
+    });
+    if (failed)
+      log.warn({ transaction: intent.id, nonce: intent.nonce }, 'another transaction used this nonce');
+  }
+
+  /**
+   * Requests recorded without their call (a migration that had only their signed bytes): the
+   * call (to, data, value, gas) is read back from the newest attempt's bytes, so a replacement or
+   * a fresh signature makes the same call.
+   */
+  async backfillCalls(): Promise<number> {
+    const { db, clock, log } = this.deps;
+    let filled = 0;
+    for (const intent of await repo.intentsWithoutCall(db, 500)) {
+      const newest = (await repo.attemptsOf(db, [intent.id])).at(-1);
+      const call = newest ? callOfRaw(newest.raw) : null;
+      if (!call) {
+        log.error({ transaction: intent.id }, 'a recorded transaction has no call and no readable bytes');
+        continue;
+      }
+      await repo.updateIntent(db, intent.id, {
+        toAddress: call.to,
+        data: call.data,
+        valueUnits: call.valueUnits,
+        gas: call.gas,
+        updatedAt: clock.now(),
+      });
+      filled++;
+    }
+    return filled;
+  }
+}
