@@ -137,6 +137,27 @@ export class PayoutDriver {
   }
 
   /**
+   * Confirmed payouts that lost a transfer for good (their failed transaction at or below
+   * `finalAt`): each signed again at a fresh nonce, on every pass until the funds reservation lets
+   * it, so a founder short of funds at that moment only delays it. How many were signed again.
+   */
+  async resignLost(finalAt: bigint): Promise<number> {
+    let signed = 0;
+    for (const payoutId of await repo.confirmedWithLostKind(this.deps.db, finalAt)) {
+      try {
+        await this.resignConfirmed(payoutId);
+        signed++;
+      } catch (err) {
+        this.deps.log.error(
+          { err, payout: payoutId },
+          'a paid payout a reorg took back could not be signed again yet; will retry',
+        );
+      }
+    }
+    return signed;
+  }
+
+  /**
    * Records what mined for each open transaction of the payout, its receipts read together (a
    * revert only PAYOUT_REVERT_CONFIRMATIONS deep: until then a reorg may still mine it). Nothing is
    * sent: an approval retried after a lost answer uses it before the funds check, so a transaction

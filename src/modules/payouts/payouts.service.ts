@@ -2,12 +2,13 @@ import { type TxReceipt, tokensToUnits } from '../../infra/chain/chain.ts';
 import type { Executor } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { KindPolicies, KindPolicy } from '../transactions/transactions.types.ts';
+import type { KindPolicies } from '../transactions/transactions.types.ts';
 import { splitReward } from './fee-split.ts';
 import * as fresh from './fresh-payout.repo.ts';
 import { FreshPayout, type FreshResult } from './fresh-payout.ts';
+import { abandon, closeForReject } from './payout-closing.ts';
 import { PayoutDriver } from './payout-driver.ts';
-import { INTENT_KIND, isLive, legsOf, type PayoutLeg } from './payout-legs.ts';
+import { payoutKinds } from './payout-kinds.ts';
 import * as repo from './payouts.repo.ts';
 import {
   type DriveResult,
@@ -74,23 +75,11 @@ export class PayoutsService {
     this.fresh = new FreshPayout(driverDeps);
   }
 
-  /**
-   * The payout key's kinds for the transaction engine: a revert counts only
-   * PAYOUT_REVERT_CONFIRMATIONS deep; a transaction whose nonce another took is dropped, for the
-   * payout to be signed anew here after the funds reservation (never re-signed by the engine on
-   * its own); a payout key short of ETH waits to be topped up; a confirmed payout paid again
-   * after a reorg tells the submission its new hash.
-   */
+  /** The payout key's kinds for the transaction engine (`payout-kinds.ts`). */
   kinds(): KindPolicies {
-    const policy = (kind: LegKind): KindPolicy => ({
-      revertDepth: this.deps.revertConfirmations ?? 0,
-      nonceTaken: 'fail',
-      unpayable: 'wait',
-      afterConfirmed: async (intent) => {
-        if (intent.payoutId && intent.txHash) await this.repaid(intent.payoutId, kind, intent.txHash);
-      },
-    });
-    return Object.fromEntries(LEG_KINDS.map((k) => [INTENT_KIND[k], policy(k)]));
+    return payoutKinds(this.deps.revertConfirmations ?? 0, (payoutId, kind, txHash) =>
+      this.repaid(payoutId, kind, txHash),
+    );
   }
 
   /** The reviews module records the hash that paid on the submission (it owns that table). */
@@ -229,47 +218,18 @@ export class PayoutsService {
     return result;
   }
 
-  /**
-   * Gives up an unfinished payout none of whose legs was signed, so nothing will ever sign one;
-   * false (and nothing changed) when a leg exists, since that leg may move the tokens.
-   */
-  async abandon(payoutId: string, reason: string): Promise<boolean> {
-    const { db, clock } = this.deps;
-    return db.transaction(async (tx) => {
-      // Signing holds this lock while it stores legs: they are either seen here or never signed.
-      if ((await repo.lockById(tx, payoutId))?.status !== 'pending') return false;
-      if ((await legsOf(this.driverDeps, tx, payoutId)).length > 0) return false;
-      return repo.setStatus(tx, payoutId, ['pending'], 'failed', reason, clock.now());
-    });
+  /** Gives up an unfinished payout nothing was signed for (`payout-closing.ts`). */
+  abandon(payoutId: string, reason: string): Promise<boolean> {
+    return abandon(this.closingDeps(), payoutId, reason);
   }
 
-  /**
-   * For a reject, inside its transaction, under the payout's row lock (signing takes it too, so no
-   * leg appears meanwhile): 'paying' while a leg may still move tokens or has paid. Otherwise
-   * closes the submission's payout so nothing is signed for it afterwards, and says whether (a
-   * payout signed before the router) its contributor transfer reverted while its fee mined: such
-   * a payout never wedges the bounty.
-   */
-  async closeForReject(
-    tx: Executor,
-    submissionId: string,
-  ): Promise<'closed' | 'contributor_failed' | 'paying'> {
-    const payout = await repo.lockBySubmission(tx, submissionId);
-    if (!payout) return 'closed';
-    const legs = await legsOf(this.driverDeps, tx, payout.id);
-    const contributor = legs.filter((l) => l.kind === 'contributor');
-    const contributorFailed = contributor.length > 0 && !contributor.some(isLive);
-    const settledFee = (l: PayoutLeg) => contributorFailed && l.kind === 'fee' && l.status === 'success';
-    if (legs.some((l) => isLive(l) && !settledFee(l))) return 'paying';
-    await repo.setStatus(
-      tx,
-      payout.id,
-      ['pending', 'failed'],
-      'failed',
-      'submission rejected',
-      this.deps.clock.now(),
-    );
-    return contributorFailed ? 'contributor_failed' : 'closed';
+  /** For a reject, inside its transaction: closes the submission's payout (`payout-closing.ts`). */
+  closeForReject(tx: Executor, submissionId: string): Promise<'closed' | 'contributor_failed' | 'paying'> {
+    return closeForReject(this.closingDeps(), tx, submissionId);
+  }
+
+  private closingDeps() {
+    return { ...this.driverDeps, clock: this.deps.clock };
   }
 
   /**
@@ -313,22 +273,8 @@ export class PayoutsService {
    * at that moment only delays it. How many were signed again.
    */
   async resignLost(): Promise<number> {
-    const { db, chain, log } = this.deps;
     const depth = Math.max(this.deps.confirmations ?? 0, this.deps.revertConfirmations ?? 0);
-    const finalAt = (await chain.payoutSigner.headBlock()) - BigInt(depth);
-    let signed = 0;
-    for (const payoutId of await repo.confirmedWithLostKind(db, finalAt)) {
-      try {
-        await this.driver.resignConfirmed(payoutId);
-        signed++;
-      } catch (err) {
-        log.error(
-          { err, payout: payoutId },
-          'a paid payout a reorg took back could not be signed again yet; will retry',
-        );
-      }
-    }
-    return signed;
+    return this.driver.resignLost((await this.deps.chain.payoutSigner.headBlock()) - BigInt(depth));
   }
 
   get(payoutId: string): Promise<Payout | undefined> {
