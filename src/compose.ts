@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { wireEffects } from './compose-effects.ts';
 import { buildReviewLoop } from './compose-reviews.ts';
+import { transactionClients } from './compose-transactions.ts';
 import type { Chain } from './infra/chain/chain.ts';
 import type { WalletVault } from './infra/chain/wallet-vault.ts';
 import type { Config } from './infra/config.ts';
@@ -36,8 +37,6 @@ import { lockSubmissionStatus } from './modules/reviews/submissions.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
 import { TransactionEngine } from './modules/transactions/engine.ts';
 import { TransactionJournal } from './modules/transactions/journal.ts';
-import type { KindPolicies } from './modules/transactions/transactions.types.ts';
-import { walletKinds } from './modules/wallets/wallet-kinds.ts';
 import { WalletsService } from './modules/wallets/wallets.service.ts';
 
 // A repository plus a contract deployment take seconds; a crashed activation is retryable after this.
@@ -122,25 +121,13 @@ export function buildServices(
     log,
   });
   // The one transaction engine for every key the service signs with (the payout key, the sponsor,
-  // in-app wallets): the journal records each request, the engine follows it to the end (wired
-  // to the keys once those exist, below). Its clients declare their kinds: the wallets (what each
-  // answers, the sponsored ones' refund and quota) and payouts (revert depth, signed anew by the
-  // payouts module after the funds reservation when a nonce is lost).
-  let txKinds: KindPolicies | undefined;
-  const kinds = (): KindPolicies =>
-    (txKinds ??= {
-      ...walletKinds({
-        sponsoredWithdrawalsPerDay: config.sponsor.withdrawalsPerDay,
-        sponsor: chain.sponsor,
-        keyOf: (address) => wallets.signingKeyOf(address),
-      }),
-      ...payouts.kinds(),
-    });
-  const payoutKey = chain.payoutSigner.address.toLowerCase();
-  const keyOf = (signer: string): Promise<string | null | undefined> =>
-    payoutKey && signer.toLowerCase() === payoutKey
-      ? Promise.resolve(chain.payoutSigner.key)
-      : wallets.signingKeyOf(signer);
+  // in-app wallets): the journal records each request, the engine follows it to the end.
+  const { kinds, keyOf } = transactionClients({
+    config,
+    chain,
+    wallets: () => wallets,
+    payouts: () => payouts,
+  });
   const txJournal = new TransactionJournal({
     db,
     clock,
