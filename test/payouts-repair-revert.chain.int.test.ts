@@ -1,5 +1,6 @@
 import { getAddress } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runPayoutAudit } from '../scripts/lib/payout-audit-sources.ts';
 import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { chainAppForFile, fundedChainProject } from './helpers/builders.ts';
 import { approvePayouts, transferLogs } from './helpers/chain.ts';
@@ -88,5 +89,59 @@ describe('a paid payout whose re-sent transaction reverts', () => {
     // More passes pay nothing more.
     for (let i = 0; i < 2; i++) await pass();
     expect(await paidTo()).toEqual(moved);
+  });
+
+  /**
+   * The same, with a second reorg that takes the reverted re-send out too: the engine cancels it at
+   * its nonce (the bytes would revert again), the leg stays reverted, and the audit finds the cancel
+   * on chain as that leg's. (Found by the interleaving model, seed 688393248: the audit looked for
+   * the leg's payout transaction only and reported `leg_not_on_chain`.)
+   */
+  it('a reverted re-send a second reorg took out is cancelled at its nonce, and the audit reads it so', async () => {
+    const funds = { account: FOUNDER_ACCOUNT, eth: UNIT, allowance: 10n ** 30n };
+    const project = await fundedChainProject(ctx, tc, founder, funds);
+    const dev = await registerAgent(ctx.app);
+    const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 40 });
+    const post = (url: string, who: TestAgent, payload?: object) =>
+      ctx.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
+    expect((await post(`/api/bounties/${bounty.id}/claim`, dev)).statusCode).toBe(200);
+    expect(
+      (await post(`/api/bounties/${bounty.id}/submit`, dev, { pr_url: `${project.repoUrl}/pull/1` }))
+        .statusCode,
+    ).toBe(201);
+    const audit = () => runPayoutAudit(ctx.database.db, tc.rpcUrl, tc.chain.payoutSigner.address);
+    const before = new Set((await audit()).differences.map((d) => d.message));
+    const newDifferences = async () => (await audit()).differences.filter((d) => !before.has(d.message));
+    const beforePayment = await tc.test.snapshot();
+    const res = await post(`/api/bounties/${bounty.id}/approve`, founder);
+    expect(res.statusCode, res.body).toBe(200);
+    const lost = res.json().contributor_tx_hash as string;
+
+    // First reorg: the payment is gone, the allowance revoked; the same bytes go out and revert.
+    await tc.test.revert({ id: beforePayment });
+    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 0n);
+    const beforeResend = await tc.test.snapshot();
+    for (let i = 0; i < 3; i++) await pass();
+    expect((await legsOf(bounty.id))[0]).toMatchObject({ status: 'reverted', txHash: lost });
+
+    // Second reorg: the reverted re-send is gone too. The engine cancels it at its nonce.
+    await tc.test.revert({ id: beforeResend });
+    for (let i = 0; i < 3; i++) await pass();
+    const [cancelled, ...more] = await legsOf(bounty.id);
+    expect(cancelled?.status).toBe('reverted');
+    expect(more).toEqual([]);
+    // The cancel is the leg's transaction on chain; what the audit reports is only the truth that
+    // the contributor is unpaid for now.
+    expect((await newDifferences()).map((d) => d.code)).toEqual(['confirmed_not_paid', 'submission_differs']);
+
+    // The founder allows payouts again: paid once, at a fresh nonce; the audit agrees.
+    await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 10n ** 30n);
+    for (let i = 0; i < 3; i++) await pass();
+    const paid = (await transferLogs(tc, project.tokenAddress)).filter(
+      (l) => same(l.from, founder.walletAddress as string) && same(l.to, dev.walletAddress as string),
+    );
+    expect(paid.map((l) => l.value)).toEqual([38n * UNIT]);
+    expect((await legsOf(bounty.id)).map((l) => l.status)).toEqual(['reverted', 'success']);
+    expect(await newDifferences()).toEqual([]);
   });
 });

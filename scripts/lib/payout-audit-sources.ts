@@ -78,10 +78,8 @@ export async function readLedger(db: Db, payoutSigner: string): Promise<LedgerWi
       ),
     );
   const legRows = intentRows.map((i) => {
-    const leg = legOf(
-      i,
-      attemptRows.filter((a) => a.intentId === i.id),
-    );
+    const mine = attemptRows.filter((a) => a.intentId === i.id);
+    const leg = legOf(i, mine);
     // What the stored call pays, decoded (the engine signs it again as stored when it replaces a
     // transaction): checked against the payout by `leg_not_as_intended`, mined or not.
     const call = payeeOfCall(i.data);
@@ -95,7 +93,9 @@ export async function readLedger(db: Db, payoutSigner: string): Promise<LedgerWi
       amountUnits: call?.amountUnits ?? -1n,
       status: leg.status,
       txHash: leg.txHash,
-      attempts: leg.hashes,
+      // Every transaction signed at the leg's nonce for it, the engine's cancel too: a leg
+      // recorded reverted because its cancel took the nonce is on chain as that cancel.
+      attempts: mine.map((a) => a.hash),
     };
   });
   const paidSubmissions = db.select({ id: payouts.submissionId }).from(payouts);

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +89,17 @@ export async function startHarness(opts: {
       const keep = join(root, 'test-artifacts', keepAs);
       mkdirSync(keep, { recursive: true });
       cpSync(logDir, keep, { recursive: true, filter: (p) => !p.includes('/data-') });
+      // The money tables as the run left them, for reading a failure back.
+      const tables = ['payouts', 'wallet_intents', 'wallet_txs', 'account_nonces'];
+      const dump = await Promise.all(
+        tables.map(async (t) => [t, await sql?.unsafe(`select * from ${t} order by 1`).catch(() => null)]),
+      );
+      const text = JSON.stringify(
+        Object.fromEntries(dump),
+        (_k, v) => (typeof v === 'bigint' ? `${v}` : v),
+        1,
+      );
+      writeFileSync(join(keep, 'money-tables.json'), text);
       opts.log(`instance logs kept in ${keep}`);
     }
     await sql?.end({ timeout: 5 }).catch(() => {});

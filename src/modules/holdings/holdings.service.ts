@@ -3,6 +3,7 @@ import type { Chain, FundsLog } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { type CurveAt, worthOf } from '../../lib/curve.ts';
+import { JoinQueue } from '../../lib/join-queue.ts';
 import * as eth from './eth-balances.repo.ts';
 import * as repo from './holdings.repo.ts';
 
@@ -61,6 +62,12 @@ export interface EthBalance {
 export class HoldingsService {
   /** Project id -> its token and curve, which never change once deployed. */
   private readonly tokens = new Map<string, Token>();
+  private readonly actions = new JoinQueue<Set<string>, void>(
+    (projectId, holders) => this.readAfterActions(projectId, [...holders]),
+    (into, more) => {
+      for (const h of more) into.add(h);
+    },
+  );
 
   constructor(private readonly deps: HoldingsDeps) {}
 
@@ -87,8 +94,16 @@ export class HoldingsService {
     await repo.store(db, stored, held, block, clock.now());
   }
 
-  /** After an action of the service on a project's token: its curve and these holders. */
-  async afterAction(projectId: string, holders: string[]): Promise<void> {
+  /**
+   * After an action of the service on a project's token: its curve and these holders. Reads of one
+   * project run one at a time, and an action's holders join a read waiting to start (it reads
+   * after their action anyway): a burst of payouts of one project costs two reads, not one each.
+   */
+  afterAction(projectId: string, holders: string[]): Promise<void> {
+    return this.actions.run(projectId, new Set(holders.map((h) => h.toLowerCase())));
+  }
+
+  private async readAfterActions(projectId: string, holders: string[]): Promise<void> {
     let token = this.tokens.get(projectId);
     if (!token) {
       // A project's token and curve never change once deployed: read them once per process.

@@ -3,6 +3,7 @@ import type { Chain, TokenFunds } from '../../infra/chain/chain.ts';
 import { unitsToTokens } from '../../infra/chain/chain.ts';
 import type { Db } from '../../infra/db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { JoinQueue } from '../../lib/join-queue.ts';
 import type { ActivityService } from '../activity/activity.service.ts';
 import type { BountyState, PayableFlip } from '../bounties/bounty-state.ts';
 import type { HoldingsService } from '../holdings/holdings.service.ts';
@@ -29,6 +30,12 @@ export interface RefreshOptions {
   holders?: string[];
 }
 
+/** A refresh waiting to start: its bounties without events, and the project as a caller read it. */
+interface Pending {
+  quiet: Set<string>;
+  project: repo.WatchedProject | null;
+}
+
 const NO_FUNDS: TokenFunds = { balanceUnits: 0n, allowanceUnits: 0n };
 
 /**
@@ -39,12 +46,15 @@ const NO_FUNDS: TokenFunds = { balanceUnits: 0n, allowanceUnits: 0n };
  * chain watcher for what happens on chain.
  */
 export class PayabilityService {
-  /** Per project: the refresh waiting to start (joined by later callers) and the queue's tail. */
-  private readonly waiting = new Map<
-    string,
-    { quiet: Set<string>; project: repo.WatchedProject | null; result: Promise<PayableFlip[]> }
-  >();
-  private readonly tails = new Map<string, Promise<unknown>>();
+  /** Per project: one refresh at a time, and a request made while one waits to start joins it. */
+  private readonly queue = new JoinQueue<Pending, PayableFlip[]>(
+    (projectId, p) => this.run(projectId, p.quiet, p.project),
+    (into, more) => {
+      for (const id of more.quiet) into.quiet.add(id);
+      // A joiner that brings no project may follow a change to it: the refresh reads it then.
+      if (!more.project) into.project = null;
+    },
+  );
 
   constructor(private readonly deps: PayabilityDeps) {}
 
@@ -54,31 +64,7 @@ export class PayabilityService {
    * reads the funds after the request anyway, so a burst of changes costs one read.
    */
   refresh(projectId: string, opts: RefreshOptions = {}): Promise<PayableFlip[]> {
-    const waiting = this.waiting.get(projectId);
-    if (waiting) {
-      for (const id of opts.quiet ?? []) waiting.quiet.add(id);
-      // A joiner that brings no project may follow a change to it: the refresh reads it then.
-      if (!opts.project) waiting.project = null;
-      return waiting.result;
-    }
-    const entry = {
-      quiet: new Set(opts.quiet ?? []),
-      project: opts.project ?? null,
-      result: Promise.resolve([] as PayableFlip[]),
-    };
-    const previous = this.tails.get(projectId) ?? Promise.resolve();
-    const result = previous.then(() => {
-      this.waiting.delete(projectId);
-      return this.run(projectId, entry.quiet, entry.project);
-    });
-    entry.result = result;
-    this.waiting.set(projectId, entry);
-    const tail = result.catch(() => {});
-    this.tails.set(projectId, tail);
-    void tail.then(() => {
-      if (this.tails.get(projectId) === tail) this.tails.delete(projectId);
-    });
-    return result;
+    return this.queue.run(projectId, { quiet: new Set(opts.quiet ?? []), project: opts.project ?? null });
   }
 
   /**

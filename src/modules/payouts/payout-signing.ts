@@ -16,6 +16,26 @@ export interface SignedPayoutTx {
   signed: SignedTx;
 }
 
+/** What signing asks the node that needs no lock: the payout key's count and the fee quote. */
+export interface SigningQuote {
+  early: number;
+  fees: ReturnType<typeof capFees>;
+}
+
+/**
+ * Started before the signing transaction, so the node answers while it waits for its locks: the
+ * payout key's count (read before its counter lock, `TransactionJournal.recordIn`'s `early`) and
+ * the fees. A signing that ends early leaves it unread, never an unhandled rejection.
+ */
+export function quoteSigning(deps: DriverDeps): Promise<SigningQuote> {
+  const { chain, signer } = deps;
+  const quote = Promise.all([chain.nonceOf(signer.address, 'pending'), chain.quoteFees()]).then(
+    ([early, fees]) => ({ early, fees: capFees(fees, deps.maxFeePerGas) }),
+  );
+  quote.catch(() => {});
+  return quote;
+}
+
 /**
  * Inside a signing transaction that holds the founder wallet's funds lock (so `inFlight`, read
  * after it, is complete): the funds check of what these kinds move beside the wallet's other
@@ -31,11 +51,14 @@ export async function reserveAndSign(
   payout: PayoutRow,
   kinds: LegKind[],
   inFlight: InFlightLeg[],
+  quote: Promise<SigningQuote>,
 ): Promise<SignedPayoutTx[]> {
   const { signer, chain, journal } = deps;
   const units = kinds.reduce((sum, k) => sum + unitsOf(payout, k), 0n);
   await assertReservable(deps, payout.tokenAddress, payout.fromAddress, inFlight, units);
-  const fees = capFees(await chain.quoteFees(), deps.maxFeePerGas);
+  // Approvals of many founders queue on the payout key's counter lock only for the signing and
+  // the insert: its count was read before.
+  const { early, fees } = await quote;
   const out: SignedPayoutTx[] = [];
   for (const kind of kinds) {
     const from = { tokenAddress: payout.tokenAddress, from: payout.fromAddress };
@@ -67,6 +90,7 @@ export async function reserveAndSign(
       () => chain.nonceOf(signer.address, 'pending'),
       (nonce) => chain.signTx(signer.key, unsigned, nonce),
       unsigned,
+      early,
     );
     out.push({ intentId, signed });
   }

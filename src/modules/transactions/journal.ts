@@ -67,6 +67,13 @@ export class TransactionJournal {
    * first: a payout's funds lock): the signer's counter locked, a kind's quota checked under it,
    * the nonce picked against the chain's count (read under the lock), the transaction signed at
    * it, and the intent with its signed bytes stored before anything is sent.
+   *
+   * `early`: the chain's count read before the lock, for a key whose every transaction the service
+   * records (the payout key). Up to the counter the counter's nonce is taken as is, and the lock
+   * is held across no call to the node and no look for gaps (a nonce below the chain's true count
+   * is held by a recorded attempt; a gap left below the counter is the engine's to fill). Past the
+   * counter (the chain is ahead: a first use, a transaction sent from outside) the count is read
+   * again under the lock.
    */
   async recordIn(
     tx: Executor,
@@ -75,6 +82,7 @@ export class TransactionJournal {
     chainNonce: () => Promise<number>,
     sign: (nonce: number) => Promise<SignedTx>,
     unsigned: UnsignedTx,
+    early?: number,
   ): Promise<{ intentId: string; signed: SignedTx; nonce: number }> {
     const signer = signerAddress.toLowerCase();
     const intentId = newId('walletTx');
@@ -82,9 +90,12 @@ export class TransactionJournal {
     // Under the lock: a quota holds across instances, and the count read is complete.
     await this.assertQuota(tx, ctx);
     // Read under the lock: a count read before it may miss what the holder just sent.
-    const pending = await chainNonce();
-    if (next > pending) this.deps.onGap?.(signer);
-    const nonce = await this.pick(tx, signer, next, pending);
+    const usesEarly = early !== undefined && early <= next;
+    const pending = usesEarly ? early : await chainNonce();
+    // An early count lags what was just sent: only a count read under the lock tells of a gap, and
+    // the next nonce is taken at once (the engine's pass fills any gap below it).
+    if (!usesEarly && next > pending) this.deps.onGap?.(signer);
+    const nonce = usesEarly ? next : await this.pick(tx, signer, next, pending);
     const signed = await sign(nonce);
     await this.insert(tx, intentId, ctx, signer, nonce, unsigned, signed);
     return { intentId, signed, nonce };
