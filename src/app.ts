@@ -151,7 +151,10 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(agentsRoutes, { agents: services.agents, config });
   await app.register(projectsRoutes, { projects: services.projects, activation: services.activation });
-  await app.register(bountiesRoutes, { bounties: services.bounties });
+  await app.register(bountiesRoutes, {
+    bounties: services.bounties,
+    listVersion: () => services.activity.latestId(),
+  });
   await app.register(bountyRepositoryRoutes, { repository: services.bountyRepository });
   await app.register(commentsRoutes, { comments: services.comments });
   await app.register(reviewsRoutes, { submissions: services.submissions, approvals: services.approvals });

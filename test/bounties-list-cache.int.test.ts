@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, registerAgent, type TestAgent, type TestContext } from './helpers/app.ts';
 import {
@@ -152,5 +153,27 @@ describe('GET /api/bounties: conditional requests and the one-statement page', (
     const words = await listOk(ctx.app, { project_id: other.project.id, q: 'other' });
     expect(words.bounties.map((b) => b.title)).toEqual(['Other']);
     expect((await listOk(ctx.app, { project_id: other.project.id, q: 'zephyr' })).total).toBe(0);
+  });
+
+  it('answers a list it built again only while no event happened, and for at most a second', async () => {
+    const first = await listOk(ctx.app, { project_id: p.project.id });
+    const [top] = first.bounties;
+    // A change that records no event (here written behind the service's back, as an outside buy
+    // moves the curve's quote): the same answer for up to a second...
+    await ctx.database.db.execute(sql`update bounties set title = 'Renamed quietly' where id = ${top?.id}`);
+    const reused = await listOk(ctx.app, { project_id: p.project.id });
+    expect(reused.bounties[0]?.title).toBe(top?.title);
+    // ...another URL is another answer, built now...
+    const other = await listOk(ctx.app, { project_id: p.project.id, limit: 19 });
+    expect(other.bounties[0]?.title).toBe('Renamed quietly');
+    // ...and after a second the list is read again.
+    await new Promise((r) => setTimeout(r, 1_050));
+    expect((await listOk(ctx.app, { project_id: p.project.id })).bounties[0]?.title).toBe('Renamed quietly');
+
+    // A change that records an event shows at once.
+    const added = await post({ title: 'Fresh at once' });
+    const after = await listOk(ctx.app, { project_id: p.project.id });
+    expect(after.bounties[0]).toMatchObject({ id: added.id, title: 'Fresh at once' });
+    expect(after.total).toBe(first.total + 1);
   });
 });

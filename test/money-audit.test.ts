@@ -11,6 +11,7 @@ import {
   AGENT,
   at,
   FINAL,
+  intent,
   moneyScene,
   receipt,
   row,
@@ -152,6 +153,22 @@ describe('rule 2: every sponsor transaction is a request’s or a nonce filler',
     const report = auditMoney(s);
     expect(report.differences).toEqual([]);
     expect(report.notes.join('\n')).toContain('1 sponsor transaction(s) were recorded before requests were');
+  });
+
+  it("takes the engine's cancel at a request's nonce for what it is: the request failed, nothing executed twice", () => {
+    const s = moneyScene();
+    // The sponsor's nonce 1 is a sponsored sale's nonce, cancelled (its bytes would have reverted).
+    s.money.ledger.intents.push(
+      intent({ id: 'wtx_cancelled', kind: 'sponsored_sell', nonce: 1, status: 'failed', createdAt: at(14) }),
+    );
+    s.money.ledger.walletTxs.push(
+      row({ hash: tx(20), kind: 'sponsored_sell', nonce: 1, intentId: 'wtx_cancelled', status: 'replaced' }),
+    );
+    Object.assign(rowOf(s, tx(12)), { intentId: 'wtx_cancelled' });
+    expect(auditMoney(s).differences).toEqual([]);
+    // An attempt of another kind than the request's is still reported.
+    Object.assign(rowOf(s, tx(20)), { kind: 'sponsored_withdraw' });
+    expect(codes(s)).toEqual(['attempt_not_as_requested']);
   });
 
   it('reports a nonce filler that moved ETH', () => {

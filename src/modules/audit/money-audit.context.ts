@@ -26,6 +26,9 @@ export interface MoneyContext {
   unfinal: (hash: string) => AuditReceipt | undefined;
 }
 
+/** The kind of a transaction that moves nothing: the engine's cancel at a request's nonce, or a gap filler. */
+export const CANCEL_KIND = 'nonce_filler';
+
 export const eth = (wei: bigint) => `${formatEther(wei)} ETH (${wei} wei)`;
 
 export function moneyContext(
@@ -46,7 +49,10 @@ export function moneyContext(
     notes,
     intentById: new Map(ledger.intents.map((i) => [i.id, i])),
     attemptsOf: (intent) => {
-      const hashes = (rowsByIntent.get(intent.id) ?? []).map((t) => lc(t.hash));
+      // The engine's cancel at the request's nonce carries the request but executes none of it.
+      const hashes = (rowsByIntent.get(intent.id) ?? [])
+        .filter((t) => t.kind !== CANCEL_KIND)
+        .map((t) => lc(t.hash));
       if (intent.txHash && !hashes.includes(lc(intent.txHash))) hashes.push(lc(intent.txHash));
       return hashes;
     },

@@ -1,5 +1,5 @@
 import { lc } from '../payouts/payouts-audit.context.ts';
-import type { MoneyContext } from './money-audit.context.ts';
+import { CANCEL_KIND, type MoneyContext } from './money-audit.context.ts';
 import type { AuditIntent, AuditWalletTx } from './money-audit.types.ts';
 
 /**
@@ -77,7 +77,12 @@ function checkAttempt(ctx: MoneyContext, row: AuditWalletTx): void {
       code: 'attempt_of_unknown_request',
       message: `${row.kind} transaction ${row.hash} names request ${row.intentId}, which is not recorded`,
     });
-  } else if (intent && (lc(intent.signer) !== lc(row.signer) || intent.kind !== row.kind)) {
+  } else if (
+    intent &&
+    (lc(intent.signer) !== lc(row.signer) || (intent.kind !== row.kind && row.kind !== CANCEL_KIND))
+  ) {
+    // Every attempt is the request as asked, or the engine's cancel at its nonce (a filler, checked
+    // by rule 2 to move nothing), signed by the request's signer.
     differ('once', {
       ...at,
       code: 'attempt_not_as_requested',

@@ -1,5 +1,5 @@
 import { lc } from '../payouts/payouts-audit.context.ts';
-import { eth, type MoneyContext } from './money-audit.context.ts';
+import { CANCEL_KIND, eth, type MoneyContext } from './money-audit.context.ts';
 import type { AuditWalletTx } from './money-audit.types.ts';
 
 /** A sale must pay the sponsor back at least this share of the gas it paid (in percent). */
@@ -16,8 +16,7 @@ const isSponsor = (ctx: MoneyContext, address: string) => lc(address) === lc(ctx
  */
 export function checkSponsorNonces(ctx: MoneyContext): number | null {
   const { ledger, chain, differ, notes, final } = ctx;
-  for (const row of ledger.walletTxs)
-    if (row.kind === 'nonce_filler' && final(row.hash)) checkFiller(ctx, row);
+  for (const row of ledger.walletTxs) if (row.kind === CANCEL_KIND && final(row.hash)) checkFiller(ctx, row);
   const sponsor = ledger.sponsor;
   if (!sponsor) {
     notes.push('no sponsor key is configured: sponsor nonces and spend are not checked');
@@ -40,7 +39,7 @@ export function checkSponsorNonces(ctx: MoneyContext): number | null {
       missing.push(n);
       continue;
     }
-    if (row.intentId !== null || row.kind === 'nonce_filler') continue;
+    if (row.intentId !== null || row.kind === CANCEL_KIND) continue;
     if (firstRequest === null || row.createdAt < firstRequest) {
       before++;
       continue;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { requireAgent } from '../../infra/http/auth.ts';
 import { NotModified, revalidate } from '../../infra/http/http-cache.ts';
 import {
@@ -7,6 +8,7 @@ import {
   listBountiesExample,
 } from '../../infra/http/openapi-examples.ts';
 import { IdParams, withExamples } from '../../infra/http/schemas.ts';
+import { VersionedCache } from '../../lib/versioned-cache.ts';
 import {
   BountyDetailResponse,
   BountyList,
@@ -17,11 +19,21 @@ import {
 } from './bounties.schemas.ts';
 import type { BountiesService } from './bounties.service.ts';
 
-export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesService }> = async (
-  app,
-  { bounties },
-) => {
+/** How long a built list answers at most without an event (the curve's quote moves without one). */
+const LIST_REUSE_MS = 1_000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const realTime = { now: () => new Date() };
+/** A body already serialized by the route's own serializer, sent as it is. */
+const sendJson = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
+
+export const bountiesRoutes: FastifyPluginAsyncTypebox<{
+  bounties: BountiesService;
+  /** The activity feed's newest event id: a list built under it answers again until it moves. */
+  listVersion: () => Promise<string | null>;
+}> = async (app, { bounties, listVersion }) => {
   const authed = { onRequest: app.authenticate };
+  // The list is the same for every caller: by URL, while no event happened since it was built.
+  const lists = new VersionedCache({ clock: realTime, ttlMs: LIST_REUSE_MS });
   const security = [{ bearerAuth: [] }];
 
   app.post(
@@ -69,7 +81,15 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{ bounties: BountiesServi
         response: { 200: withExamples(BountyList, listBountiesExample.response), 304: NotModified },
       },
     },
-    async (request) => bounties.list(request.query),
+    async (request, reply) => {
+      // Read before the list: an answer is never older than the version it is kept under.
+      const version = await listVersion();
+      const hit = lists.get(request.url, version);
+      if (hit) return sendJson(reply, hit.body);
+      const body = reply.serialize(await bounties.list(request.query)) as string;
+      lists.set(request.url, version, 200, body);
+      return sendJson(reply, body);
+    },
   );
 
   app.get(

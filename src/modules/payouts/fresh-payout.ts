@@ -1,6 +1,6 @@
 import type { TxReceipt } from '../../infra/chain/chain.ts';
 import * as fresh from './fresh-payout.repo.ts';
-import { quoteSigning, reserveAndSign, type SignedPayoutTx } from './payout-signing.ts';
+import { countEarly, reserveAndSign, type SignedPayoutTx } from './payout-signing.ts';
 import type * as repo from './payouts.repo.ts';
 import type { DriverDeps, SigningLease } from './payouts.types.ts';
 import { lockFunds } from './reservation.repo.ts';
@@ -97,7 +97,7 @@ export class FreshPayout {
     lease: SigningLease,
   ): Promise<SignedPayoutTx | 'existing' | 'reviewed' | 'lease_lost'> {
     const { db } = this.deps;
-    const quote = quoteSigning(this.deps);
+    const earlyCount = countEarly(this.deps);
     return db.transaction(async (tx) => {
       await lockFunds(tx, payout.tokenAddress, payout.fromAddress);
       // The submission's lock before the bounty's lease: the order a reject takes them in too.
@@ -112,7 +112,7 @@ export class FreshPayout {
       if (reserved.status === 'failed') return 'reviewed';
       if (!leased) return 'lease_lost';
       if (reserved.status === null) return 'existing';
-      const [one] = await reserveAndSign(this.deps, tx, payout, ['payout'], reserved.inFlight, quote);
+      const [one] = await reserveAndSign(this.deps, tx, payout, ['payout'], reserved.inFlight, earlyCount);
       return one as SignedPayoutTx;
     });
   }

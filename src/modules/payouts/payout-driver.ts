@@ -1,7 +1,7 @@
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
 import { isLive, isOpen, legsOf, type PayoutLeg } from './payout-legs.ts';
-import { quoteSigning, reserveAndSign } from './payout-signing.ts';
+import { countEarly, reserveAndSign } from './payout-signing.ts';
 import * as repo from './payouts.repo.ts';
 import type { DriveResult, DriverDeps, LegKind } from './payouts.types.ts';
 import { inFlight, lockFunds } from './reservation.repo.ts';
@@ -72,7 +72,7 @@ export class PayoutDriver {
     const { db, clock } = this.deps;
     const now = clock.now();
     let reviewed = false;
-    const quote = quoteSigning(this.deps);
+    const earlyCount = countEarly(this.deps);
     try {
       await db.transaction(async (tx) => {
         // The funds lock first, as every signing takes it: the in-flight read below is complete.
@@ -94,7 +94,7 @@ export class PayoutDriver {
           return;
         }
         const others = await inFlight(tx, payout.tokenAddress, payout.fromAddress, payout.submissionId);
-        await reserveAndSign(this.deps, tx, payout, kinds, others, quote);
+        await reserveAndSign(this.deps, tx, payout, kinds, others, earlyCount);
       });
     } catch (err) {
       // Another process signed this payout first; its transactions are the ones to drive.
@@ -129,7 +129,7 @@ export class PayoutDriver {
         const missing = missingKinds(await legsOf(this.deps, tx, payout.id), true);
         if (missing.length === 0) return;
         const others = await inFlight(tx, payout.tokenAddress, payout.fromAddress, payout.submissionId);
-        await reserveAndSign(this.deps, tx, payout, missing, others, quoteSigning(this.deps));
+        await reserveAndSign(this.deps, tx, payout, missing, others, countEarly(this.deps));
       });
     } catch (err) {
       if (uniqueViolation(err) !== LIVE_KEY) throw err;

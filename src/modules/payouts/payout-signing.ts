@@ -16,24 +16,15 @@ export interface SignedPayoutTx {
   signed: SignedTx;
 }
 
-/** What signing asks the node that needs no lock: the payout key's count and the fee quote. */
-export interface SigningQuote {
-  early: number;
-  fees: ReturnType<typeof capFees>;
-}
-
 /**
- * Started before the signing transaction, so the node answers while it waits for its locks: the
- * payout key's count (read before its counter lock, `TransactionJournal.recordIn`'s `early`) and
- * the fees. A signing that ends early leaves it unread, never an unhandled rejection.
+ * The payout key's pending count, asked for before the signing transaction begins, so the node
+ * answers while it waits for its locks (`TransactionJournal.recordIn`'s `early`). A signing that
+ * ends early leaves it unread, never an unhandled rejection.
  */
-export function quoteSigning(deps: DriverDeps): Promise<SigningQuote> {
-  const { chain, signer } = deps;
-  const quote = Promise.all([chain.nonceOf(signer.address, 'pending'), chain.quoteFees()]).then(
-    ([early, fees]) => ({ early, fees: capFees(fees, deps.maxFeePerGas) }),
-  );
-  quote.catch(() => {});
-  return quote;
+export function countEarly(deps: DriverDeps): Promise<number> {
+  const count = deps.chain.nonceOf(deps.signer.address, 'pending');
+  count.catch(() => {});
+  return count;
 }
 
 /**
@@ -51,14 +42,15 @@ export async function reserveAndSign(
   payout: PayoutRow,
   kinds: LegKind[],
   inFlight: InFlightLeg[],
-  quote: Promise<SigningQuote>,
+  earlyCount: Promise<number>,
 ): Promise<SignedPayoutTx[]> {
   const { signer, chain, journal } = deps;
   const units = kinds.reduce((sum, k) => sum + unitsOf(payout, k), 0n);
   await assertReservable(deps, payout.tokenAddress, payout.fromAddress, inFlight, units);
-  // Approvals of many founders queue on the payout key's counter lock only for the signing and
-  // the insert: its count was read before.
-  const { early, fees } = await quote;
+  // Nothing is quoted for a founder who cannot pay. Approvals of many founders queue on the payout
+  // key's counter lock only for the signing and the insert: its count was read before.
+  const [quoted, early] = await Promise.all([chain.quoteFees(), earlyCount]);
+  const fees = capFees(quoted, deps.maxFeePerGas);
   const out: SignedPayoutTx[] = [];
   for (const kind of kinds) {
     const from = { tokenAddress: payout.tokenAddress, from: payout.fromAddress };

@@ -4,6 +4,7 @@ import type { Chain } from '../../infra/chain/chain.ts';
 import type { Config } from '../../infra/config.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
+import { VersionedCache } from '../../lib/versioned-cache.ts';
 import { BOARD_EVENT_TYPES, BOUNTY_PAGE_EVENT_TYPES } from '../../modules/activity/activity.schemas.ts';
 import {
   boardUrl,
@@ -17,7 +18,6 @@ import {
 import { type ActionError, registerBountyActions, takeNotice } from './bounty-actions.ts';
 import { CurveQuotes } from './curve-quotes.ts';
 import { loadAgent, loadBounty, loadProject } from './detail-pages.ts';
-import { PageCache } from './page-cache.ts';
 import { registerSignUp } from './sign-up.ts';
 
 export interface PublicPagesOptions {
@@ -50,26 +50,26 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
 
   // Rendered boards by URL while nothing changed: whole pages for visitors who are not signed in;
   // the board's content for everyone, a signed-in visitor's page adding only its own header.
-  const boards = new PageCache({ clock });
-  const contents = new PageCache({ clock });
+  const boards = new VersionedCache({ clock });
+  const contents = new VersionedCache({ clock });
   app.get('/', PAGE, async (request, reply) => {
     const anonymous = request.webSession === null;
     const version = await services.activity.latestId();
     reply.header('cache-control', 'no-store');
     const cached = anonymous ? boards.get(request.url, version) : null;
-    if (cached) return reply.status(cached.status).type('text/html; charset=utf-8').send(cached.html);
+    if (cached) return reply.status(cached.status).type('text/html; charset=utf-8').send(cached.body);
     const raw = request.query as Record<string, unknown>;
     const fragment = raw.fragment === 'list';
     const content =
       contents.get(request.url, version) ?? (await renderBoard(request.url, raw, fragment, version));
     // The list re-fetched by the live board is the content alone; a page wraps it in the layout.
     const html = fragment
-      ? content.html
+      ? content.body
       : await app.view('public/board.eta', {
           ...base(request),
           title: 'Bounty board',
           section: 'board',
-          bodyHtml: content.html,
+          bodyHtml: content.body,
         });
     if (anonymous) boards.set(request.url, version, content.status, html);
     return reply.status(content.status).type('text/html; charset=utf-8').send(html);
@@ -105,7 +105,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     const status = parsed.ok ? 200 : 400;
     const html = await app.view(fragment ? 'partials/board-list.eta' : 'public/board-body.eta', data);
     contents.set(url, version, status, html);
-    return { status, html };
+    return { status, body: html };
   };
 
   const bountyPage = async (

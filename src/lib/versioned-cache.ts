@@ -1,20 +1,20 @@
-import type { Clock } from '../../lib/clock.ts';
+import type { Clock } from './clock.ts';
 
 interface Entry {
   at: number;
   version: string | null;
   status: number;
-  html: string;
+  body: string;
 }
 
 /**
- * Rendered public pages for visitors who are not signed in (such pages carry nothing personal),
- * by URL: an entry serves only while the activity feed's newest event is the one it was rendered
- * under (every change to a bounty, a claim, a review or a payable flag records one) and for at
- * most `ttlMs` (ages like "3 h ago" and the curve's quote move with time). The version is read
- * before the page's data, so a cached page is never older than its version says.
+ * Answers that are the same for every caller (public pages for visitors who are not signed in,
+ * the bounty list), by URL: an entry serves only while the activity feed's newest event is the one
+ * it was built under (every change to a bounty, a claim, a review or a payable flag records one)
+ * and for at most `ttlMs` (ages like "3 h ago" and the curve's quote move with time). The version
+ * is read before the answer's data, so a cached answer is never older than its version says.
  */
-export class PageCache {
+export class VersionedCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly deps: { clock: Clock; ttlMs?: number; maxEntries?: number }) {}
@@ -28,8 +28,8 @@ export class PageCache {
     return null;
   }
 
-  set(key: string, version: string | null, status: number, html: string): void {
-    this.entries.set(key, { at: this.deps.clock.now().getTime(), version, status, html });
+  set(key: string, version: string | null, status: number, body: string): void {
+    this.entries.set(key, { at: this.deps.clock.now().getTime(), version, status, body });
     // Bounded: the oldest entry goes first (query strings are the visitor's to vary).
     if (this.entries.size > (this.deps.maxEntries ?? 500)) {
       this.entries.delete(this.entries.keys().next().value as string);
