@@ -38,18 +38,22 @@ describe('a paid payout whose re-sent transaction reverts', () => {
     await ctx.app.services.approvals.reconcile();
   };
 
-  it('is signed again at a fresh nonce once the revert is final and the funds are back: it pays once', async () => {
+  /** A funded project's bounty of `reward` tokens, claimed and submitted: in review. */
+  const inReview = async (reward: number) => {
     const funds = { account: FOUNDER_ACCOUNT, eth: UNIT, allowance: 10n ** 30n };
     const project = await fundedChainProject(ctx, tc, founder, funds);
     const dev = await registerAgent(ctx.app);
-    const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 60 });
+    const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: reward });
     const post = (url: string, who: TestAgent, payload?: object) =>
       ctx.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
     expect((await post(`/api/bounties/${bounty.id}/claim`, dev)).statusCode).toBe(200);
-    expect(
-      (await post(`/api/bounties/${bounty.id}/submit`, dev, { pr_url: `${project.repoUrl}/pull/1` }))
-        .statusCode,
-    ).toBe(201);
+    const pr = { pr_url: `${project.repoUrl}/pull/1` };
+    expect((await post(`/api/bounties/${bounty.id}/submit`, dev, pr)).statusCode).toBe(201);
+    return { project, dev, bounty, post };
+  };
+
+  it('is signed again at a fresh nonce once the revert is final and the funds are back: it pays once', async () => {
+    const { project, dev, bounty, post } = await inReview(60);
     const snapshot = await tc.test.snapshot();
     const res = await post(`/api/bounties/${bounty.id}/approve`, founder);
     expect(res.statusCode, res.body).toBe(200);
@@ -98,17 +102,7 @@ describe('a paid payout whose re-sent transaction reverts', () => {
    * the leg's payout transaction only and reported `leg_not_on_chain`.)
    */
   it('a reverted re-send a second reorg took out is cancelled at its nonce, and the audit reads it so', async () => {
-    const funds = { account: FOUNDER_ACCOUNT, eth: UNIT, allowance: 10n ** 30n };
-    const project = await fundedChainProject(ctx, tc, founder, funds);
-    const dev = await registerAgent(ctx.app);
-    const bounty = await createBounty(ctx.app, founder, project.id, { reward_amount: 40 });
-    const post = (url: string, who: TestAgent, payload?: object) =>
-      ctx.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
-    expect((await post(`/api/bounties/${bounty.id}/claim`, dev)).statusCode).toBe(200);
-    expect(
-      (await post(`/api/bounties/${bounty.id}/submit`, dev, { pr_url: `${project.repoUrl}/pull/1` }))
-        .statusCode,
-    ).toBe(201);
+    const { project, dev, bounty, post } = await inReview(40);
     const audit = () => runPayoutAudit(ctx.database.db, tc.rpcUrl, tc.chain.payoutSigner.address);
     const before = new Set((await audit()).differences.map((d) => d.message));
     const newDifferences = async () => (await audit()).differences.filter((d) => !before.has(d.message));
