@@ -68,12 +68,10 @@ export class TransactionJournal {
    * the nonce picked against the chain's count (read under the lock), the transaction signed at
    * it, and the intent with its signed bytes stored before anything is sent.
    *
-   * `early`: the chain's count read before the lock, for a key whose every transaction the service
-   * records (the payout key). Up to the counter the counter's nonce is taken as is, and the lock
-   * is held across no call to the node and no look for gaps (a nonce below the chain's true count
-   * is held by a recorded attempt; a gap left below the counter is the engine's to fill). Past the
-   * counter (the chain is ahead: a first use, a transaction sent from outside) the count is read
-   * again under the lock.
+   * `early` (the payout key, all of whose transactions the service records): the count read before
+   * the lock. Up to the counter, the counter's nonce is taken with no node call or gap look under
+   * the lock (gaps are the engine's to fill); past it (a first use, the key used outside) the count
+   * is read again under the lock.
    */
   async recordIn(
     tx: Executor,
@@ -89,11 +87,10 @@ export class TransactionJournal {
     const next = await nonces.lockNext(tx, signer);
     // Under the lock: a quota holds across instances, and the count read is complete.
     await this.assertQuota(tx, ctx);
-    // Read under the lock: a count read before it may miss what the holder just sent.
+    // Otherwise read under the lock: a count read before it may miss what the holder just sent.
     const usesEarly = early !== undefined && early <= next;
     const pending = usesEarly ? early : await chainNonce();
-    // An early count lags what was just sent: only a count read under the lock tells of a gap, and
-    // the next nonce is taken at once (the engine's pass fills any gap below it).
+    // Only a count read under the lock tells of a gap (an early one lags what was just sent).
     if (!usesEarly && next > pending) this.deps.onGap?.(signer);
     const nonce = usesEarly ? next : await this.pick(tx, signer, next, pending);
     const signed = await sign(nonce);
@@ -262,8 +259,7 @@ export class TransactionJournal {
 
   /**
    * Inside the caller's transaction (an approval's finishing one): the payout key's request whose
-   * attempt the caller saw mine successfully, confirmed in one statement. An agent's request is
-   * settled by `settle` (it has an agent to tell).
+   * attempt the caller saw mine successfully, confirmed in one statement (`settle` tells agents).
    */
   settleMinedIn(tx: Executor, hash: string, r: TxReceipt): Promise<void> {
     return repo.settleMined(tx, hash, r, this.deps.clock.now());
@@ -275,11 +271,8 @@ export class TransactionJournal {
     payoutIds: string[],
   ): Promise<{ intents: repo.IntentRow[]; attempts: repo.TxRow[] }> {
     const intents = await repo.intentsOfPayouts(ex, payoutIds);
-    const attempts = await repo.attemptsOf(
-      ex,
-      intents.map((i) => i.id),
-    );
-    return { intents, attempts };
+    const ids = intents.map((i) => i.id);
+    return { intents, attempts: await repo.attemptsOf(ex, ids) };
   }
 
   /** The request an Idempotency-Key already started, if any. */
