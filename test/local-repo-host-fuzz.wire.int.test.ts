@@ -131,4 +131,12 @@ describe(`the built-in host, fuzzed (HOST_FUZZ_SEED=${SEED}, ${RUNS} per route)`
       }
     }
   });
+
+  it('answers a path that resolved out of /api/v3 (`..` segments; seed 1191387281) in GitHub shape', async () => {
+    for (const path of ['/repos/../../pulls/alice/files', '/repos/../..', '/../x']) {
+      const res = await fetch(`${host.apiUrl}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(await res.json(), path).toMatchObject({ message: 'Not Found', status: '404' });
+    }
+  });
 });

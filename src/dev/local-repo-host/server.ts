@@ -20,6 +20,7 @@ import {
   badCredentials,
   clientErrorAnswer,
   forbidden,
+  notFound,
   refused,
   requiresAuthentication,
 } from './responses.ts';
@@ -163,6 +164,8 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
       );
       return sendJson(res, answer);
     }
+    // `/api` is the API's namespace (a `..` in a segment resolves out of `/api/v3`): JSON, never a page.
+    if (path === '/api' || path.startsWith('/api/')) return sendJson(res, notFound());
     const git = GIT_PATH.exec(path);
     if (git) return routeGit(req, res, url, git.slice(1) as [string, string, string]);
     const compare = COMPARE_PAGE.exec(path);
