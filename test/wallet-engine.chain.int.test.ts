@@ -281,6 +281,51 @@ describe('the wallet transaction engine', () => {
     expect(await s.salesOf(me)).toHaveLength(2);
   });
 
+  // CI seed 404523450 (wallets-interleave): a withdraw answered 200 was taken back by a reorg with
+  // the sale whose proceeds had paid its gas; sent again, the node refused it for want of ETH and
+  // the engine failed it: a request answered 200 never executed.
+  it('keeps a confirmed withdraw a reorg took back pending while its wallet cannot pay, then executes it once', async () => {
+    const dev = await s.holder(30n);
+    const me = dev.walletAddress as Hex;
+    const to = randomAddress();
+    await tc.test.setBalance({ address: me, value: 10n ** 17n });
+    const snapshot = await tc.test.snapshot();
+    const sent = await withdraw(dev, to, 10n);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().sponsored).toBe(false);
+    const listed = await s.ctx.app.inject({
+      url: '/api/agents/me/wallet/transactions',
+      headers: dev.headers,
+    });
+    const mine = (listed.json().transactions as { id: string; tx_hash: string }[]).find(
+      (t) => t.tx_hash === sent.json().tx_hash,
+    );
+    const id = mine?.id as string;
+    expect((await transaction(dev, id)).status).toBe('confirmed');
+    // The block is gone, and so is the ETH that paid for the withdraw's gas.
+    await tc.test.revert({ id: snapshot });
+    await tc.test.setBalance({ address: me, value: 0n });
+    expect(await s.movedFrom(me)).toHaveLength(0);
+    for (let i = 0; i < 3; i++) {
+      s.ctx.clock.advance(5_000);
+      await engine();
+    }
+    expect((await transaction(dev, id)).status).toBe('pending');
+    expect(await s.movedFrom(me)).toHaveLength(0);
+    // The wallet can pay again (the sale that funded it mined again): the same bytes execute, once.
+    await tc.test.setBalance({ address: me, value: 10n ** 17n });
+    await settle(async () => (await transaction(dev, id)).status !== 'pending');
+    expect(await transaction(dev, id)).toMatchObject({ status: 'confirmed', tx_hash: sent.json().tx_hash });
+    expect(await s.movedFrom(me)).toEqual([
+      {
+        to: expect.stringMatching(new RegExp(to.slice(2), 'i')),
+        value: 10n * TOKEN,
+        txHash: sent.json().tx_hash,
+      },
+    ]);
+    expect(await eventsOf(dev, 'wallet.tx_failed')).toHaveLength(0);
+  });
+
   // CI seed 1451258204 (wallets-interleave): a filler at the same nonce and fees has the same bytes
   // as one the node refused before, and inserting it again failed every pass, so the wallet stayed
   // with its counter ahead of the chain for good.

@@ -86,6 +86,8 @@ export class TransactionEngine {
    * The node refuses a request's bytes for certain (its signer can no longer pay for them): when
    * none of its attempts is in the node's pool or mined, nothing of it can execute, so it fails and
    * its nonce goes back (when it was the last taken; otherwise the next transaction fills it).
+   * A request once told it confirmed (a reorg took its block back) never fails: it was promised, and
+   * what paid for it (often a sale of the same wallet the reorg also took) may come back; it waits.
    */
   private async unpayable(intent: repo.IntentRow): Promise<number> {
     const { db, clock, chain, journal, log } = this.deps;
@@ -93,6 +95,13 @@ export class TransactionEngine {
       log.error(
         { transaction: intent.id, signer: intent.signer },
         'the signer cannot pay the gas of its transaction; it waits until the key is topped up',
+      );
+      return 0;
+    }
+    if (intent.told === 'confirmed') {
+      log.warn(
+        { transaction: intent.id, signer: intent.signer },
+        'a confirmed transaction a reorg took back cannot be paid for now; it waits',
       );
       return 0;
     }

@@ -59,7 +59,8 @@ export interface KindPolicy {
   nonceTaken?: 'resign' | 'fail';
   /**
    * When the node refuses the signer's bytes for want of ETH: 'fail' the request (the default: an
-   * agent's wallet), or 'wait' for an operator to top the key up (the payout key).
+   * agent's wallet), or 'wait' for an operator to top the key up (the payout key). A request once
+   * told it confirmed (a reorg took it back) waits whatever its kind says: it was promised.
    */
   unpayable?: 'fail' | 'wait';
   /**
