@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { pbkdf2Sync } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { mnemonicToAccount } from 'viem/accounts';
+import { HDKey, hdKeyToAccount } from 'viem/accounts';
 
 /**
  * Anvil's built-in test mnemonic. Its keys are public and funded on every anvil chain, which is
@@ -10,7 +11,26 @@ import { mnemonicToAccount } from 'viem/accounts';
  */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 
-export const anvilAccount = (index: number) => mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index });
+type AnvilAccount = ReturnType<typeof hdKeyToAccount>;
+let anvilRoot: HDKey | undefined;
+const anvilAccounts = new Map<number, AnvilAccount>();
+
+/**
+ * The anvil key at `index` (`m/44'/60'/0'/0/index`), as viem's `mnemonicToAccount` derives it. The
+ * BIP-39 seed is node's native PBKDF2 (viem's is JavaScript: ~85 ms of CPU per call) and the root
+ * key is derived once per process; the dev chain and the tests ask for the same keys again and again.
+ */
+export function anvilAccount(index: number): AnvilAccount {
+  let account = anvilAccounts.get(index);
+  if (!account) {
+    anvilRoot ??= HDKey.fromMasterSeed(
+      pbkdf2Sync(ANVIL_MNEMONIC.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512'),
+    );
+    account = hdKeyToAccount(anvilRoot, { addressIndex: index });
+    anvilAccounts.set(index, account);
+  }
+  return account;
+}
 
 export interface AnvilOptions {
   /** File the chain is loaded from at start (when it exists) and dumped to periodically and on stop. */
