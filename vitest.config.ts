@@ -17,7 +17,6 @@ import SlowestFirst from './test/setup/sequencer.ts';
 const WIRE = ['test/**/*.chain.int.test.ts', 'test/**/*.browser.int.test.ts', 'test/**/*.wire.int.test.ts'];
 const INT = ['test/**/*.int.test.ts'];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const WIRE_WORKERS = Number(process.env.TEST_WIRE_WORKERS ?? 4);
 const databases = [
   { name: 'pglite', env: { TEST_DB: 'pglite' } },
   ...(onPostgres ? [{ name: 'postgres', env: { TEST_DB: 'postgres' } }] : []),
@@ -45,18 +44,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          sequence: { groupOrder: 1 },
           include: ['test/**/*.test.ts'],
           exclude: [...INT, 'test/**/*.chain.test.ts'],
         },
       },
-      {
-        extends: true,
-        test: { name: 'chain', include: ['test/**/*.chain.test.ts'], sequence: { groupOrder: 1 } },
-      },
+      { extends: true, test: { name: 'chain', include: ['test/**/*.chain.test.ts'] } },
       ...databases.map((d) => ({
         extends: true as const,
-        test: { name: d.name, include: INT, exclude: WIRE, env: d.env, sequence: { groupOrder: 1 } },
+        test: { name: d.name, include: INT, exclude: WIRE, env: d.env },
       })),
       {
         extends: true,
@@ -65,10 +60,6 @@ export default defineConfig({
           include: WIRE,
           env: { TEST_DB: onPostgres ? 'postgres' : 'pglite' },
           globalSetup: ['./test/setup/shared-anvils.ts'],
-          // The wire files wait (on blocks, child processes, a browser) more than they compute:
-          // they run first, as a group of their own, four at a time; the rest three at a time.
-          maxWorkers: WIRE_WORKERS,
-          sequence: { groupOrder: 0 },
         },
       },
     ],

@@ -21,7 +21,7 @@ declare module 'vitest' {
  * file with one `evm_snapshot`/`evm_revert` pair.
  */
 export default async function setup(project: TestProject) {
-  const slots = Math.max(1, Number(project.config.maxWorkers ?? project.vitest.config.maxWorkers ?? 1));
+  const slots = Math.max(1, Number(project.vitest.config.maxWorkers ?? 1));
   const dir = mkdtempSync(join(tmpdir(), 'bm-shared-anvil-'));
   const silent = pino({ level: 'silent' });
   const chains: DevChain[] = await Promise.all(
