@@ -51,7 +51,14 @@ export default defineConfig({
       { extends: true, test: { name: 'chain', include: ['test/**/*.chain.test.ts'] } },
       ...databases.map((d) => ({
         extends: true as const,
-        test: { name: d.name, include: INT, exclude: WIRE, env: d.env },
+        test: {
+          name: d.name,
+          include: INT,
+          exclude: WIRE,
+          env: d.env,
+          // Drops the spare PostgreSQL databases the workers leave (test/helpers/database.ts).
+          globalSetup: ['./test/setup/pg-orphans.ts'],
+        },
       })),
       {
         extends: true,
@@ -59,7 +66,7 @@ export default defineConfig({
           name: 'wire',
           include: WIRE,
           env: { TEST_DB: onPostgres ? 'postgres' : 'pglite' },
-          globalSetup: ['./test/setup/shared-anvils.ts'],
+          globalSetup: ['./test/setup/shared-anvils.ts', './test/setup/pg-orphans.ts'],
         },
       },
     ],

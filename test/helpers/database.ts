@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -42,12 +44,14 @@ export async function createScratchDatabase(): Promise<{ url: string; drop(): Pr
  * CREATE, every migration and its DROP). openDatabase still runs the migrator on the copy, which
  * finds nothing left to apply; createScratchDatabase stays empty, for servers that migrate it.
  */
-async function cloneMigratedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+async function cloneMigratedDatabase(): Promise<Scratch> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const source = await pgTemplate(adminUrl);
-  const name = `bm_test_${randomBytes(6).toString('hex')}`;
+  const name = `${OWN_PREFIX}${randomBytes(6).toString('hex')}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  orphansDropped ??= dropOrphanDatabases(admin);
+  await orphansDropped;
   await admin.unsafe(`create database ${name} template ${source}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -58,6 +62,59 @@ async function cloneMigratedDatabase(): Promise<{ url: string; drop(): Promise<v
       await admin.end();
     },
   };
+}
+
+/**
+ * The databases a test process copies are named after this machine and the process
+ * (`bm_test_<host>_<pid>_<random>`): one whose process is gone (a worker's spares at its exit, or
+ * whatever a killed run left) is dropped by the next process that copies one, and by
+ * test/setup/pg-orphans.ts at the end of a run.
+ */
+const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+const OWN_PREFIX = `bm_test_${HOST_TAG}_${process.pid}_`;
+const OWNED = new RegExp(`^bm_test_${HOST_TAG}_(\\d+)_[0-9a-f]+$`);
+let orphansDropped: Promise<void> | null = null;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+const parentOf = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Drops this machine's test databases whose process has exited; `waitForChildren`: those of this
+ * process's own children (the run's workers, at its end) once they exit, waiting up to 5 s.
+ */
+export async function dropOrphanDatabases(admin: postgres.Sql, waitForChildren = false): Promise<void> {
+  const rows = await admin<
+    { datname: string }[]
+  >`select datname from pg_database where datname like 'bm_test_%'`;
+  const until = Date.now() + 5_000;
+  for (const { datname } of rows) {
+    const owner = Number(OWNED.exec(datname)?.[1] ?? 0);
+    if (owner === 0) continue;
+    while (waitForChildren && alive(owner) && parentOf(owner) === process.pid && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!alive(owner)) await admin.unsafe(`drop database if exists ${datname} with (force)`);
+  }
+}
+
+interface Scratch {
+  url: string;
+  drop(): Promise<void>;
 }
 
 let pgTemplateName: Promise<string> | null = null;
@@ -99,24 +156,22 @@ function pgTemplate(adminUrl: string): Promise<string> {
 }
 
 /**
- * Empty PGlite databases given back by `leaseTestDatabase`, kept for the next lease in this
- * worker: emptying one (TRUNCATE of every table) takes milliseconds where booting a new one takes
- * ~0.4 s of CPU, and suites build dozens of apps.
+ * Empty databases given back by `leaseTestDatabase`, kept for the next lease in this worker:
+ * emptying one takes milliseconds, where booting a new PGlite takes ~0.4 s of CPU and copying a
+ * PostgreSQL database ~0.25 s (9 MB through the WAL), and suites build hundreds of apps.
  */
 const spare: Database[] = [];
+const pgSpare: Scratch[] = [];
 const SPARE_MAX = 2;
 
 /**
  * A fresh, empty, migrated database, as `openTestDatabase` gives, for a caller that hands it back
- * with `giveBack()` when done (`buildTestApp`'s close). On PGlite a database given back open is
- * emptied and lent again; one its borrower closed is simply gone. On PostgreSQL `giveBack()` drops
- * the scratch database as `close()` does.
+ * with `giveBack()` when done (`buildTestApp`'s close). A database given back open is emptied and
+ * lent again (on PostgreSQL with its connections closed first, so no session state, lock or
+ * listener carries over); one its borrower closed is simply gone.
  */
 export async function leaseTestDatabase(): Promise<{ database: Database; giveBack(): Promise<void> }> {
-  if (process.env.TEST_DB === 'postgres') {
-    const database = await openTestDatabase();
-    return { database, giveBack: () => database.close() };
-  }
+  if (process.env.TEST_DB === 'postgres') return leasePostgres();
   const inner = spare.pop() ?? (await openTestDatabase());
   let done = false;
   const database: Database = {
@@ -137,6 +192,59 @@ export async function leaseTestDatabase(): Promise<{ database: Database; giveBac
       else await inner.close();
     },
   };
+}
+
+async function leasePostgres(): Promise<{ database: Database; giveBack(): Promise<void> }> {
+  const scratch = pgSpare.pop() ?? (await cloneMigratedDatabase());
+  const inner = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 20 });
+  let done = false;
+  const database: Database = {
+    db: inner.db,
+    kind: inner.kind,
+    listen: inner.listen,
+    async close() {
+      done = true;
+      await inner.close();
+      await scratch.drop();
+    },
+  };
+  return {
+    database,
+    async giveBack() {
+      if (done) return;
+      done = true;
+      await inner.close();
+      if (pgSpare.length < SPARE_MAX && (await emptiedPostgres(scratch.url))) pgSpare.push(scratch);
+      else await scratch.drop();
+    },
+  };
+}
+
+/**
+ * Every row of the app's tables deleted (triggers, foreign keys among them, off for the
+ * transaction, so any order works), its sequences restarted, and no other session left on the
+ * database (one a test leaked could hold a lock or a listener); false if not.
+ */
+async function emptiedPostgres(url: string): Promise<boolean> {
+  const c = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await c`select pg_terminate_backend(pid) from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid()`;
+    const tables = await c<{ name: string }[]>`
+      select quote_ident(tablename) as name from pg_tables where schemaname = 'public'`;
+    const sequences = await c<{ name: string }[]>`
+      select quote_ident(sequencename) as name from pg_sequences where schemaname = 'public'`;
+    await c.begin(async (tx) => {
+      await tx.unsafe('set local session_replication_role = replica');
+      for (const t of tables) await tx.unsafe(`delete from ${t.name}`);
+      for (const q of sequences) await tx.unsafe(`alter sequence ${q.name} restart`);
+    });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end({ timeout: 5 });
+  }
 }
 
 /** Every table of the app emptied (identities restarted) and no advisory lock held; false if not. */
