@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../compose.ts';
@@ -8,7 +7,6 @@ import { extraRequests } from '../infra/http/rate-limit.ts';
 import type { Metrics } from '../infra/metrics.ts';
 import type { RepoHost } from '../infra/repo-host/repo-host.ts';
 import { AppError } from '../lib/errors.ts';
-import { buildMcpServer } from './mcp-server.ts';
 
 export interface McpRoutesOptions {
   services: Services;
@@ -23,6 +21,21 @@ export interface McpRoutesOptions {
  * work one request starts at once (the SDK's transport refuses more than 100, without our envelope).
  */
 export const MCP_MAX_BATCH = 50;
+
+/**
+ * The MCP SDK and the tools, loaded at the first MCP request, not at start-up: they are ~0.15 s of
+ * module loading that every process start paid (and most never serve MCP).
+ */
+let mcpModules:
+  | Promise<
+      [typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('./mcp-server.ts')]
+    >
+  | undefined;
+const loadMcp = () =>
+  (mcpModules ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('./mcp-server.ts'),
+  ]));
 
 // A JSON-RPC message or a batch of them; the transport reads the rest. Declaring a body lets the
 // request guards accept one (they refuse bodies on routes without a body schema).
@@ -65,6 +78,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRoutesOptions> = async (app, opts)
         throw err;
       }
       metrics.mcpCallsCounted('served', calls);
+      const [{ StreamableHTTPServerTransport }, { buildMcpServer }] = await loadMcp();
       const server = buildMcpServer({
         services,
         repoHost,
