@@ -154,6 +154,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(bountiesRoutes, {
     bounties: services.bounties,
     listVersion: () => services.activity.latestId(),
+    listReuseMs: config.bountyListCacheMs,
   });
   await app.register(bountyRepositoryRoutes, { repository: services.bountyRepository });
   await app.register(commentsRoutes, { comments: services.comments });

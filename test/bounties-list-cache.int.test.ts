@@ -176,4 +176,28 @@ describe('GET /api/bounties: conditional requests and the one-statement page', (
     expect(after.bounties[0]).toMatchObject({ id: added.id, title: 'Fresh at once' });
     expect(after.total).toBe(first.total + 1);
   });
+
+  it('reads every request with BOUNTY_LIST_CACHE_MS=0', async () => {
+    const fresh = await buildTestApp({ chain, env: { BOUNTY_LIST_CACHE_MS: '0' } });
+    try {
+      const p2 = await activeProject(fresh, chain);
+      const made = ok<{ bounty: { id: string } }>(
+        await postBounty(fresh.app, p2.founder, p2.project.id, {
+          title: 'Read me every time',
+          description: 'No reuse.',
+          reward_amount: 10,
+        }),
+        201,
+      ).bounty;
+      expect((await listOk(fresh.app, { project_id: p2.project.id })).bounties[0]?.id).toBe(made.id);
+      await fresh.database.db.execute(
+        sql`update bounties set title = 'Renamed quietly' where id = ${made.id}`,
+      );
+      expect((await listOk(fresh.app, { project_id: p2.project.id })).bounties[0]?.title).toBe(
+        'Renamed quietly',
+      );
+    } finally {
+      await fresh.close();
+    }
+  });
 });

@@ -39,6 +39,8 @@ export interface Config {
     keysPerIpPerMinute: number;
   };
   shutdownTimeoutMs: number;
+  /** How long GET /api/bounties answers one URL again while no event happened; 0: never. */
+  bountyListCacheMs: number;
   /** GET /api/events (Server-Sent Events). */
   events: {
     /** A comment line goes to every stream this often (the contract: at least every 15 s). */
@@ -158,6 +160,7 @@ export function loadConfig(env: Env): Config {
       keysPerIpPerMinute: r.int('RATE_LIMIT_KEYS_PER_IP_PER_MINUTE', 4 * perKeyPerMinute, 1, 4_000_000),
     },
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    bountyListCacheMs: r.int('BOUNTY_LIST_CACHE_MS', 1_000, 0, 60_000),
     events: {
       heartbeatMs: r.int('EVENTS_HEARTBEAT_MS', 15_000, 10, 15_000),
       // At most 2 s: an event must reach every instance's streams within 2 s even without NOTIFY.

@@ -19,8 +19,6 @@ import {
 } from './bounties.schemas.ts';
 import type { BountiesService } from './bounties.service.ts';
 
-/** How long a built list answers at most without an event (the curve's quote moves without one). */
-const LIST_REUSE_MS = 1_000;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const realTime = { now: () => new Date() };
 /** A body already serialized by the route's own serializer, sent as it is. */
@@ -30,10 +28,12 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
   bounties: BountiesService;
   /** The activity feed's newest event id: a list built under it answers again until it moves. */
   listVersion: () => Promise<string | null>;
-}> = async (app, { bounties, listVersion }) => {
+  /** How long an answer is reused at most (BOUNTY_LIST_CACHE_MS); 0: every request reads. */
+  listReuseMs: number;
+}> = async (app, { bounties, listVersion, listReuseMs }) => {
   const authed = { onRequest: app.authenticate };
   // The list is the same for every caller: by URL, while no event happened since it was built.
-  const lists = new VersionedCache({ clock: realTime, ttlMs: LIST_REUSE_MS });
+  const lists = listReuseMs > 0 ? new VersionedCache({ clock: realTime, ttlMs: listReuseMs }) : null;
   const security = [{ bearerAuth: [] }];
 
   app.post(
@@ -83,6 +83,7 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       // Read before the list: an answer is never older than the version it is kept under.
+      if (!lists) return bounties.list(request.query);
       const version = await listVersion();
       const hit = lists.get(request.url, version);
       if (hit) return sendJson(reply, hit.body);
