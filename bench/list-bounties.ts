@@ -56,6 +56,8 @@ const { values: opts } = parseArgs({
     reuse: { type: 'boolean', default: false },
     pgbench: { type: 'string', default: PGBENCH_MODES.join(',') },
     only: { type: 'string', default: '' },
+    // The list's answer cache (BOUNTY_LIST_CACHE_MS) off: every request runs the SQL pgbench runs.
+    miss: { type: 'boolean', default: false },
   },
 });
 
@@ -220,6 +222,7 @@ async function main(): Promise<void> {
       DATABASE_POOL_SIZE: String(pool),
       RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
       LOG_LEVEL: 'silent',
+      ...(opts.miss ? { BOUNTY_LIST_CACHE_MS: '0' } : {}),
     });
     app = await buildApp({ database, chain: unavailableChain, clock: systemClock, config });
     await app.listen({ host: '127.0.0.1', port: 0 });
