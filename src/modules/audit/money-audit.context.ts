@@ -1,5 +1,6 @@
 import { formatEther } from 'viem';
 import { groupBy, lc } from '../payouts/payouts-audit.context.ts';
+import { CANCEL_KIND } from '../transactions/transactions.types.ts';
 import type {
   AuditIntent,
   AuditReceipt,
@@ -25,9 +26,6 @@ export interface MoneyContext {
   /** The receipt of a transaction mined after the final block (it decides nothing yet). */
   unfinal: (hash: string) => AuditReceipt | undefined;
 }
-
-/** The kind of a transaction that moves nothing: the engine's cancel at a request's nonce, or a gap filler. */
-export const CANCEL_KIND = 'nonce_filler';
 
 export const eth = (wei: bigint) => `${formatEther(wei)} ETH (${wei} wei)`;
 

@@ -1,5 +1,6 @@
 import { lc } from '../payouts/payouts-audit.context.ts';
-import { CANCEL_KIND, type MoneyContext } from './money-audit.context.ts';
+import { CANCEL_KIND } from '../transactions/transactions.types.ts';
+import type { MoneyContext } from './money-audit.context.ts';
 import type { AuditIntent, AuditWalletTx } from './money-audit.types.ts';
 
 /**

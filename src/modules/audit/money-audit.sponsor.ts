@@ -1,5 +1,6 @@
 import { lc } from '../payouts/payouts-audit.context.ts';
-import { CANCEL_KIND, eth, type MoneyContext } from './money-audit.context.ts';
+import { CANCEL_KIND } from '../transactions/transactions.types.ts';
+import { eth, type MoneyContext } from './money-audit.context.ts';
 import type { AuditWalletTx } from './money-audit.types.ts';
 
 /** A sale must pay the sponsor back at least this share of the gas it paid (in percent). */

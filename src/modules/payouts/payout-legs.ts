@@ -1,5 +1,5 @@
 import type { Executor } from '../../infra/db/client.ts';
-import type { IntentRow, TxRow } from '../transactions/transactions.types.ts';
+import { CANCEL_KIND, type IntentRow, type TxRow } from '../transactions/transactions.types.ts';
 import type { DriverDeps, LegKind } from './payouts.types.ts';
 
 /** The transaction engine's kind of each leg kind: one router call, or a legacy transferFrom. */
@@ -33,8 +33,6 @@ export interface PayoutLeg {
   hashes: string[];
   createdAt: Date;
 }
-
-const CANCEL_KIND = 'nonce_filler';
 
 function statusOf(i: IntentRow, attempts: TxRow[]): PayoutLeg['status'] {
   if (i.status === 'confirmed') return 'success';

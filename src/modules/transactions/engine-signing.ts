@@ -2,9 +2,9 @@ import type { Fees, UnsignedTx } from '../../infra/chain/chain.ts';
 import { SPONSOR_MAX_PRIORITY_FEE } from '../../infra/chain/evm-sponsor.ts';
 import { outbid, replacementFees } from '../../infra/chain/tx-node.ts';
 import type { EngineDeps } from './engine.deps.ts';
-import { CANCEL_KIND } from './journal.ts';
 import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
+import { CANCEL_KIND } from './transactions.types.ts';
 
 const FILLER_GAS = 21_000n;
 

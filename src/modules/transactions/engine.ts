@@ -1,9 +1,9 @@
 import type { EngineDeps } from './engine.deps.ts';
 import { EngineReorgs } from './engine-reorg.ts';
 import { TransactionSigning } from './engine-signing.ts';
-import { CANCEL_KIND } from './journal.ts';
 import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
+import { CANCEL_KIND } from './transactions.types.ts';
 
 /** A request's own wait reads its receipt; the engine looks at it after this long without news. */
 const FOLLOW_AFTER_MS = 1_000;

@@ -5,10 +5,8 @@ import { AppError, type ErrorCode } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
-import type { JournalDeps, TxContext } from './transactions.types.ts';
+import { CANCEL_KIND, type JournalDeps, type TxContext } from './transactions.types.ts';
 
-/** The kind of a transaction that moves nothing: a cancel at a request's nonce, or a gap filler. */
-export const CANCEL_KIND = 'nonce_filler';
 const CANCELLED =
   'The transaction was cancelled before it mined: it would have reverted (an expired signature, slippage or spent funds).';
 

@@ -8,6 +8,9 @@ import type { IntentRow } from './transactions.repo.ts';
 
 export type { IntentRow, TxRow } from './transactions.repo.ts';
 
+/** The kind of a transaction that moves nothing: the engine's cancel at a request's nonce, or a gap filler. */
+export const CANCEL_KIND = 'nonce_filler';
+
 /** Who a request is for and what it does: one intent of the transaction engine. */
 export interface TxContext {
   /** A kind its client module declared (`KindPolicies`): buy, sell, sponsored_withdraw, ... */
