@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { runPayoutAudit } from '../scripts/lib/payout-audit-sources.ts';
 import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { chainAppForFile, fundedChainProject } from './helpers/builders.ts';
@@ -66,7 +66,16 @@ describe('a paid payout whose re-sent transaction reverts', () => {
     // The chain rolls back (the payment is gone) and the founder revokes the allowance.
     await tc.test.revert({ id: snapshot });
     await approvePayouts(tc, FOUNDER_ACCOUNT, project.tokenAddress, 0n);
+    const warn = vi.spyOn(ctx.app.log, 'warn');
+    const error = vi.spyOn(ctx.app.log, 'error');
     for (let i = 0; i < 3; i++) await pass();
+    // Waiting for the founder's funds is said once (a warning, at most once a minute), not per pass.
+    const said = (spy: typeof warn, what: RegExp) =>
+      spy.mock.calls.filter((c) => c.some((a) => typeof a === 'string' && what.test(a))).length;
+    expect(said(warn, /waits for its founder's funds/)).toBe(1);
+    expect(said(error, /could not be signed again/)).toBe(0);
+    warn.mockRestore();
+    error.mockRestore();
     // The same bytes went out again and reverted: nothing paid, and no new leg while funds lack.
     expect(await paidTo()).toEqual([]);
     const [first, ...more] = await legsOf(bounty.id);

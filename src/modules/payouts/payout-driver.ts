@@ -8,6 +8,7 @@ import { inFlight, lockFunds } from './reservation.repo.ts';
 
 /** A payout's transactions never mix the router call with legacy transfers. */
 const LIVE_KEY = 'wallet_intents_payout_live';
+const SHORT_LOG_EVERY_MS = 60_000;
 
 /**
  * The kinds of transaction a payout needs: one router call (`payout`) or, for a payout signed
@@ -40,6 +41,9 @@ export function missingKinds(legs: PayoutLeg[], resignReverted = false): LegKind
  * engine gave up (another transaction took its nonce for good) is signed anew here, by the same rule.
  */
 export class PayoutDriver {
+  /** When each payout waiting for its founder's funds was last logged (`resignLost`). */
+  private readonly shortLogged = new Map<string, number>();
+
   constructor(private readonly deps: DriverDeps) {}
 
   /** `resignReverted`: an approval asked again, so a kind whose transaction reverted is signed once more. */
@@ -147,8 +151,20 @@ export class PayoutDriver {
     for (const payoutId of await repo.confirmedWithLostKind(this.deps.db, finalAt)) {
       try {
         await this.resignConfirmed(payoutId);
+        this.shortLogged.delete(payoutId);
         signed++;
       } catch (err) {
+        // A founder short of funds is a state that lasts, not a fault: said once a minute, not per pass.
+        if (err instanceof AppError && err.code === 'insufficient_funds') {
+          const now = this.deps.clock.now().getTime();
+          if (now - (this.shortLogged.get(payoutId) ?? -Infinity) < SHORT_LOG_EVERY_MS) continue;
+          this.shortLogged.set(payoutId, now);
+          this.deps.log.warn(
+            { payout: payoutId, reason: err.message },
+            "a paid payout a reorg took back waits for its founder's funds to be signed again",
+          );
+          continue;
+        }
         this.deps.log.error(
           { err, payout: payoutId },
           'a paid payout a reorg took back could not be signed again yet; will retry',
