@@ -170,53 +170,50 @@ const SPARE_MAX = 2;
  * lent again (on PostgreSQL with its connections closed first, so no session state, lock or
  * listener carries over); one its borrower closed is simply gone.
  */
-export async function leaseTestDatabase(): Promise<{ database: Database; giveBack(): Promise<void> }> {
-  if (process.env.TEST_DB === 'postgres') return leasePostgres();
+export async function leaseTestDatabase(): Promise<Lease> {
+  if (process.env.TEST_DB === 'postgres') {
+    const scratch = pgSpare.pop() ?? (await cloneMigratedDatabase());
+    const inner = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 20 });
+    return lend(
+      inner,
+      async () => {
+        await inner.close();
+        await scratch.drop();
+      },
+      async () => {
+        await inner.close();
+        if (pgSpare.length < SPARE_MAX && (await emptiedPostgres(scratch.url))) pgSpare.push(scratch);
+        else await scratch.drop();
+      },
+    );
+  }
   const inner = spare.pop() ?? (await openTestDatabase());
-  let done = false;
-  const database: Database = {
-    db: inner.db,
-    kind: inner.kind,
-    listen: inner.listen,
-    async close() {
-      done = true;
-      await inner.close();
-    },
-  };
-  return {
-    database,
-    async giveBack() {
-      if (done) return;
-      done = true;
+  return lend(
+    inner,
+    () => inner.close(),
+    async () => {
       if (spare.length < SPARE_MAX && (await emptied(inner))) spare.push(inner);
       else await inner.close();
     },
-  };
+  );
 }
 
-async function leasePostgres(): Promise<{ database: Database; giveBack(): Promise<void> }> {
-  const scratch = pgSpare.pop() ?? (await cloneMigratedDatabase());
-  const inner = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 20 });
+interface Lease {
+  database: Database;
+  giveBack(): Promise<void>;
+}
+
+/** `inner` lent once: its `close()` ends it for good (`end`), `giveBack()` hands it back (`back`). */
+function lend(inner: Database, end: () => Promise<void>, back: () => Promise<void>): Lease {
   let done = false;
-  const database: Database = {
-    db: inner.db,
-    kind: inner.kind,
-    listen: inner.listen,
-    async close() {
-      done = true;
-      await inner.close();
-      await scratch.drop();
-    },
+  const once = (step: () => Promise<void>) => async () => {
+    if (done) return;
+    done = true;
+    await step();
   };
   return {
-    database,
-    async giveBack() {
-      if (done) return;
-      done = true;
-      await inner.close();
-      if (pgSpare.length < SPARE_MAX && (await emptiedPostgres(scratch.url))) pgSpare.push(scratch);
-      else await scratch.drop();
-    },
+    database: { db: inner.db, kind: inner.kind, listen: inner.listen, close: once(end) },
+    giveBack: once(back),
   };
 }
 
