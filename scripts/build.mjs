@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Compiles src/ to dist/ (JavaScript that `npm start` runs), copies what the app reads from disk
- * next to its own modules (migrations, page templates, web assets), and writes the migrated
- * PGlite template a first start on a new DATA_DIR boots from. Bundles the `bounty` CLI into
+ * next to its own modules (migrations, page templates, web assets), writes the migrated PGlite
+ * template a first start on a new DATA_DIR boots from, and bundles the entry, dist/main.js, with
+ * the modules it loads (scripts/lib/server-bundle.mjs). Bundles the `bounty` CLI into
  * dist/cli/ (scripts/lib/cli-bundle.mjs), which bin/bounty.mjs runs while it is current.
  *
  *   node scripts/build.mjs              build now
@@ -34,6 +35,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleCli, CLI_DIR, currentBundle } from './lib/cli-bundle.mjs';
+import { bundleServer } from './lib/server-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(root, 'src');
@@ -161,8 +163,8 @@ function template() {
   log(`database template ${name} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** The server's part: src/ to dist/ and the database template. */
-function buildServer(ifStale) {
+/** The server's part: src/ to dist/, the database template and the bundled entry. */
+async function buildServer(ifStale) {
   const print = fingerprint();
   if (ifStale && fresh(print)) return;
   const tsc = tscPath();
@@ -175,6 +177,7 @@ function buildServer(ifStale) {
   rmSync(STAMP, { force: true });
   compile(tsc);
   template();
+  log(await bundleServer(root));
   writeFileSync(STAMP, print);
 }
 
@@ -186,7 +189,7 @@ async function main() {
   lock();
   try {
     // Whoever held the lock may have just built the same sources: each part checks again.
-    buildServer(ifStale);
+    await buildServer(ifStale);
     const said = await bundleCli({ ifStale });
     if (said) log(said);
   } finally {

@@ -31,6 +31,17 @@ describe('the compiled entry point', () => {
     expect(pkg.scripts.prestart).toContain('scripts/build.mjs --if-stale');
   });
 
+  it('is one bundled entry: viem, TypeBox and drizzle-orm inside, CommonJS and PGlite imported', () => {
+    const entry = readFileSync(join(root, 'dist/main.js'), 'utf8');
+    for (const inside of ['viem', 'typebox', 'drizzle-orm']) {
+      expect(entry, inside).not.toMatch(new RegExp(`^import\\b[^\\n]*from ["']${inside}(/[^"']*)?["']`, 'm'));
+    }
+    expect(entry).toMatch(/^import\b[^\n]*from ["']fastify["']/m);
+    expect(entry).toMatch(/["']@electric-sql\/pglite["']/);
+    // Each compiled module keeps its own file's URL, so what it reads beside itself is found.
+    expect(entry).toContain('new URL("infra/db/pglite-template.js", import.meta.url)');
+  });
+
   // A first start migrates and deploys the dev chain's factory: on a busy machine, tens of seconds.
   it('starts, serves the API, pages and assets, reports ready, and stops on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bm-dist-'));
