@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { type Hex, parseEventLogs } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
 import { accountNonces, activityEvents, walletTxs } from '../src/infra/db/schema.ts';
 import { insertOrReopenFiller } from '../src/modules/transactions/transactions.repo.ts';
@@ -306,11 +306,16 @@ describe('the wallet transaction engine', () => {
     await tc.test.revert({ id: snapshot });
     await tc.test.setBalance({ address: me, value: 0n });
     expect(await s.movedFrom(me)).toHaveLength(0);
+    const warn = vi.spyOn(s.ctx.app.log, 'warn');
     for (let i = 0; i < 3; i++) {
       s.ctx.clock.advance(5_000);
       await engine();
     }
     expect((await transaction(dev, id)).status).toBe('pending');
+    // Said once a minute, not on every pass.
+    const waits = warn.mock.calls.filter((c) => c.some((a) => typeof a === 'string' && /it waits$/.test(a)));
+    expect(waits).toHaveLength(1);
+    warn.mockRestore();
     expect(await s.movedFrom(me)).toHaveLength(0);
     // The wallet can pay again (the sale that funded it mined again): the same bytes execute, once.
     await tc.test.setBalance({ address: me, value: 10n ** 17n });

@@ -24,6 +24,8 @@ export class TransactionEngine {
   private running: Promise<number> | null = null;
   /** Signers whose nonces ran ahead of the chain's (told by the journal), repaired on the next pass. */
   private readonly suspects = new Set<string>();
+  /** When each promised request waiting for its signer's ETH was last logged (once a minute). */
+  private readonly waitLogged = new Map<string, number>();
   private readonly signing: TransactionSigning;
   private readonly reorgs: EngineReorgs;
 
@@ -99,10 +101,15 @@ export class TransactionEngine {
       return 0;
     }
     if (intent.told === 'confirmed') {
-      log.warn(
-        { transaction: intent.id, signer: intent.signer },
-        'a confirmed transaction a reorg took back cannot be paid for now; it waits',
-      );
+      const now = clock.now().getTime();
+      if (now - (this.waitLogged.get(intent.id) ?? -Infinity) >= 60_000) {
+        if (this.waitLogged.size >= 1_000) this.waitLogged.clear();
+        this.waitLogged.set(intent.id, now);
+        log.warn(
+          { transaction: intent.id, signer: intent.signer },
+          'a confirmed transaction a reorg took back cannot be paid for now; it waits',
+        );
+      }
       return 0;
     }
     const attempts = (await repo.attemptsOf(db, [intent.id])).filter((x) => OPEN.has(x.status));
