@@ -67,6 +67,8 @@ function fingerprint() {
     join(root, 'tsconfig.json'),
     join(root, 'tsconfig.build.json'),
     fileURLToPath(import.meta.url),
+    fileURLToPath(new URL('./lib/server-bundle.mjs', import.meta.url)),
+    fileURLToPath(new URL('./lib/esbuild-tools.mjs', import.meta.url)),
   ];
   for (const file of inputs) {
     const s = statSync(file);

@@ -15,9 +15,9 @@
  */
 
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadEsbuild, ownImportMetaUrl } from './esbuild-tools.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Where the bundle goes, under dist/ (which the server build empties of anything else). */
@@ -28,7 +28,7 @@ const ENTRY = 'clients/cli/main.ts';
 /** Bumped when the manifest's shape changes: an older one then reads as stale. */
 const FORMAT = 1;
 /** Besides the bundled sources, what else decides the output: this file and the TypeScript settings. */
-const SETTINGS = ['scripts/lib/cli-bundle.mjs', 'tsconfig.json'];
+const SETTINGS = ['scripts/lib/cli-bundle.mjs', 'scripts/lib/esbuild-tools.mjs', 'tsconfig.json'];
 
 const stamp = (rel) => {
   const s = statSync(join(root, rel), { throwIfNoEntry: false });
@@ -51,37 +51,14 @@ export function currentBundle() {
   return join(OUT, 'main.js');
 }
 
-/** esbuild as tsx (a dependency) brings it; null where it cannot be loaded. */
-function loadEsbuild() {
-  try {
-    const tsx = createRequire(import.meta.url).resolve('tsx/package.json');
-    return createRequire(tsx)('esbuild');
-  } catch {
-    return null;
-  }
-}
-
-/**
- * In the bundle every module would see the bundle's own `import.meta.url`; each of the
- * repository's sources gets its own file's URL instead (e.g. clients/cli/commands/repo.ts finds
- * bin/bounty.mjs from it), relative to the bundle so a moved checkout still resolves.
- */
-const ownUrls = {
-  name: 'own-import-meta-url',
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => {
-      if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta')) return undefined;
-      if (/import\.meta\.(dirname|filename)\b/.test(text)) {
-        return { errors: [{ text: 'import.meta.dirname/filename: not supported by the CLI bundle' }] };
-      }
-      const rel = relative(OUT, args.path).split(sep).map(encodeURIComponent).join('/');
-      const url = `new URL(${JSON.stringify(rel)}, import.meta.url).href`;
-      return { contents: text.replace(/\bimport\.meta\.url\b/g, url), loader: 'ts' };
-    });
-  },
-};
+/** Each of the repository's sources sees its own file's URL (clients/cli/commands/repo.ts finds bin/bounty.mjs from it). */
+const ownUrls = ownImportMetaUrl({
+  outDir: OUT,
+  filter: /\.ts$/,
+  loader: 'ts',
+  owns: () => true,
+  bundle: 'the CLI bundle',
+});
 
 /** Writes a file whole or not at all: a `bounty` starting meanwhile reads the old one or the new. */
 function put(file, contents) {

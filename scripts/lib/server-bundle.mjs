@@ -15,9 +15,9 @@
  * Plain JavaScript: scripts/build.mjs runs it before anything is compiled.
  */
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, relative, sep } from 'node:path';
+import { renameSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { loadEsbuild, ownImportMetaUrl } from './esbuild-tools.mjs';
 
 /** Packages bundled in: pure ESM, no files of their own read at run time, hundreds of modules each. */
 const BUNDLED = new Set([
@@ -39,16 +39,6 @@ const packageOf = (specifier) => {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 };
 
-/** esbuild as tsx (a dependency) brings it; null where it cannot be loaded. */
-function loadEsbuild(root) {
-  try {
-    const tsx = createRequire(join(root, 'package.json')).resolve('tsx/package.json');
-    return createRequire(tsx)('esbuild');
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Bundles dist/main.js in place (dist/ freshly compiled). Returns what it did, for the build's log;
  * never throws.
@@ -56,12 +46,12 @@ function loadEsbuild(root) {
 export async function bundleServer(root) {
   const dist = join(root, 'dist');
   const entry = join(dist, 'main.js');
-  const esbuild = loadEsbuild(root);
+  const esbuild = loadEsbuild();
   if (!esbuild)
     return 'server not bundled (esbuild, from tsx, not found): dist/main.js loads module by module';
   const started = Date.now();
-  const ownUrls = {
-    name: 'own-import-meta-url',
+  const packagesOutside = {
+    name: 'packages-outside',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.path.startsWith('node:') || !BUNDLED.has(packageOf(args.path))) {
@@ -69,20 +59,15 @@ export async function bundleServer(root) {
         }
         return undefined;
       });
-      build.onLoad({ filter: /\.js$/ }, (args) => {
-        if (!args.path.startsWith(dist + sep) || args.path.includes(`${sep}node_modules${sep}`))
-          return undefined;
-        const text = readFileSync(args.path, 'utf8');
-        if (!text.includes('import.meta')) return undefined;
-        if (/import\.meta\.(dirname|filename)\b/.test(text)) {
-          return { errors: [{ text: 'import.meta.dirname/filename: not supported by the server bundle' }] };
-        }
-        const rel = relative(dist, args.path).split(sep).map(encodeURIComponent).join('/');
-        const url = `new URL(${JSON.stringify(rel)}, import.meta.url).href`;
-        return { contents: text.replace(/\bimport\.meta\.url\b/g, url), loader: 'js' };
-      });
     },
   };
+  const ownUrls = ownImportMetaUrl({
+    outDir: dist,
+    filter: /\.js$/,
+    loader: 'js',
+    owns: (path) => path.startsWith(dist + sep),
+    bundle: 'the server bundle',
+  });
   let result;
   try {
     result = await esbuild.build({
@@ -96,7 +81,7 @@ export async function bundleServer(root) {
       outfile: entry,
       allowOverwrite: true,
       logLevel: 'silent',
-      plugins: [ownUrls],
+      plugins: [packagesOutside, ownUrls],
     });
   } catch (err) {
     const first = err.errors?.[0];
