@@ -2,7 +2,7 @@
  * `npm start`'s entry, dist/main.js, as one file: the compiled server (every module of dist/) and
  * the pure-ESM packages it loads by the hundred (viem and its crypto, TypeBox, drizzle-orm) bundled
  * together. Node otherwise resolves, reads and links some 1,200 modules at each start, which cost
- * more CPU than running any of them (bench/startup.ts; README "Start-up"). The rest of node_modules
+ * more CPU than running any of them (bench/startup.ts; bench/README.md). The rest of node_modules
  * stays imports: CommonJS packages, and those that read files beside their own code (PGlite's
  * WebAssembly, pino's worker).
  *
