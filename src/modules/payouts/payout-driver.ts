@@ -1,5 +1,6 @@
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
+import { OncePer } from '../../lib/once-per.ts';
 import { isLive, isOpen, legsOf, type PayoutLeg } from './payout-legs.ts';
 import { countEarly, reserveAndSign } from './payout-signing.ts';
 import * as repo from './payouts.repo.ts';
@@ -8,7 +9,6 @@ import { inFlight, lockFunds } from './reservation.repo.ts';
 
 /** A payout's transactions never mix the router call with legacy transfers. */
 const LIVE_KEY = 'wallet_intents_payout_live';
-const SHORT_LOG_EVERY_MS = 60_000;
 
 /**
  * The kinds of transaction a payout needs: one router call (`payout`) or, for a payout signed
@@ -41,8 +41,8 @@ export function missingKinds(legs: PayoutLeg[], resignReverted = false): LegKind
  * engine gave up (another transaction took its nonce for good) is signed anew here, by the same rule.
  */
 export class PayoutDriver {
-  /** When each payout waiting for its founder's funds was last logged (`resignLost`). */
-  private readonly shortLogged = new Map<string, number>();
+  /** Payouts waiting for their founder's funds (`resignLost`): said once a minute each. */
+  private readonly shortLogged = new OncePer(60_000);
 
   constructor(private readonly deps: DriverDeps) {}
 
@@ -151,14 +151,12 @@ export class PayoutDriver {
     for (const payoutId of await repo.confirmedWithLostKind(this.deps.db, finalAt)) {
       try {
         await this.resignConfirmed(payoutId);
-        this.shortLogged.delete(payoutId);
+        this.shortLogged.forget(payoutId);
         signed++;
       } catch (err) {
         // A founder short of funds is a state that lasts, not a fault: said once a minute, not per pass.
         if (err instanceof AppError && err.code === 'insufficient_funds') {
-          const now = this.deps.clock.now().getTime();
-          if (now - (this.shortLogged.get(payoutId) ?? -Infinity) < SHORT_LOG_EVERY_MS) continue;
-          this.shortLogged.set(payoutId, now);
+          if (!this.shortLogged.due(payoutId, this.deps.clock.now().getTime())) continue;
           this.deps.log.warn(
             { payout: payoutId, reason: err.message },
             "a paid payout a reorg took back waits for its founder's funds to be signed again",

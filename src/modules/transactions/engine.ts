@@ -1,3 +1,4 @@
+import { OncePer } from '../../lib/once-per.ts';
 import type { EngineDeps } from './engine.deps.ts';
 import { EngineReorgs } from './engine-reorg.ts';
 import { TransactionSigning } from './engine-signing.ts';
@@ -24,8 +25,8 @@ export class TransactionEngine {
   private running: Promise<number> | null = null;
   /** Signers whose nonces ran ahead of the chain's (told by the journal), repaired on the next pass. */
   private readonly suspects = new Set<string>();
-  /** When each promised request waiting for its signer's ETH was last logged (once a minute). */
-  private readonly waitLogged = new Map<string, number>();
+  /** Promised requests waiting for their signer's ETH: said once a minute each. */
+  private readonly waitLogged = new OncePer(60_000);
   private readonly signing: TransactionSigning;
   private readonly reorgs: EngineReorgs;
 
@@ -101,10 +102,7 @@ export class TransactionEngine {
       return 0;
     }
     if (intent.told === 'confirmed') {
-      const now = clock.now().getTime();
-      if (now - (this.waitLogged.get(intent.id) ?? -Infinity) >= 60_000) {
-        if (this.waitLogged.size >= 1_000) this.waitLogged.clear();
-        this.waitLogged.set(intent.id, now);
+      if (this.waitLogged.due(intent.id, clock.now().getTime())) {
         log.warn(
           { transaction: intent.id, signer: intent.signer },
           'a confirmed transaction a reorg took back cannot be paid for now; it waits',
