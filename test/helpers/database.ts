@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { type Database, openDatabase } from '../../src/infra/db/client.ts';
+import { isAlive } from '../../src/infra/db/dir-lock.ts';
 import { ensureTemplate, templateName } from '../../src/infra/db/pglite-template.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -75,15 +76,6 @@ const OWN_PREFIX = `bm_test_${HOST_TAG}_${process.pid}_`;
 const OWNED = new RegExp(`^bm_test_${HOST_TAG}_(\\d+)_[0-9a-f]+$`);
 let orphansDropped: Promise<void> | null = null;
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 const parentOf = (pid: number) => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -105,10 +97,10 @@ export async function dropOrphanDatabases(admin: postgres.Sql, waitForChildren =
   for (const { datname } of rows) {
     const owner = Number(OWNED.exec(datname)?.[1] ?? 0);
     if (owner === 0) continue;
-    while (waitForChildren && alive(owner) && parentOf(owner) === process.pid && Date.now() < until) {
+    while (waitForChildren && isAlive(owner) && parentOf(owner) === process.pid && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    if (!alive(owner)) await admin.unsafe(`drop database if exists ${datname} with (force)`);
+    if (!isAlive(owner)) await admin.unsafe(`drop database if exists ${datname} with (force)`);
   }
 }
 

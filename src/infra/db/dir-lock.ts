@@ -12,7 +12,8 @@ export class DirLockedError extends Error {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` exists (one of another user's counts). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
