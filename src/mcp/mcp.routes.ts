@@ -26,16 +26,10 @@ export const MCP_MAX_BATCH = 50;
  * The MCP SDK and the tools, loaded at the first MCP request, not at start-up: they are ~0.15 s of
  * module loading that every process start paid (and most never serve MCP).
  */
-let mcpModules:
-  | Promise<
-      [typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('./mcp-server.ts')]
-    >
-  | undefined;
-const loadMcp = () =>
-  (mcpModules ??= Promise.all([
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-    import('./mcp-server.ts'),
-  ]));
+const importMcp = () =>
+  Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./mcp-server.ts')]);
+let mcpModules: ReturnType<typeof importMcp> | undefined;
+const loadMcp = () => (mcpModules ??= importMcp());
 
 // A JSON-RPC message or a batch of them; the transport reads the rest. Declaring a body lets the
 // request guards accept one (they refuse bodies on routes without a body schema).
