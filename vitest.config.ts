@@ -31,6 +31,10 @@ export default defineConfig({
     // cores), no gain worth the extra contention.
     maxWorkers: 3,
     hookTimeout: 60_000,
+    // expect.poll waits up to 10 s (its own default is 1 s): on a busy 2-core box a live update
+    // through the event stream took longer than 1 s (web-public.browser, CI run of 2026-11-28). A
+    // poll that holds returns at once, so only a failure waits the whole time.
+    expect: { poll: { timeout: 10_000 } },
     // A worker imports the app once and runs its files one after another in that module graph
     // (each file still builds its own app, database and chain snapshot), instead of importing the
     // whole app again for every file.

@@ -52,6 +52,10 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Chromium 13x+ renders the address bar's popups as web pages (WebUI), two renderer
+      // processes for every window, which a headless test never opens: each context cost twice the
+      // CPU (launch + 20 contexts: 21.8 -> 11.5 s of chromium CPU measured on this box).
+      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
     ],
   });
 }
