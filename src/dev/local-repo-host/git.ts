@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { childEnv } from './child-env.ts';
 import { type DiffFile, parseDiffFiles } from './diff-files.ts';
+import { type GitRun, remembered } from './git-answers.ts';
 
 /** Who the local host commits as (initial README and merge commits); no global git config needed. */
 const IDENTITY = {
@@ -19,11 +20,6 @@ export class GitError extends Error {
     super(`git ${args[0] ?? ''} failed (exit ${code}): ${stderr.trim().slice(0, 500)}`);
     this.name = 'GitError';
   }
-}
-
-interface GitRun {
-  stdout: string;
-  code: number;
 }
 
 /**
@@ -98,6 +94,12 @@ export class BareRepo {
     return runGit(args, { ...opts, home: this.home, gitDir: this.gitDir });
   }
 
+  /** `git(args)` whose answer depends only on the full commit ids `shas`: asked once (see `answers`). */
+  private gitOf(shas: string[], args: string[], opts: { allow?: number[] } = {}) {
+    if (!shas.every((sha) => FULL_SHA.test(sha))) return this.git(args, opts);
+    return remembered(`${this.gitDir}\0${args.join('\0')}`, () => this.git(args, opts));
+  }
+
   /**
    * A new bare repository whose `main` is one commit holding README.md (written with plumbing, no
    * work tree), open to pushes over smart HTTP.
@@ -156,8 +158,9 @@ export class BareRepo {
 
   /** Commits on head that base lacks, and the diff GitHub shows (base...head). */
   async diffStats(baseSha: string, headSha: string): Promise<DiffStats> {
-    const count = await this.git(['rev-list', '--count', `${baseSha}..${headSha}`]);
-    const numstat = await this.git(['diff', '--numstat', `${baseSha}...${headSha}`]);
+    const shas = [baseSha, headSha];
+    const count = await this.gitOf(shas, ['rev-list', '--count', `${baseSha}..${headSha}`]);
+    const numstat = await this.gitOf(shas, ['diff', '--numstat', `${baseSha}...${headSha}`]);
     const stats = { commits: Number(count.stdout.trim()), additions: 0, deletions: 0, changedFiles: 0 };
     for (const line of lines(numstat.stdout)) {
       const [added, deleted] = line.split('\t');
@@ -170,14 +173,17 @@ export class BareRepo {
 
   /** Commits on head that base lacks, oldest first (as GitHub's page lists them), `max` at most. */
   async commits(baseSha: string, headSha: string, max: number): Promise<CommitLine[]> {
-    const { stdout } = await this.git([
-      'log',
-      '--reverse',
-      `--max-count=${max}`,
-      '--format=%H%x00%an%x00%s%x00',
-      '--end-of-options',
-      `${baseSha}..${headSha}`,
-    ]);
+    const { stdout } = await this.gitOf(
+      [baseSha, headSha],
+      [
+        'log',
+        '--reverse',
+        `--max-count=${max}`,
+        '--format=%H%x00%an%x00%s%x00',
+        '--end-of-options',
+        `${baseSha}..${headSha}`,
+      ],
+    );
     const f = stdout.split('\0');
     const out: CommitLine[] = [];
     for (let i = 0; i + 2 < f.length; i += 3)
@@ -198,7 +204,7 @@ export class BareRepo {
   /** A commit's tree, parents, author, committer and message (an existing commit's full sha). */
   async commitInfo(sha: string): Promise<CommitInfo> {
     const format = ['%H', '%T', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'].join('%x00');
-    const { stdout } = await this.git(['log', '-1', `--format=${format}`, '--end-of-options', sha]);
+    const { stdout } = await this.gitOf([sha], ['log', '-1', `--format=${format}`, '--end-of-options', sha]);
     const [h = '', tree = '', parents = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', ...msg] =
       stdout.split('\0');
     return {
@@ -227,12 +233,19 @@ export class BareRepo {
   async diffFiles(baseSha: string, headSha: string): Promise<DiffFile[]> {
     const range = `${baseSha}...${headSha}`;
     const opts = ['--find-renames', '--no-color', '--no-ext-diff', '--no-textconv'];
+    const shas = [baseSha, headSha];
     const [raw, numstat, patch] = await Promise.all([
-      this.git(['diff', ...opts, '--raw', '-z', '--no-abbrev', range]),
-      this.git(['diff', ...opts, '--numstat', '-z', range]),
-      this.git(['diff', ...opts, range]),
+      this.gitOf(shas, ['diff', ...opts, '--raw', '-z', '--no-abbrev', range]),
+      this.gitOf(shas, ['diff', ...opts, '--numstat', '-z', range]),
+      this.gitOf(shas, ['diff', ...opts, range]),
     ]);
     return parseDiffFiles(raw.stdout, numstat.stdout, patch.stdout);
+  }
+
+  /** Whether head merges into base cleanly (asked once; a merge takes its tree from `mergeTree`). */
+  async mergeable(baseSha: string, headSha: string): Promise<boolean> {
+    const args = ['merge-tree', '--write-tree', '--no-messages', baseSha, headSha];
+    return (await this.gitOf([baseSha, headSha], args, { allow: [1] })).code === 0;
   }
 
   /** The tree of merging head into base, or null when they conflict. */
@@ -263,10 +276,11 @@ export class BareRepo {
    * first.
    */
   async compareRange(baseSha: string, headSha: string, max: number) {
+    const ids = [baseSha, headSha];
     const [base, counts, shas] = await Promise.all([
-      this.git(['merge-base', '--end-of-options', baseSha, headSha], { allow: [1] }),
-      this.git(['rev-list', '--left-right', '--count', '--end-of-options', `${baseSha}...${headSha}`]),
-      this.git(['rev-list', '--reverse', '--end-of-options', `${baseSha}..${headSha}`]),
+      this.gitOf(ids, ['merge-base', '--end-of-options', baseSha, headSha], { allow: [1] }),
+      this.gitOf(ids, ['rev-list', '--left-right', '--count', '--end-of-options', `${baseSha}...${headSha}`]),
+      this.gitOf(ids, ['rev-list', '--reverse', '--end-of-options', `${baseSha}..${headSha}`]),
     ]);
     const [behind = '0', ahead = '0'] = counts.stdout.trim().split(/\s+/);
     return {

@@ -22,7 +22,7 @@ export class Views {
     const git = this.store.git(r.org, r.name);
     const tips = p.state === 'open' ? await this.tips(r, p) : { headSha: p.headSha, baseSha: p.baseSha };
     const stats = p.state === 'closed' && p.stats ? p.stats : await git.diffStats(tips.baseSha, tips.headSha);
-    const mergeable = p.state === 'open' ? (await git.mergeTree(tips.baseSha, tips.headSha)) !== null : null;
+    const mergeable = p.state === 'open' ? await git.mergeable(tips.baseSha, tips.headSha) : null;
     return pullRequest(this.urls, repoJson ?? (await this.repo(r)), r, p, { ...tips, stats, mergeable });
   }
 
@@ -39,12 +39,12 @@ export class Views {
     });
   }
 
-  /** Current tips of an open pull request's branches; a deleted branch keeps its last known tip. */
+  /**
+   * Current tips of an open pull request's branches; a deleted branch keeps its last known tip.
+   * Both read by one git (every branch's tip), not one for each.
+   */
   async tips(r: StoredRepo, p: StoredPull): Promise<{ headSha: string; baseSha: string }> {
-    const git = this.store.git(r.org, r.name);
-    return {
-      headSha: (await git.branchSha(p.head)) ?? p.headSha,
-      baseSha: (await git.branchSha(p.base)) ?? p.baseSha,
-    };
+    const branches = await this.store.git(r.org, r.name).branches();
+    return { headSha: branches.get(p.head) ?? p.headSha, baseSha: branches.get(p.base) ?? p.baseSha };
   }
 }
