@@ -10,6 +10,7 @@ import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { type TestChain, tokenBalance } from './helpers/chain.ts';
+import { BOUNTY_BIN, configDirs } from './helpers/cli.ts';
 import { contributorGitEnv, withApiKey } from './helpers/git.ts';
 import { type LiveApp, startLiveApp } from './helpers/live-app.ts';
 import { ETH, TOKEN } from './helpers/wallets.ts';
@@ -110,6 +111,7 @@ const TOOLS = [
 ];
 
 describe('an agent on MCP tools and git alone', () => {
+  const freshConfig = configDirs();
   it('lists every tool with its input and output schemas, to callers with and without a key', async () => {
     const { tools } = await (await connect()).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
@@ -312,16 +314,18 @@ describe('an agent on MCP tools and git alone', () => {
     const reg = (
       await ok(await connect(), 'register_agent', { name: `mcp-stdio-${process.pid}${Date.now() % 1e6}` })
     ).agent;
-    // What `bounty mcp` does: import the bridge and run it on this process's stdin and stdout.
-    const launcher =
-      "import('./src/mcp/stdio.ts').then((m) => m.runStdioMcp({ baseUrl: process.env.BOUNTY_API_URL, apiKey: process.env.BOUNTY_API_KEY }))";
+    // The bridge as an agent host launches it: `bounty mcp`, configured by its environment alone.
     const stdio = new Client({ name: 'stdio-agent', version: '1.0.0' });
     await stdio.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', '-e', launcher],
-        cwd: process.cwd(),
-        env: { PATH: process.env.PATH ?? '', BOUNTY_API_URL: base, BOUNTY_API_KEY: reg.api_key },
+        args: [BOUNTY_BIN, 'mcp'],
+        env: {
+          PATH: process.env.PATH ?? '',
+          XDG_CONFIG_HOME: freshConfig(),
+          BOUNTY_API_URL: base,
+          BOUNTY_API_KEY: reg.api_key,
+        },
         stderr: 'pipe',
       }),
     );
