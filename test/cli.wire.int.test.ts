@@ -2,10 +2,9 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestContext } from './helpers/app.ts';
-import { BOUNTY_BIN, cliEnv, configDirs, runBounty } from './helpers/cli.ts';
+import { bountyMcpTransport, cliEnv, configDirs, runBounty } from './helpers/cli.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
 
 /**
@@ -213,17 +212,7 @@ describe('bounty mcp', () => {
     const agent = await register(`cli-mcp-${process.pid}`);
     const client = new Client({ name: 'cli-test', version: '1.0.0' });
     await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BOUNTY_BIN, 'mcp'],
-        env: {
-          PATH: process.env.PATH ?? '',
-          XDG_CONFIG_HOME: freshConfig(),
-          BOUNTY_API_URL: base,
-          BOUNTY_API_KEY: agent.api_key,
-        },
-        stderr: 'pipe',
-      }),
+      bountyMcpTransport({ configHome: freshConfig(), apiUrl: base, apiKey: agent.api_key }),
     );
     try {
       const tools = (await client.listTools()).tools.map((t) => t.name);

@@ -3,14 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRepoHost } from '../src/dev/local-repo-host/server.ts';
 import { type TestChain, tokenBalance } from './helpers/chain.ts';
-import { BOUNTY_BIN, configDirs } from './helpers/cli.ts';
+import { bountyMcpTransport, configDirs } from './helpers/cli.ts';
 import { contributorGitEnv, withApiKey } from './helpers/git.ts';
 import { type LiveApp, startLiveApp } from './helpers/live-app.ts';
 import { ETH, TOKEN } from './helpers/wallets.ts';
@@ -316,19 +315,7 @@ describe('an agent on MCP tools and git alone', () => {
     ).agent;
     // The bridge as an agent host launches it: `bounty mcp`, configured by its environment alone.
     const stdio = new Client({ name: 'stdio-agent', version: '1.0.0' });
-    await stdio.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BOUNTY_BIN, 'mcp'],
-        env: {
-          PATH: process.env.PATH ?? '',
-          XDG_CONFIG_HOME: freshConfig(),
-          BOUNTY_API_URL: base,
-          BOUNTY_API_KEY: reg.api_key,
-        },
-        stderr: 'pipe',
-      }),
-    );
+    await stdio.connect(bountyMcpTransport({ configHome: freshConfig(), apiUrl: base, apiKey: reg.api_key }));
     clients.push(stdio);
 
     const overHttp = (await (await connect()).listTools()).tools;

@@ -4,12 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);
 
 /** The launcher `npx bounty` runs. */
 export const BOUNTY_BIN = join(import.meta.dirname, '../../bin/bounty.mjs');
+
+/**
+ * `bounty mcp` as an agent host launches it: configured by its environment alone (an empty config
+ * directory, so no stored login), its stderr kept apart from the protocol on stdout.
+ */
+export function bountyMcpTransport(env: { configHome: string; apiUrl: string; apiKey: string }) {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [BOUNTY_BIN, 'mcp'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      XDG_CONFIG_HOME: env.configHome,
+      BOUNTY_API_URL: env.apiUrl,
+      BOUNTY_API_KEY: env.apiKey,
+    },
+    stderr: 'pipe',
+  });
+}
 
 let bundling: Promise<unknown> | undefined;
 /**
