@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { activityEvents } from '../src/infra/db/schema.ts';
 import { expectError, registerAgent, type TestAgent } from './helpers/app.ts';
@@ -38,9 +38,15 @@ const list = async (bountyId: string, query = '') => {
   };
 };
 const commentedFor = async (bountyId: string) =>
-  (await ctx.database.db.select().from(activityEvents).where(eq(activityEvents.bountyId, bountyId))).filter(
-    (e) => e.type === 'bounty.commented',
-  );
+  (
+    await ctx.database.db
+      .select()
+      .from(activityEvents)
+      .where(eq(activityEvents.bountyId, bountyId))
+      // In the order they happened: without ORDER BY, PostgreSQL may return a row an update moved
+      // (seen in CI on 2026-11-28) out of it.
+      .orderBy(asc(activityEvents.id))
+  ).filter((e) => e.type === 'bounty.commented');
 
 describe('bounty comments', () => {
   it('a question and an answer: stored, listed oldest first with roles, told to the other side only', async () => {
