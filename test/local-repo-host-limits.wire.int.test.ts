@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -165,6 +166,31 @@ describe('security headers', () => {
     const refs = await fetch(`${host.baseUrl}/${host.org}/${repo}.git/info/refs?service=git-upload-pack`);
     expect(refs.status).toBe(200);
     expectSecured(refs.headers, 'git info/refs');
+  });
+});
+
+describe('idle connections', () => {
+  it('stay open past 5 s, as Fastify keeps them (72 s), so a client reusing one is not reset', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ port: number | undefined; keepAlive: string | undefined }>((resolve, reject) => {
+        const req = request(`${host.apiUrl}/rate_limit`, { agent }, (res) => {
+          res.resume();
+          res.once('end', () =>
+            resolve({ port: req.socket?.localPort, keepAlive: res.headers['keep-alive'] }),
+          );
+        });
+        req.once('error', reject).end();
+      });
+    try {
+      const first = await get();
+      expect(first.keepAlive).toBe('timeout=72');
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      const second = await get();
+      expect(second.port, 'the same connection, not a new one').toBe(first.port);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

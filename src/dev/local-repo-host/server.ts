@@ -243,6 +243,11 @@ export async function startLocalRepoHost(opts: LocalRepoHostOptions): Promise<Lo
       else res.destroy();
     });
   });
+  // As Fastify does: a client that keeps a connection (undici, git) closes it about a second before
+  // the server's advertised idle limit; with Node's 5 s default a request sent on a connection just
+  // idle that long meets the server's close (ECONNRESET) on a busy machine.
+  server.keepAliveTimeout = 72_000;
+  server.headersTimeout = 75_000;
   server.on('clientError', (err: Error & { code?: string }, socket) => {
     if (socket.writable) socket.end(clientErrorAnswer(err));
     else socket.destroy();
