@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ifNoneMatch } from '../src/infra/http/http-cache.ts';
-import { isoTimestamp } from '../src/modules/bounties/bounty-list.repo.ts';
+import { isoTimestamp } from '../src/modules/bounties/bounty-list.columns.ts';
 
 describe('isoTimestamp: PostgreSQL timestamptz text to the API form', () => {
   it('takes the common UTC case apart without a Date', () => {

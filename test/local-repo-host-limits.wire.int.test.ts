@@ -173,7 +173,7 @@ describe('idle connections', () => {
   it('stay open past 5 s, as Fastify keeps them (72 s), so a client reusing one is not reset', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const get = () =>
-      new Promise<{ port: number | undefined; keepAlive: string | undefined }>((resolve, reject) => {
+      new Promise<{ port: number | undefined; keepAlive: unknown }>((resolve, reject) => {
         const req = request(`${host.apiUrl}/rate_limit`, { agent }, (res) => {
           res.resume();
           res.once('end', () =>

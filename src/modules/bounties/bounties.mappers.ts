@@ -5,7 +5,8 @@ import { splitReward } from '../payouts/fee-split.ts';
 import type * as repo from './bounties.repo.ts';
 import type { BountyWithProject, SubmissionRow } from './bounties.repo.ts';
 import type { BountyJson, SubmissionJson } from './bounties.schemas.ts';
-import { isoTimestamp, type ListedRow } from './bounty-list.repo.ts';
+import type { ListedJsonRow, ListedRow } from './bounty-list.columns.ts';
+import { isoTimestamp } from './bounty-list.columns.ts';
 
 const WHOLE = 10n ** 18n;
 
@@ -71,6 +72,19 @@ export const listedToJson = (r: ListedRow, feeBps: number, usd: UsdRate | null):
     created_at: isoTimestamp(r.created_at),
     updated_at: isoTimestamp(r.updated_at),
   };
+};
+
+/** A JSON string value, or null. */
+const jsonText = (s: string | null) => (s === null ? 'null' : `"${s}"`);
+
+/**
+ * `listedToJson` for a row whose fields PostgreSQL wrote as JSON (`listedJson`): the same object, as
+ * text, with the two values computed here put between its head and its tail. Both are digits only
+ * (wei, dollars), so they need no escaping.
+ */
+export const listedJsonText = (r: ListedJsonRow, feeBps: number, usd: UsdRate | null): string => {
+  const eth = rewardValue({ a: r.curve_a, b: r.curve_b, supply: r.supply_units }, r.reward_amount, feeBps);
+  return `${r.head},"reward_eth_units":${jsonText(eth)},"reward_usd":${jsonText(usdOf(eth, usd))},${r.tail}`;
 };
 
 export const toSubmissionJson = (r: SubmissionRow): SubmissionJson => ({

@@ -21,7 +21,7 @@ import type { BountiesService } from './bounties.service.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const realTime = { now: () => new Date() };
-/** A body already serialized by the route's own serializer, sent as it is. */
+/** A body already written as JSON (`BountyList`), sent as it is. */
 const sendJson = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
 
 export const bountiesRoutes: FastifyPluginAsyncTypebox<{
@@ -83,11 +83,11 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       // Read before the list: an answer is never older than the version it is kept under.
-      if (!lists) return bounties.list(request.query);
+      if (!lists) return sendJson(reply, await bounties.listJson(request.query));
       const version = await listVersion();
       const hit = lists.get(request.url, version);
       if (hit) return sendJson(reply, hit.body);
-      const body = reply.serialize(await bounties.list(request.query)) as string;
+      const body = await bounties.listJson(request.query);
       lists.set(request.url, version, 200, body);
       return sendJson(reply, body);
     },

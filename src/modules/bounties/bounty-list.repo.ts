@@ -3,6 +3,7 @@ import type { Executor } from '../../infra/db/client.ts';
 import { bounties, bountyCounts, projects, tokenStates } from '../../infra/db/schema.ts';
 import { type CompiledSelect, compileSelect } from '../../infra/db/statement.ts';
 import type { BountyRow } from './bounties.repo.ts';
+import { COLUMNS, type Columns, type Rows } from './bounty-list.columns.ts';
 
 // The public list and search of bounties (GET /api/bounties, the board).
 
@@ -17,32 +18,6 @@ export interface BountyFilter {
   limit: number;
   offset: number;
 }
-
-/**
- * Exactly the columns a listed bounty shows, named as in the JSON. Timestamps come as PostgreSQL's
- * text (the drivers are told not to parse them), which `isoTimestamp` turns into the API's form.
- */
-const listed = {
-  id: bounties.id,
-  project_id: bounties.projectId,
-  project_name: projects.name,
-  title: bounties.title,
-  description: bounties.description,
-  reward_amount: bounties.rewardAmount,
-  difficulty: bounties.difficulty,
-  status: bounties.status,
-  claimed_by: bounties.claimedBy,
-  claimed_at: sql<string | null>`${bounties.claimedAt}`,
-  payable: bounties.payable,
-  payment_owed: bounties.paymentOwed,
-  // The project's curve as last read (token_states): what `reward_eth_units` is quoted on.
-  curve_a: tokenStates.curveA,
-  curve_b: tokenStates.curveB,
-  supply_units: tokenStates.supplyUnits,
-  revision_due_at: sql<string | null>`${bounties.revisionDueAt}`,
-  created_at: sql<string>`${bounties.createdAt}`,
-  updated_at: sql<string>`${bounties.updatedAt}`,
-};
 
 type Value<T> = T | Placeholder;
 
@@ -184,8 +159,15 @@ function ranked(ex: Executor, f: Where & { q: Value<string> }, limit: number, of
  * (…, created_at desc, id desc) indexes) or by relevance (`ranked`), each row carrying the list's
  * total from a scalar subquery that PostgreSQL runs once. One round trip instead of two.
  */
-function pageQuery(ex: Executor, f: Where, limit: number, offset: number, sort: BountyFilter['sort']) {
-  const selection = { ...listed, total: sql<string>`(${totalOf(ex, f, countCap({ limit, offset }))})` };
+function pageQuery(
+  ex: Executor,
+  f: Where,
+  limit: number,
+  offset: number,
+  sort: BountyFilter['sort'],
+  columns: (typeof COLUMNS)[Columns],
+) {
+  const selection = { ...columns, total: sql<string>`(${totalOf(ex, f, countCap({ limit, offset }))})` };
   if (sort === 'relevance' && f.q !== undefined) {
     const r = ranked(ex, { ...f, q: f.q }, limit, offset);
     const query = ex
@@ -211,9 +193,8 @@ function pageQuery(ex: Executor, f: Where, limit: number, offset: number, sort: 
   return { query, selection };
 }
 
-type Page = Awaited<ReturnType<typeof pageQuery>['query']>;
-export type ListedRow = Omit<Page[number], 'total'>;
-type Statement = CompiledSelect<Page[number]>;
+type Page<C extends Columns> = (Rows[C] & { total: string })[];
+type Statement = CompiledSelect<Rows[Columns] & { total: string }>;
 
 /** First pages of these sizes are named statements; any other page is planned on its own. */
 const NAMED_SIZES = new Set([10, 20, 50, 100]);
@@ -224,20 +205,24 @@ const MAX_STATEMENTS = 256;
  * A statement depends on which filters are present (at most 32 shapes) and on its page; each is
  * compiled once (`compileSelect`), so no request builds SQL. A first page of a common size without
  * a keyword is a named prepared statement: PostgreSQL parses and plans it once per connection (at
- * most 32 x 4 of them). With a keyword it stays unnamed, so it is planned for each word: how
- * selective a word is decides between walking the created_at index and reading the GIN index, and a
- * generic plan, which cannot know it, would walk the whole index for a rare word. Deeper pages and
- * other sizes are unnamed too, so that paging never grows the number of statements a connection keeps.
+ * most 16 x 4 for each of the two column sets). With a keyword it stays unnamed, so it is planned
+ * for each word: how selective a word is decides between walking the created_at index and reading
+ * the GIN index, and a generic plan, which cannot know it, would walk the whole index for a rare
+ * word. Deeper pages and other sizes are unnamed too, so that paging never grows the number of
+ * statements a connection keeps.
  */
 const compiled = new WeakMap<Executor, Map<string, Statement>>();
 
-function statementFor(ex: Executor, f: BountyFilter): Statement {
-  const shapeKey = [f.status, f.difficulty, f.projectId, f.payable, f.q]
-    .map((v) => (v === undefined ? 0 : 1))
-    .join('')
-    .concat(f.sort === 'relevance' && f.q !== undefined ? 'r' : '');
+function statementFor(ex: Executor, f: BountyFilter, columns: Columns): Statement {
+  // Which filters are present, one bit each (built per request: no arrays, no joins).
+  const present =
+    (f.status === undefined ? 0 : 1) |
+    (f.difficulty === undefined ? 0 : 2) |
+    (f.projectId === undefined ? 0 : 4) |
+    (f.payable === undefined ? 0 : 8) |
+    (f.q === undefined ? 0 : f.sort === 'relevance' ? 48 : 16);
   const named = f.q === undefined && f.offset === 0 && NAMED_SIZES.has(f.limit);
-  const key = `${shapeKey}_${f.limit}_${f.offset}`;
+  const key = `${columns}${present}_${f.limit}_${f.offset}`;
   let statements = compiled.get(ex);
   if (!statements) {
     statements = new Map();
@@ -253,16 +238,25 @@ function statementFor(ex: Executor, f: BountyFilter): Statement {
     payable: p('payable', f.payable),
     q: p('q', f.q),
   };
-  const { query, selection } = pageQuery(ex, shape, f.limit, f.offset, f.sort);
-  const statement = compileSelect<Page[number]>(query, selection, named);
+  const { query, selection } = pageQuery(ex, shape, f.limit, f.offset, f.sort, COLUMNS[columns]);
+  const statement = compileSelect<Rows[Columns] & { total: string }>(query, selection, named);
   if (statements.size >= MAX_STATEMENTS) statements.clear();
   statements.set(key, statement);
   return statement;
 }
 
-/** One page of the list and its total (null when the page is empty: `countMatching` then tells). */
-export async function listPage(ex: Executor, f: BountyFilter): Promise<{ rows: Page; total: Total | null }> {
-  const rows = await statementFor(ex, f).run(ex, f as unknown as Record<string, unknown>);
+/**
+ * One page of the list and its total (null when the page is empty: `countMatching` then tells), its
+ * rows as values or (`json`) as the API's JSON text.
+ */
+export async function listPage<C extends Columns>(
+  ex: Executor,
+  f: BountyFilter,
+  columns: C,
+): Promise<{ rows: Page<C>; total: Total | null }> {
+  const values = f as unknown as Record<string, unknown>;
+  // The statement was compiled for `columns`: its rows are that set's rows.
+  const rows = (await statementFor(ex, f, columns).run(ex, values)) as unknown as Page<C>;
   const first = rows[0];
   return { rows, total: first ? totalFrom(Number(first.total), f) : null };
 }
@@ -271,14 +265,4 @@ export async function listPage(ex: Executor, f: BountyFilter): Promise<{ rows: P
 export async function countMatching(ex: Executor, f: BountyFilter): Promise<Total> {
   const [row] = await totalOf(ex, f, countCap(f));
   return totalFrom(Number(row?.n ?? 0), f);
-}
-
-/**
- * PostgreSQL's timestamptz text ("2026-11-22 12:00:00.123+00" with DateStyle ISO) as the API's ISO
- * form. The common case (UTC session, whole milliseconds) is a slice; anything else goes through Date.
- */
-export function isoTimestamp(text: string): string {
-  if (text.length === 26 && text.endsWith('+00') && text.charCodeAt(19) === 46 /* . */)
-    return `${text.slice(0, 10)}T${text.slice(11, 23)}Z`;
-  return new Date(text).toISOString();
 }
