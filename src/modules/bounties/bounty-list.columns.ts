@@ -1,4 +1,4 @@
-import { type AnyColumn, sql } from 'drizzle-orm';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { bounties, projects, tokenStates } from '../../infra/db/schema.ts';
 import type { BountyRow } from './bounties.repo.ts';
 
@@ -42,68 +42,54 @@ function jsonObject(fields: Record<string, unknown>, cut: 'head' | 'tail') {
 }
 
 /**
- * A listed bounty as the API's JSON (`Bounty` in bounties.schemas.ts): `head` holds its fields up
- * to `payment_owed`, `tail` the ones after `reward_usd`; the reward's worth on the curve (the
- * curve's columns, in wei, from lib/curve.ts) and in dollars are computed in Node between them
- * (`listedJsonText`), so the curve's arithmetic stays in one place.
+ * A listed bounty's fields, named and ordered as in the API (`Bounty` in bounties.schemas.ts): those
+ * before the two values only Node computes (`head`, up to `payment_owed`) and those after them
+ * (`tail`, from `revision_due_at`); `time` reads a timestamp.
  */
-const listedJson = {
-  head: jsonObject(
-    {
-      id: bounties.id,
-      project_id: bounties.projectId,
-      project_name: projects.name,
-      title: bounties.title,
-      description: bounties.description,
-      reward_amount: bounties.rewardAmount,
-      difficulty: bounties.difficulty,
-      status: bounties.status,
-      claimed_by: bounties.claimedBy,
-      claimed_at: iso(bounties.claimedAt),
-      payable: bounties.payable,
-      payment_owed: bounties.paymentOwed,
-    },
-    'head',
-  ),
+const fields = (time: (column: AnyColumn) => SQL) => ({
+  head: {
+    id: bounties.id,
+    project_id: bounties.projectId,
+    project_name: projects.name,
+    title: bounties.title,
+    description: bounties.description,
+    reward_amount: bounties.rewardAmount,
+    difficulty: bounties.difficulty,
+    status: bounties.status,
+    claimed_by: bounties.claimedBy,
+    claimed_at: time(bounties.claimedAt),
+    payable: bounties.payable,
+    payment_owed: bounties.paymentOwed,
+  },
+  tail: {
+    revision_due_at: time(bounties.revisionDueAt),
+    created_at: time(bounties.createdAt),
+    updated_at: time(bounties.updatedAt),
+  },
+});
+
+/** What the reward is quoted on (`reward_eth_units`): the project's curve as last read (token_states). */
+const curve = {
   reward_amount: bounties.rewardAmount,
   curve_a: tokenStates.curveA,
   curve_b: tokenStates.curveB,
   supply_units: tokenStates.supplyUnits,
-  tail: jsonObject(
-    {
-      revision_due_at: iso(bounties.revisionDueAt),
-      created_at: iso(bounties.createdAt),
-      updated_at: iso(bounties.updatedAt),
-    },
-    'tail',
-  ),
 };
 
 /**
  * Exactly the columns a listed bounty shows, named as in the JSON. Timestamps come as PostgreSQL's
  * text (the drivers are told not to parse them), which `isoTimestamp` turns into the API's form.
  */
-const listed = {
-  id: bounties.id,
-  project_id: bounties.projectId,
-  project_name: projects.name,
-  title: bounties.title,
-  description: bounties.description,
-  reward_amount: bounties.rewardAmount,
-  difficulty: bounties.difficulty,
-  status: bounties.status,
-  claimed_by: bounties.claimedBy,
-  claimed_at: sql<string | null>`${bounties.claimedAt}`,
-  payable: bounties.payable,
-  payment_owed: bounties.paymentOwed,
-  // The project's curve as last read (token_states): what `reward_eth_units` is quoted on.
-  curve_a: tokenStates.curveA,
-  curve_b: tokenStates.curveB,
-  supply_units: tokenStates.supplyUnits,
-  revision_due_at: sql<string | null>`${bounties.revisionDueAt}`,
-  created_at: sql<string>`${bounties.createdAt}`,
-  updated_at: sql<string>`${bounties.updatedAt}`,
-};
+const asText = fields((column) => sql`${column}`);
+const listed = { ...asText.head, ...curve, ...asText.tail };
+
+/**
+ * A listed bounty as the API's JSON: `head` and `tail` as JSON text, and the curve, from which Node
+ * computes the reward's worth in wei (lib/curve.ts) and in dollars between them (`listedJsonText`),
+ * so that the curve's arithmetic stays in one place.
+ */
+const asJson = fields(iso);
+const listedJson = { head: jsonObject(asJson.head, 'head'), ...curve, tail: jsonObject(asJson.tail, 'tail') };
 
 /** A page's rows as values (the pages, MCP) or as the API's JSON text. */
 export const COLUMNS = { values: listed, json: listedJson };
