@@ -60,6 +60,7 @@ describe('GET /api/bounties: conditional requests and the one-statement page', (
       const again = await get(ctx, url, { 'if-none-match': ifNoneMatch });
       expect(again.statusCode, ifNoneMatch).toBe(304);
       expect(again.body).toBe('');
+      expect(again.headers['content-type'], 'a 304 has no body to type').toBeUndefined();
       expect(again.headers.etag).toBe(etag);
       expect(again.headers['cache-control']).toBe('no-cache');
     }

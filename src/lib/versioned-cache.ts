@@ -1,10 +1,10 @@
 import type { Clock } from './clock.ts';
 
-interface Entry {
+interface Entry<Body> {
   at: number;
   version: string | null;
   status: number;
-  body: string;
+  body: Body;
 }
 
 /**
@@ -14,12 +14,12 @@ interface Entry {
  * and for at most `ttlMs` (ages like "3 h ago" and the curve's quote move with time). The version
  * is read before the answer's data, so a cached answer is never older than its version says.
  */
-export class VersionedCache {
-  private readonly entries = new Map<string, Entry>();
+export class VersionedCache<Body = string> {
+  private readonly entries = new Map<string, Entry<Body>>();
 
   constructor(private readonly deps: { clock: Clock; ttlMs?: number; maxEntries?: number }) {}
 
-  get(key: string, version: string | null): Entry | null {
+  get(key: string, version: string | null): Entry<Body> | null {
     const hit = this.entries.get(key);
     if (!hit) return null;
     const fresh = this.deps.clock.now().getTime() - hit.at < (this.deps.ttlMs ?? 5_000);
@@ -28,7 +28,7 @@ export class VersionedCache {
     return null;
   }
 
-  set(key: string, version: string | null, status: number, body: string): void {
+  set(key: string, version: string | null, status: number, body: Body): void {
     this.entries.set(key, { at: this.deps.clock.now().getTime(), version, status, body });
     // Bounded: the oldest entry goes first (query strings are the visitor's to vary).
     if (this.entries.size > (this.deps.maxEntries ?? 500)) {

@@ -18,32 +18,29 @@ export function ifNoneMatch(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** A public answer ready to be sent (again): its body encoded to UTF-8 once, and its weak ETag. */
+export interface Revalidatable {
+  body: Buffer;
+  etag: string;
+}
+
+/** `json`, encoded once for the hash and the socket alike (a string would be encoded twice). */
+export function revalidatable(json: string): Revalidatable {
+  const body = Buffer.from(json);
+  return { body, etag: `W/"${hash('sha1', body, 'base64url')}"` };
+}
+
 /**
- * An `onSend` hook for public GET answers that are the same for every caller (no key, no session
- * changes them): a weak ETag, a hash of the serialized body, and `Cache-Control: no-cache`, so that
- * a cache may keep the answer but asks again every time and is answered 304 without a body while
- * nothing changed. The body is still built, so a 304 saves the transfer and the client's parsing,
- * never staleness: no answer is served from a cache without the service confirming it. Without
- * `public`, shared caches keep only the answers to requests without an Authorization header.
+ * Sends a public GET answer that is the same for every caller (no key, no session changes it)
+ * with its weak ETag, a hash of the body, and `Cache-Control: no-cache`, so that a cache may keep
+ * the answer but asks again every time and is answered 304 without a body while nothing changed.
+ * The answer is current, so a 304 saves the transfer and the client's parsing, never staleness: no
+ * answer is served from a cache without the service confirming it. Without `public`, shared caches
+ * keep only the answers to requests without an Authorization header. An answer kept for reuse is
+ * kept as a `Revalidatable`, so that it is neither encoded nor hashed again.
  */
-export function revalidate(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (err: Error | null, payload?: unknown) => void,
-): void {
-  if (reply.statusCode !== 200 || typeof payload !== 'string') {
-    done(null, payload);
-    return;
-  }
-  // Encoded to UTF-8 once, for the hash and the socket alike (a string would be encoded twice).
-  const body = Buffer.from(payload);
-  const etag = `W/"${hash('sha1', body, 'base64url')}"`;
-  reply.header('etag', etag).header('cache-control', 'no-cache');
-  if (ifNoneMatch(request.headers['if-none-match'], etag)) {
-    reply.code(304).removeHeader('content-type');
-    done(null, '');
-    return;
-  }
-  done(null, body);
+export function sendRevalidatable(request: FastifyRequest, reply: FastifyReply, answer: Revalidatable) {
+  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+  if (ifNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(answer.body);
 }

@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { requireAgent } from '../../infra/http/auth.ts';
-import { NotModified, revalidate } from '../../infra/http/http-cache.ts';
+import {
+  NotModified,
+  type Revalidatable,
+  revalidatable,
+  sendRevalidatable,
+} from '../../infra/http/http-cache.ts';
 import {
   claimBountyExample,
   createBountyExample,
@@ -19,10 +23,7 @@ import {
 } from './bounties.schemas.ts';
 import type { BountiesService } from './bounties.service.ts';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const realTime = { now: () => new Date() };
-/** A body already written as JSON (`BountyList`), sent as it is. */
-const sendJson = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
 
 export const bountiesRoutes: FastifyPluginAsyncTypebox<{
   bounties: BountiesService;
@@ -33,7 +34,8 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { bounties, listVersion, listReuseMs }) => {
   const authed = { onRequest: app.authenticate };
   // The list is the same for every caller: by URL, while no event happened since it was built.
-  const lists = listReuseMs > 0 ? new VersionedCache({ clock: realTime, ttlMs: listReuseMs }) : null;
+  const lists =
+    listReuseMs > 0 ? new VersionedCache<Revalidatable>({ clock: realTime, ttlMs: listReuseMs }) : null;
   const security = [{ bearerAuth: [] }];
 
   app.post(
@@ -69,8 +71,6 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/api/bounties',
     {
-      // The list is the same for every caller: ETag + no-cache, 304 while it has not changed.
-      onSend: revalidate,
       schema: {
         operationId: 'listBounties',
         tags: ['bounties'],
@@ -83,13 +83,15 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       // Read before the list: an answer is never older than the version it is kept under.
-      if (!lists) return sendJson(reply, await bounties.listJson(request.query));
+      // The list is the same for every caller: ETag + no-cache, 304 while it has not changed.
+      if (!lists)
+        return sendRevalidatable(request, reply, revalidatable(await bounties.listJson(request.query)));
       const version = await listVersion();
       const hit = lists.get(request.url, version);
-      if (hit) return sendJson(reply, hit.body);
-      const body = await bounties.listJson(request.query);
-      lists.set(request.url, version, 200, body);
-      return sendJson(reply, body);
+      if (hit) return sendRevalidatable(request, reply, hit.body);
+      const answer = revalidatable(await bounties.listJson(request.query));
+      lists.set(request.url, version, 200, answer);
+      return sendRevalidatable(request, reply, answer);
     },
   );
 
