@@ -82,10 +82,10 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      // Read before the list: an answer is never older than the version it is kept under.
       // The list is the same for every caller: ETag + no-cache, 304 while it has not changed.
       if (!lists)
         return sendRevalidatable(request, reply, revalidatable(await bounties.listJson(request.query)));
+      // Read before the list: an answer is never older than the version it is kept under.
       const version = await listVersion();
       const hit = lists.get(request.url, version);
       if (hit) return sendRevalidatable(request, reply, hit.body);

@@ -9,15 +9,16 @@ import type { BountyRow } from './bounties.repo.ts';
 
 /**
  * A timestamptz as the API writes every timestamp (`Date.prototype.toISOString`): UTC, always three
- * digits of milliseconds, cut (not rounded) as JavaScript's Date cuts microseconds, and `Z`.
- * Independent of the session's TimeZone and DateStyle.
+ * digits of milliseconds (the columns keep milliseconds; finer digits would be cut, as Date cuts
+ * them), and `Z`. Independent of the session's TimeZone and DateStyle.
  */
 const iso = (column: AnyColumn) =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * `iso`'s rule in Node, for rows read as values: PostgreSQL's timestamptz text ("2026-11-22
- * 12:00:00.123+00" with DateStyle ISO) as the API's ISO form. The common case (UTC session, whole milliseconds) is a slice; anything else goes through Date.
+ * 12:00:00.123+00" with DateStyle ISO) as the API's ISO form. The common case (UTC session, whole
+ * milliseconds) is a slice; anything else goes through Date.
  */
 export function isoTimestamp(text: string): string {
   if (text.length === 26 && text.endsWith('+00') && text.charCodeAt(19) === 46 /* . */)
