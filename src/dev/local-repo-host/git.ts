@@ -3,6 +3,15 @@ import { childEnv } from './child-env.ts';
 import { type DiffFile, parseDiffFiles } from './diff-files.ts';
 import { type GitRun, remembered } from './git-answers.ts';
 
+/** git's merge of head into base without a work tree: exit 0 and the tree, or 1 on a conflict. */
+const mergeTreeArgs = (base: string, head: string) => [
+  'merge-tree',
+  '--write-tree',
+  '--no-messages',
+  base,
+  head,
+];
+
 /** Who the local host commits as (initial README and merge commits); no global git config needed. */
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'Local repository host',
@@ -242,18 +251,14 @@ export class BareRepo {
     return parseDiffFiles(raw.stdout, numstat.stdout, patch.stdout);
   }
 
-  /** Whether head merges into base cleanly (asked once; a merge takes its tree from `mergeTree`). */
+  /** Whether head merges into base cleanly, asked once (a merge asks `mergeTree` anew for its tree). */
   async mergeable(baseSha: string, headSha: string): Promise<boolean> {
-    const args = ['merge-tree', '--write-tree', '--no-messages', baseSha, headSha];
-    return (await this.gitOf([baseSha, headSha], args, { allow: [1] })).code === 0;
+    return (await this.gitOf([baseSha, headSha], mergeTreeArgs(baseSha, headSha), { allow: [1] })).code === 0;
   }
 
   /** The tree of merging head into base, or null when they conflict. */
   async mergeTree(baseSha: string, headSha: string): Promise<string | null> {
-    const { stdout, code } = await this.git(
-      ['merge-tree', '--write-tree', '--no-messages', baseSha, headSha],
-      { allow: [1] },
-    );
+    const { stdout, code } = await this.git(mergeTreeArgs(baseSha, headSha), { allow: [1] });
     return code === 0 ? (lines(stdout)[0] ?? null) : null;
   }
 
