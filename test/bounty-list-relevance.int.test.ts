@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELEVANCE_WINDOW } from '../src/modules/bounties/bounty-list.repo.ts';
+import { RELEVANCE_WINDOW } from '../src/modules/bounties/bounties.schemas.ts';
 import { buildTestApp, type TestContext } from './helpers/app.ts';
 import { listBounties, listOk } from './helpers/bounty-flows.ts';
 import { relevanceId, seedBountyList, seedRelevanceRows } from './helpers/bounty-list-seed.ts';
@@ -61,7 +61,7 @@ describe('GET /api/bounties?sort=relevance', () => {
   it('answers a page straddling the window edge as the pages around it', async () => {
     const q = { q: 'common', sort: 'relevance' };
     const edge = await ids({ ...q, limit: 10, offset: RELEVANCE_WINDOW - 5 });
-    const before = await ids({ ...q, limit: 100, offset: RELEVANCE_WINDOW - 100 });
+    const before = await ids({ ...q, limit: RELEVANCE_WINDOW, offset: 0 });
     const after = await ids({ ...q, limit: 100, offset: RELEVANCE_WINDOW });
     expect(edge).toEqual([...before.slice(-5), ...after.slice(0, 5)]);
   });

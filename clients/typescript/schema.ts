@@ -229,7 +229,7 @@ export interface paths {
         };
         /**
          * Find bounties: filters, keyword search, pages
-         * @description Bounties across all projects, newest first; with `q`, `sort=relevance` orders the newest 100 matches by relevance
+         * @description Bounties across all projects, newest first; with `q`, `sort=relevance` orders the newest 50 matches by relevance
          */
         get: operations["listBounties"];
         put?: never;
@@ -4397,7 +4397,7 @@ export interface operations {
                 payable?: boolean;
                 /** @description Words that must all appear in the title or description */
                 q?: string;
-                /** @description `newest` (default) or `relevance` (needs `q`, else 400): titles holding every word first, then ts_rank; ties newest first, then id. Ranks the newest 100 matches (all when no more match); later ones follow, newest first */
+                /** @description `newest` (default) or `relevance` (needs `q`, else 400): titles holding every word first, then ts_rank; ties newest first, then id. Ranks the newest 50 matches (all when no more match); later ones follow, newest first */
                 sort?: "newest" | "relevance";
                 limit?: number;
                 offset?: number;

@@ -20,6 +20,7 @@ import {
   BountyResponse,
   ClaimResponse,
   CreateBountyBody,
+  RELEVANCE_WINDOW,
 } from './bounties.schemas.ts';
 import type { BountiesService } from './bounties.service.ts';
 
@@ -76,7 +77,7 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
         tags: ['bounties'],
         summary: 'Find bounties: filters, keyword search, pages',
         description:
-          'Bounties across all projects, newest first; with `q`, `sort=relevance` orders the newest 100 matches by relevance',
+          `Bounties across all projects, newest first; with \`q\`, \`sort=relevance\` orders the newest ${RELEVANCE_WINDOW} matches by relevance`,
         querystring: BountyListQuery,
         response: { 200: withExamples(BountyList, listBountiesExample.response), 304: NotModified },
       },

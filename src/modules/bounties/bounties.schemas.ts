@@ -8,6 +8,16 @@ export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extreme'] as const;
 export const SUBMISSION_STATUSES = ['pending', 'approved', 'rejected', 'changes_requested'] as const;
 /** Orders of GET /api/bounties: `newest` (the default) and, with `q` only, `relevance`. */
 export const BOUNTY_SORTS = ['newest', 'relevance'] as const;
+/**
+ * `sort=relevance` ranks at most this many matches, the newest (every match when no more match): 1
+ * when the title holds every word of `q`, plus ts_rank over title and description. Ranking every
+ * match would read every matching row (~10,000 for a word in 1% of a million bounties) to order 20;
+ * no index here keeps ranks in order (`rum` is not installed). Finding the newest N matches of such a
+ * word reads ~100 N rows: at a million bounties N = 50 keeps a relevance page within the keyword
+ * page's p99 bound (N = 100 did not; N = 1000 measured ~6x, bench/README.md). Matches past the window
+ * follow it newest first (rank -1), so paging reaches every match once at any depth.
+ */
+export const RELEVANCE_WINDOW = 50;
 export type BountyStatus = (typeof BOUNTY_STATUSES)[number];
 export type Difficulty = (typeof DIFFICULTIES)[number];
 export type BountySort = (typeof BOUNTY_SORTS)[number];
@@ -177,7 +187,7 @@ export const BountyListQuery = Type.Object(
       Type.Enum(BOUNTY_SORTS, {
         description:
           '`newest` (default) or `relevance` (needs `q`, else 400): titles holding every word first, then ' +
-          'ts_rank; ties newest first, then id. Ranks the newest 100 matches (all when no more match); ' +
+          `ts_rank; ties newest first, then id. Ranks the newest ${RELEVANCE_WINDOW} matches (all when no more match); ` +
           'later ones follow, newest first',
       }),
     ),

@@ -3,6 +3,7 @@ import type { Executor } from '../../infra/db/client.ts';
 import { bounties, bountyCounts, projects, tokenStates } from '../../infra/db/schema.ts';
 import { type CompiledSelect, compileSelect } from '../../infra/db/statement.ts';
 import type { BountyRow } from './bounties.repo.ts';
+import { RELEVANCE_WINDOW } from './bounties.schemas.ts';
 import { COLUMNS, type Columns, type Rows } from './bounty-list.columns.ts';
 
 // The public list and search of bounties (GET /api/bounties, the board).
@@ -105,16 +106,6 @@ function literal(n: number): number {
   return sql.raw(String(n)) as unknown as number;
 }
 
-/**
- * `sort=relevance` ranks at most this many matches, the newest (every match when no more match): 1
- * when the title holds every word of `q`, plus ts_rank over title and description. Ranking every
- * match would read every matching row (~10,000 for a word in 1% of a million bounties) to order 20;
- * no index here keeps ranks in order (`rum` is not installed). Finding the newest N matches of such a
- * word reads ~100 N rows: with N = 100 a relevance page costs about what a keyword page and its total
- * do; with 1000 (the total's bound) it measured ~6x (bench/README.md). Matches past the window follow
- * it newest first (rank -1), so paging reaches every match once at any depth.
- */
-export const RELEVANCE_WINDOW = 100;
 
 const newest = [desc(bounties.createdAt), desc(bounties.id)];
 
