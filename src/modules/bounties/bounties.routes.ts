@@ -76,8 +76,7 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'listBounties',
         tags: ['bounties'],
         summary: 'Find bounties: filters, keyword search, pages',
-        description:
-          `Bounties across all projects, newest first; with \`q\`, \`sort=relevance\` orders the newest ${RELEVANCE_WINDOW} matches by relevance`,
+        description: `Bounties across all projects, newest first; with \`q\`, \`sort=relevance\` orders the newest ${RELEVANCE_WINDOW} matches by relevance`,
         querystring: BountyListQuery,
         response: { 200: withExamples(BountyList, listBountiesExample.response), 304: NotModified },
       },

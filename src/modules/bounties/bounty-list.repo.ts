@@ -106,7 +106,6 @@ function literal(n: number): number {
   return sql.raw(String(n)) as unknown as number;
 }
 
-
 const newest = [desc(bounties.createdAt), desc(bounties.id)];
 
 /**
