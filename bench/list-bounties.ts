@@ -26,6 +26,7 @@ import {
   runBareSql,
   runPgbench,
 } from './lib/load.ts';
+import { plainListServer } from './lib/plain-http.ts';
 import {
   databaseUrl,
   dropDatabase,
@@ -98,8 +99,8 @@ interface Row {
   service: Measurement;
   bare: Measurement;
   pgbench: Partial<Record<PgbenchMode, Measurement>>;
-  /** Process CPU per request: the service, and the bare driver loop. */
-  cpu: { service: number; bare: number };
+  /** Process CPU per request: the service, the list without the framework (`--miss`), the bare driver loop. */
+  cpu: { service: number; plain?: number; bare: number };
   /** Keyword only: the service at KEYWORD_P99.connections connections. */
   fewConnections?: Measurement;
 }
@@ -130,7 +131,7 @@ function printTable(results: Row[]): void {
     'p99 ms (bare / pgbench)',
     'service/bare',
     ...pgbenchModes.map((m) => `service/${m}`),
-    'CPU µs/req service / bare',
+    opts.miss ? 'CPU µs/req service / no framework / bare' : 'CPU µs/req service / bare',
     'target',
   ];
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
@@ -154,7 +155,9 @@ function printTable(results: Row[]): void {
       [r.bare, ...pgbenchModes.map((m) => r.pgbench[m])].map((x) => fmt(x?.p99 ?? Number.NaN, 1)).join(' / '),
       fmt(ratio(r.service, r.bare), 2),
       ...pgbenchModes.map((m) => fmt(ratio(r.service, r.pgbench[m]), 2)),
-      `${fmt(r.cpu.service)} / ${fmt(r.cpu.bare)}`,
+      [r.cpu.service, ...(opts.miss ? [r.cpu.plain ?? Number.NaN] : []), r.cpu.bare]
+        .map((n) => fmt(n))
+        .join(' / '),
       verdicts.join(', '),
     ];
   });
@@ -175,6 +178,30 @@ function printTable(results: Row[]): void {
     );
     if (failed.some((n) => n > 0))
       log(`WARNING ${r.name}: failed requests (service, bare, pgbench...): ${failed.join(', ')}`);
+  }
+}
+
+/**
+ * The same answer from `plainListServer` (no Fastify, no hooks), checked byte for byte against the
+ * service's, then driven as the service was; returns its CPU per request. Only with `--miss`: the
+ * plain server has no answer cache.
+ */
+async function withoutFramework(app: Awaited<ReturnType<typeof buildApp>>, base: string, path: string) {
+  const plain = await plainListServer((q) => app.services.bounties.listJson(q), path);
+  try {
+    const [viaService, viaPlain] = await Promise.all(
+      [base + path, plain.url].map(async (u) => Buffer.from(await (await fetch(u)).arrayBuffer())),
+    );
+    if (!viaService?.equals(viaPlain as Buffer))
+      throw new Error(`${path}: the plain server answers differently`);
+    if (warmup > 0) await runAutocannon(plain.url, connections, warmup);
+    const meter = cpuMeter();
+    const run = await runAutocannon(plain.url, connections, duration);
+    const use = meter(run.completed);
+    log(`  no framework: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms; ${use.line}`);
+    return use.usPerRequest;
+  } finally {
+    await plain.close();
   }
 }
 
@@ -269,6 +296,7 @@ async function main(): Promise<void> {
       log(
         `  bare SQL: ${bareRun.rps.toFixed(0)} req/s, p50 ${bareRun.p50.toFixed(1)} ms, p99 ${bareRun.p99.toFixed(1)} ms; ${bareCpuUse.line}`,
       );
+      const plain = opts.miss ? await withoutFramework(app, base, s.path) : undefined;
       const pgbench: Row['pgbench'] = {};
       for (const mode of pgbenchModes) {
         const run = { url, queries, mode, connections };
@@ -279,7 +307,7 @@ async function main(): Promise<void> {
           `  pgbench -M ${mode.padEnd(8)}: ${m.rps.toFixed(0)} tps, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`,
         );
       }
-      const cpu = { service: serviceCpuUse.usPerRequest, bare: bareCpuUse.usPerRequest };
+      const cpu = { service: serviceCpuUse.usPerRequest, plain, bare: bareCpuUse.usPerRequest };
       results.push({ name: s.name, kind: s.kind, service, bare: bareRun, pgbench, cpu, fewConnections });
     }
     log('');

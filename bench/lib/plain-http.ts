@@ -1,0 +1,47 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { revalidatable } from '../../src/infra/http/http-cache.ts';
+import type { BountyListQuery } from '../../src/modules/bounties/bounties.schemas.ts';
+
+/**
+ * The list's own work without the framework: a bare `node:http` server answering every request
+ * with what `GET /api/bounties` sends for one query (`BountiesService.listJson`, encoded and
+ * hashed for its ETag by `revalidatable`, the same headers). No routing, validation, hooks or
+ * plugins. Run at the same concurrency as the service, it shows how much of the service's CPU per
+ * request is the list itself (driver, answer, ETag, HTTP) and how much is Fastify's and the hooks'.
+ */
+export async function plainListServer(
+  listJson: (q: BountyListQuery) => Promise<string>,
+  path: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const query = queryOf(path);
+  const server = createServer((_req, res) => {
+    listJson(query).then(
+      (json) => {
+        const answer = revalidatable(json);
+        res.writeHead(200, {
+          etag: answer.etag,
+          'cache-control': 'no-cache',
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': answer.body.length,
+        });
+        res.end(answer.body);
+      },
+      (err: unknown) => {
+        res.writeHead(500).end(String(err));
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The route's query for `path` as its schema's defaults complete it (limit 20, offset 0). */
+function queryOf(path: string): BountyListQuery {
+  const { limit = '20', offset = '0', ...rest } = Object.fromEntries(new URL(path, 'http://x').searchParams);
+  return { ...rest, limit: Number(limit), offset: Number(offset) } as BountyListQuery;
+}
