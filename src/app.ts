@@ -1,16 +1,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyPluginCallback,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginCallback } from 'fastify';
 import type { Redis } from 'ioredis';
 import { lazySerializers, lazyValidator } from './app-schemas.ts';
 import { buildServices, type ServiceDeps, type Services } from './compose.ts';
 import type { Config } from './infra/config.ts';
+import { AccessLog } from './infra/http/access-log.ts';
 import { registerAuth } from './infra/http/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './infra/http/error-handler.ts';
 import { registerIdempotency } from './infra/http/idempotency.ts';
@@ -78,7 +74,7 @@ export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId,
-    logController: new LogController({ requestIdLogLabel: REQUEST_ID_LOG_LABEL }),
+    logController: new AccessLog({ requestIdLogLabel: REQUEST_ID_LOG_LABEL }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     return503OnClosing: true,

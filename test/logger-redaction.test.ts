@@ -82,3 +82,32 @@ describe('the process logger', () => {
     await app.close();
   });
 });
+
+describe('secret fields', () => {
+  it('are censored in any object a line logs, one level down, and the caller keeps its objects', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) });
+    const wallet = { address: '0xabc', privateKey: '0xdeadbeefcafe' };
+    const body = { name: 'n', api_key: 'plain-secret-1', nested: { apiKey: 'deeper-is-not-censored' } };
+    const err = Object.assign(new Error('boom'), { privateKey: '0xfeedface' });
+    const other = Object.assign(new Error('bang'), { apiKey: 'plain-secret-2' });
+    logger.info({ wallet, body, err, other, count: 3 }, 'with secrets');
+    logger.info({ wallet: { address: '0xabc' } }, 'without');
+    const [withSecrets, without] = lines.map((l) => JSON.parse(l));
+    expect(withSecrets.wallet).toEqual({ address: '0xabc', privateKey: '[redacted]' });
+    expect(withSecrets.body).toMatchObject({ name: 'n', api_key: '[redacted]' });
+    // One level down, as pino's `*.field` paths were: deeper fields are the caller's to keep out.
+    expect(withSecrets.body.nested.apiKey).toBe('deeper-is-not-censored');
+    expect(withSecrets.err).toMatchObject({ type: 'Error', message: 'boom', privateKey: '[redacted]' });
+    expect(withSecrets.err.stack).toContain('boom');
+    expect(withSecrets.other).toMatchObject({ message: 'bang', apiKey: '[redacted]' });
+    expect(withSecrets.count).toBe(3);
+    for (const s of ['0xdeadbeefcafe', 'plain-secret-1', '0xfeedface', 'plain-secret-2'])
+      expect(lines.join('')).not.toContain(s);
+    expect(without.wallet).toEqual({ address: '0xabc' });
+    // The logged objects are the caller's, unchanged.
+    expect(wallet.privateKey).toBe('0xdeadbeefcafe');
+    expect(body.api_key).toBe('plain-secret-1');
+    expect(err.privateKey).toBe('0xfeedface');
+  });
+});

@@ -381,8 +381,45 @@ describe('X-Request-Id', () => {
     cleanup.push(() => app.close());
     await app.inject({ method: 'GET', url: '/api/agents/me', headers: { 'x-request-id': 'trace-me-42' } });
     const mine = lines.map((l) => JSON.parse(l)).filter((l) => l.request_id === 'trace-me-42');
-    expect(mine.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    expect(mine.map((l) => l.msg)).toContain('request completed');
     expect(lines.filter((l) => l.includes('trace-me-42'))).toHaveLength(mine.length);
+  });
+
+  it('is logged once per request, when it is answered: the request, its status and its time', async () => {
+    const at = async (logLevel: 'info' | 'debug') => {
+      const lines: string[] = [];
+      const database = await openTestDatabase();
+      cleanup.push(() => database.close());
+      const app = await buildApp({
+        database,
+        chain: unavailableChain,
+        clock: new TestClock(),
+        config: loadConfig({}),
+        logger: createLogger({ logLevel }, { write: (line: string) => void lines.push(line) }),
+      });
+      cleanup.push(() => app.close());
+      const headers = { 'x-request-id': `access-${logLevel}` };
+      await app.inject({ method: 'GET', url: '/api/bounties?status=open', headers });
+      await app.inject({ method: 'GET', url: '/api/agents/me', headers });
+      return lines.map((l) => JSON.parse(l)).filter((l) => l.request_id === `access-${logLevel}`);
+    };
+    const info = await at('info');
+    expect(info.map((l) => l.msg)).toEqual(['request completed', 'request completed']);
+    expect(info[0]).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/api/bounties?status=open', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
+    expect(info[1]).toMatchObject({ req: { url: '/api/agents/me' }, res: { statusCode: 401 } });
+    // At debug level the start of each request is logged too, as Fastify does by default.
+    const debug = await at('debug');
+    expect(debug.map((l) => l.msg)).toEqual([
+      'incoming request',
+      'request completed',
+      'incoming request',
+      'request completed',
+    ]);
   });
 });
 

@@ -60,10 +60,48 @@ export function redactUrl(raw: string): string {
   return `${url.slice(0, q)}?${params.join('&')}`;
 }
 
-/** pino's error serializer, with API keys in the message and stack redacted by their prefix. */
+/** Fields whose values are secrets (an API key, a wallet's key) in any object a line logs. */
+const SECRET_FIELDS = ['api_key', 'apiKey', 'privateKey'] as const;
+const CENSOR = '[redacted]';
+
+/** A copy of `fields` with each secret field it has replaced by the censor. */
+function censorFields<T extends object>(fields: T): T {
+  const out = { ...fields } as Record<string, unknown>;
+  for (const f of SECRET_FIELDS) if (f in out) out[f] = CENSOR;
+  return out as T;
+}
+
+const holdsSecret = (value: object) => SECRET_FIELDS.some((f) => f in value);
+
+/**
+ * pino's error serializer, with API keys in the message and stack redacted by their prefix and
+ * the secret fields an error carries censored.
+ */
 function serializeError(err: Error) {
   const out = pino.stdSerializers.err(err);
-  return { ...out, message: redactKeys(out.message ?? ''), stack: redactKeys(out.stack ?? '') };
+  const safe = { ...out, message: redactKeys(out.message ?? ''), stack: redactKeys(out.stack ?? '') };
+  return holdsSecret(safe) ? censorFields(safe) : safe;
+}
+
+/**
+ * Censors the secret fields of every object a line logs (`{ wallet: { privateKey } }`), one level
+ * down, as pino's `redact` paths `*.api_key`, `*.apiKey`, `*.privateKey` did: a copy where there is
+ * one, the caller's object untouched, and no copy at all for a line without one. pino's `redact`
+ * with those paths cloned the objects of every line to look: 10.4 µs a line against 3.3 now
+ * (bench/README.md, "The access log"). Errors are censored by their serializer; one logged under another key is serialized here.
+ * A request's headers never reach a line (`serializeRequest` keeps none); an API key anywhere else
+ * is redacted by its prefix on the written line (`streamWrite`).
+ */
+function censorSecrets(line: Record<string, unknown>): Record<string, unknown> {
+  let out = line;
+  for (const key in line) {
+    const value = line[key];
+    if (value === null || typeof value !== 'object' || !holdsSecret(value)) continue;
+    if (value instanceof Error && key === 'err') continue;
+    if (out === line) out = { ...line };
+    out[key] = value instanceof Error ? serializeError(value) : censorFields(value);
+  }
+  return out;
 }
 
 /** Fastify's own request serializer, with the URL redacted. */
@@ -102,10 +140,7 @@ export function createLogger(
   return pino(
     {
       level: config.logLevel,
-      redact: {
-        paths: ['req.headers.authorization', '*.api_key', '*.apiKey', '*.privateKey'],
-        censor: '[redacted]',
-      },
+      formatters: { log: censorSecrets },
       serializers: { req: serializeRequest, err: serializeError },
       // A key pasted into a message (an error that quotes a request, say) is redacted by its prefix.
       hooks: {
