@@ -367,7 +367,8 @@ describe('X-Request-Id', () => {
     expect(res.json().error.request_id).toBe(res.headers['x-request-id']);
   });
 
-  it('is on every log line of the request, as request_id', async () => {
+  /** An app logging at `logLevel` into `lines`, closed after the test. */
+  const loggedApp = async (logLevel: 'info' | 'debug') => {
     const lines: string[] = [];
     const database = await openTestDatabase();
     cleanup.push(() => database.close());
@@ -376,9 +377,14 @@ describe('X-Request-Id', () => {
       chain: unavailableChain,
       clock: new TestClock(),
       config: loadConfig({}),
-      logger: createLogger({ logLevel: 'info' }, { write: (line: string) => void lines.push(line) }),
+      logger: createLogger({ logLevel }, { write: (line: string) => void lines.push(line) }),
     });
     cleanup.push(() => app.close());
+    return { app, lines };
+  };
+
+  it('is on every log line of the request, as request_id', async () => {
+    const { app, lines } = await loggedApp('info');
     await app.inject({ method: 'GET', url: '/api/agents/me', headers: { 'x-request-id': 'trace-me-42' } });
     const mine = lines.map((l) => JSON.parse(l)).filter((l) => l.request_id === 'trace-me-42');
     expect(mine.map((l) => l.msg)).toContain('request completed');
@@ -387,17 +393,7 @@ describe('X-Request-Id', () => {
 
   it('is logged once per request, when it is answered: the request, its status and its time', async () => {
     const at = async (logLevel: 'info' | 'debug') => {
-      const lines: string[] = [];
-      const database = await openTestDatabase();
-      cleanup.push(() => database.close());
-      const app = await buildApp({
-        database,
-        chain: unavailableChain,
-        clock: new TestClock(),
-        config: loadConfig({}),
-        logger: createLogger({ logLevel }, { write: (line: string) => void lines.push(line) }),
-      });
-      cleanup.push(() => app.close());
+      const { app, lines } = await loggedApp(logLevel);
       const headers = { 'x-request-id': `access-${logLevel}` };
       await app.inject({ method: 'GET', url: '/api/bounties?status=open', headers });
       await app.inject({ method: 'GET', url: '/api/agents/me', headers });
