@@ -88,9 +88,10 @@ function serializeError(err: Error) {
  * down, as pino's `redact` paths `*.api_key`, `*.apiKey`, `*.privateKey` did: a copy where there is
  * one, the caller's object untouched, and no copy at all for a line without one. pino's `redact`
  * with those paths cloned the objects of every line to look: 10.4 µs a line against 3.3 now
- * (bench/README.md, "The access log"). Errors are censored by their serializer; one logged under another key is serialized here.
- * A request's headers never reach a line (`serializeRequest` keeps none); an API key anywhere else
- * is redacted by its prefix on the written line (`streamWrite`).
+ * (bench/README.md, "The access log"). An error under `err` is censored by its serializer; one
+ * under another key is serialized here. A request's headers never reach a line
+ * (`serializeRequest` keeps none); an API key anywhere else is redacted by its prefix on the
+ * written line (`streamWrite`).
  */
 function censorSecrets(line: Record<string, unknown>): Record<string, unknown> {
   let out = line;
