@@ -5,6 +5,7 @@
  *   npx tsx bench/list-bounties.ts [--rows 100000] [--duration 10] [--connections 50] [--pool 10]
  *                                  [--warmup 2] [--db bm_bench] [--keep] [--reuse]
  *                                  [--pgbench prepared,extended,simple|none] [--only page,open+hard,q,relevance]
+ *                                  [--miss] [--quiet]
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -61,6 +62,8 @@ const { values: opts } = parseArgs({
     only: { type: 'string', default: '' },
     // The list's answer cache (BOUNTY_LIST_CACHE_MS) off: every request runs the SQL pgbench runs.
     miss: { type: 'boolean', default: false },
+    // The service without its logger, as every run before 2026-11-29 measured it.
+    quiet: { type: 'boolean', default: false },
   },
 });
 
@@ -254,8 +257,16 @@ async function main(): Promise<void> {
     });
     // The service logs as `npm start` does (LOG_LEVEL info, JSON lines, written synchronously), to
     // /dev/null: the CPU of writing each access line is counted, a log collector's is not.
-    const logger = createLogger(config, pino.destination({ dest: '/dev/null', sync: true }));
-    app = await buildApp({ database, chain: unavailableChain, clock: systemClock, config, logger });
+    const logger = opts.quiet
+      ? undefined
+      : createLogger(config, pino.destination({ dest: '/dev/null', sync: true }));
+    app = await buildApp({
+      database,
+      chain: unavailableChain,
+      clock: systemClock,
+      config,
+      ...(logger ? { logger } : {}),
+    });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     if (address === null || typeof address === 'string') throw new Error('service did not bind a TCP port');

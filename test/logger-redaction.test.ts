@@ -93,7 +93,12 @@ describe('secret fields', () => {
     const other = Object.assign(new Error('bang'), { apiKey: 'plain-secret-2' });
     logger.info({ wallet, body, err, other, count: 3 }, 'with secrets');
     logger.info({ wallet: { address: '0xabc' } }, 'without');
-    const [withSecrets, without] = lines.map((l) => JSON.parse(l));
+    logger.info(
+      { privateKey: '0xtoplevelsecret', to: '0x2', apiKey: { apiKey: 'x', part: 'inner-secret' } },
+      'a field of the line itself',
+    );
+    const [withSecrets, without, own] = lines.map((l) => JSON.parse(l));
+    expect(own).toMatchObject({ privateKey: '[redacted]', to: '0x2', apiKey: '[redacted]' });
     expect(withSecrets.wallet).toEqual({ address: '0xabc', privateKey: '[redacted]' });
     expect(withSecrets.body).toMatchObject({ name: 'n', api_key: '[redacted]' });
     // One level down, as pino's `*.field` paths were: deeper fields are the caller's to keep out.
@@ -102,7 +107,14 @@ describe('secret fields', () => {
     expect(withSecrets.err.stack).toContain('boom');
     expect(withSecrets.other).toMatchObject({ message: 'bang', apiKey: '[redacted]' });
     expect(withSecrets.count).toBe(3);
-    for (const s of ['0xdeadbeefcafe', 'plain-secret-1', '0xfeedface', 'plain-secret-2'])
+    for (const s of [
+      '0xdeadbeefcafe',
+      'plain-secret-1',
+      '0xfeedface',
+      'plain-secret-2',
+      '0xtoplevelsecret',
+      'inner-secret',
+    ])
       expect(lines.join('')).not.toContain(s);
     expect(without.wallet).toEqual({ address: '0xabc' });
     // The logged objects are the caller's, unchanged.

@@ -84,8 +84,9 @@ function serializeError(err: Error) {
 }
 
 /**
- * Censors the secret fields of every object a line logs (`{ wallet: { privateKey } }`), one level
- * down, as pino's `redact` paths `*.api_key`, `*.apiKey`, `*.privateKey` did: a copy where there is
+ * Censors the secret fields of a line (`{ privateKey }`) and of every object it logs
+ * (`{ wallet: { privateKey } }`, one level down, as pino's `redact` paths `*.api_key`, `*.apiKey`,
+ * `*.privateKey` did; those never covered the line's own fields): a copy where there is
  * one, the caller's object untouched, and no copy at all for a line without one. pino's `redact`
  * with those paths cloned the objects of every line to look: 10.4 µs a line against 3.3 now
  * (bench/README.md, "The access log"). An error under `err` is censored by its serializer; one
@@ -94,10 +95,10 @@ function serializeError(err: Error) {
  * written line (`streamWrite`).
  */
 function censorSecrets(line: Record<string, unknown>): Record<string, unknown> {
-  let out = line;
+  let out = holdsSecret(line) ? censorFields(line) : line;
   for (const key in line) {
     const value = line[key];
-    if (value === null || typeof value !== 'object' || !holdsSecret(value)) continue;
+    if (value === null || typeof value !== 'object' || out[key] === CENSOR || !holdsSecret(value)) continue;
     if (value instanceof Error && key === 'err') continue;
     if (out === line) out = { ...line };
     out[key] = value instanceof Error ? serializeError(value) : censorFields(value);
