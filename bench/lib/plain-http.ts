@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Value from 'typebox/value';
 import { revalidatable } from '../../src/infra/http/http-cache.ts';
-import type { BountyListQuery } from '../../src/modules/bounties/bounties.schemas.ts';
+import { BountyListQuery } from '../../src/modules/bounties/bounties.schemas.ts';
 
 /**
  * The list's own work without the framework: a bare `node:http` server answering every request
@@ -40,8 +41,8 @@ export async function plainListServer(
   };
 }
 
-/** The route's query for `path` as its schema's defaults complete it (limit 20, offset 0). */
+/** The route's query for `path` as its schema reads it: numbers from text, its defaults filled in. */
 function queryOf(path: string): BountyListQuery {
-  const { limit = '20', offset = '0', ...rest } = Object.fromEntries(new URL(path, 'http://x').searchParams);
-  return { ...rest, limit: Number(limit), offset: Number(offset) } as BountyListQuery;
+  const raw = Object.fromEntries(new URL(path, 'http://x').searchParams);
+  return Value.Parse(BountyListQuery, Value.Default(BountyListQuery, Value.Convert(BountyListQuery, raw)));
 }
