@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +26,7 @@ import {
 } from 'viem';
 import { foundry } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, anvilAccount, startAnvil } from '../src/infra/chain/anvil.ts';
+import { type Anvil, anvilAccount, catchesSigterm, startAnvil } from '../src/infra/chain/anvil.ts';
 import { bondingCurveAbi } from '../src/infra/chain/contracts/BondingCurve.ts';
 import { payoutRouterAbi, payoutRouterBytecode } from '../src/infra/chain/contracts/PayoutRouter.ts';
 import { projectFactoryAbi, projectFactoryBytecode } from '../src/infra/chain/contracts/ProjectFactory.ts';
@@ -836,6 +838,32 @@ describe('startAnvil', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('writes the state on a SIGTERM the moment it has started', async () => {
+    // Anvil listens before it catches SIGTERM; before startAnvil waited for that, about half of
+    // these signals killed it before it wrote anything.
+    const dir = await mkdtemp(join(tmpdir(), 'anvil-state-'));
+    try {
+      for (let i = 0; i < 5; i++) {
+        const statePath = join(dir, `state-${i}.json`);
+        const anvil = await startAnvil({ statePath });
+        process.kill(anvil.pid, 'SIGTERM');
+        await anvil.stop();
+        expect((await stat(statePath)).size).toBeGreaterThan(0);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('waits for a process to catch SIGTERM, as anvil does only some time after it listens', async () => {
+    // A process that catches SIGTERM 300 ms after it starts and then exits cleanly on it.
+    const late = spawn('/bin/sh', ['-c', "sleep 0.3; trap 'exit 0' TERM; while :; do sleep 0.05; done"]);
+    const exited = once(late, 'exit');
+    await catchesSigterm(late.pid ?? 0);
+    late.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
   });
 
   it('rejects with anvil output when anvil exits before listening', async () => {
