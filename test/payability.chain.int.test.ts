@@ -64,6 +64,7 @@ describe('payability on a real chain', () => {
             ),
           ),
         )
+        .orderBy(activityEvents.id)
     ).map((e) => [e.bountyId, e.recipients]);
   const cursor = async () =>
     (await ctx.database.db.select().from(chainCursors).where(eq(chainCursors.name, WATCHER_CURSOR)))[0];

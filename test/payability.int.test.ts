@@ -37,6 +37,25 @@ describe('bounty payability', () => {
     return { ...s, setFunds };
   }
 
+  it("records the flips of one refresh in the bounties' order, oldest first, however often they flip", async () => {
+    const s = await founderWith(40n);
+    const made = [];
+    for (let i = 0; i < 4; i++)
+      made.push(await createBounty(ctx.app, s.founder, s.project.id, { reward_amount: 10 }));
+    const ids = made.map((b) => b.id);
+    const inOrder = (some: string[]) => [...some].sort((x, y) => ids.indexOf(x) - ids.indexOf(y));
+    // A flip writes a new version of each row it updates, so flipping some bounties and then others
+    // reorders the table's rows; the flips (and their events) keep the bounties' order all the same.
+    const recorded: string[] = [];
+    for (const funds of [30n, 40n, 10n, 40n, 0n, 20n, 40n, 0n, 30n, 40n]) {
+      s.setFunds(funds);
+      const flipped = (await refresh(s.project.id)).map((f) => f.id);
+      expect(flipped).toEqual(inOrder(flipped));
+      recorded.push(...flipped);
+    }
+    expect((await payabilityEvents(ids)).map((e) => e.bounty_id)).toEqual(recorded);
+  });
+
   it('covers older bounties first: a bounty beyond the funds is unpayable even if a newer, smaller one fits', async () => {
     const s = await founderWith(300n);
     const a = await createBounty(ctx.app, s.founder, s.project.id, { reward_amount: 100 });

@@ -121,7 +121,8 @@ export interface PayableFlip {
  * statement: the running sum of rewards in (created_at, id) order, up to and including each bounty,
  * against the stored min(balance, allowance) of `project_funds` (the payability module's). Returns
  * only the bounties whose flag flipped. The status is checked again on the row itself, so a bounty
- * that became done meanwhile keeps its flag.
+ * that became done meanwhile keeps its flag. The flips come back in that same order (an UPDATE's
+ * RETURNING has none of its own), so the events recorded for them do too.
  */
 export async function recomputePayable(ex: Executor, projectId: string): Promise<PayableFlip[]> {
   const result = await ex.execute(sql`
@@ -137,12 +138,15 @@ export async function recomputePayable(ex: Executor, projectId: string): Promise
       select l.id, l.reward_amount, l.through - l.reward_amount as before, f.spendable,
              l.through * 1000000000000000000::numeric <= f.spendable as payable
         from live l cross join funds f
+    ), flipped as (
+      update bounties b
+         set payable = n.payable
+        from next n
+       where b.id = n.id and b.payable <> n.payable and b.status in ('open', 'claimed', 'in_review')
+      returning b.id, b.payable, b.claimed_by as "claimedBy", n.reward_amount::text as "rewardAmount",
+                n.before::text as "committedBefore", n.spendable::text as "spendableUnits", b.created_at
     )
-    update bounties b
-       set payable = n.payable
-      from next n
-     where b.id = n.id and b.payable <> n.payable and b.status in ('open', 'claimed', 'in_review')
-    returning b.id, b.payable, b.claimed_by as "claimedBy", n.reward_amount::text as "rewardAmount",
-              n.before::text as "committedBefore", n.spendable::text as "spendableUnits"`);
+    select id, payable, "claimedBy", "rewardAmount", "committedBefore", "spendableUnits"
+      from flipped order by created_at, id`);
   return rowsOf<PayableFlip>(result);
 }
