@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { acquireDirLock } from './dir-lock.ts';
+import { drizzleClient } from './pglite-drizzle.ts';
 import { APP_TEMPLATE_DIR, migrationsFolder, unpackTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
@@ -72,8 +73,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 
 async function openPglite(client: PGlite, release: () => Promise<void>): Promise<Database> {
   await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
-  await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
+  const pglite = drizzlePglite({ client: drizzleClient(client), schema });
+  await migratePglite(pglite, { migrationsFolder });
+  const db = pglite as unknown as Db;
   return {
     db,
     kind: 'pglite',
