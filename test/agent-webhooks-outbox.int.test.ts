@@ -13,7 +13,7 @@ import {
   type TestContext,
 } from './helpers/app.ts';
 import { TestClock } from './helpers/clock.ts';
-import { createScratchDatabase, openTestDatabase } from './helpers/database.ts';
+import { createScratchDatabase, reusableTestDatabase } from './helpers/database.ts';
 import { type Receiver, startReceiver } from './helpers/webhook-receiver.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -42,7 +42,7 @@ const ids = (rx: Receiver) => rx.received.map((r) => r.headers['webhook-id'] as 
 
 describe('the webhook outbox across restarts', () => {
   it('delivers an event committed before a crash, from a new instance', async () => {
-    const database = await openTestDatabase();
+    const database = await reusableTestDatabase();
     cleanup.push(() => database.close());
     const clock = new TestClock();
     const rx = await receiver();
@@ -61,7 +61,7 @@ describe('the webhook outbox across restarts', () => {
   });
 
   it('takes over a delivery whose worker died holding the lease, once the lease expires', async () => {
-    const database = await openTestDatabase();
+    const database = await reusableTestDatabase();
     cleanup.push(() => database.close());
     const clock = new TestClock();
     const rx = await receiver();

@@ -9,7 +9,7 @@ import type { WalletActions } from '../src/infra/chain/chain.ts';
 import { type Database, type Db, openDatabase } from '../src/infra/db/client.ts';
 import * as schema from '../src/infra/db/schema.ts';
 import { buildTestApp, type TestContext } from './helpers/app.ts';
-import { createScratchDatabase } from './helpers/database.ts';
+import { createScratchDatabase, pgliteTemplate } from './helpers/database.ts';
 import {
   approve,
   expectOnePayout,
@@ -65,7 +65,8 @@ const migrationsFolder = fileURLToPath(new URL('../src/infra/db/migrations', imp
 /** A fresh migrated database (PGlite, or PostgreSQL with TEST_DB=postgres) whose statements are logged. */
 async function openCountingDatabase(log: string[]): Promise<Database> {
   if (process.env.TEST_DB !== 'postgres') {
-    const client = new PGlite();
+    // Booted from the migrated template (the migrator finds nothing left), not initdb and every migration.
+    const client = new PGlite({ loadDataDir: await pgliteTemplate() });
     await client.waitReady;
     await migrate(drizzlePglite({ client, schema }), { migrationsFolder });
     return {

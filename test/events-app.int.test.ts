@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTestApp, registerAgent } from './helpers/app.ts';
 import { activity } from './helpers/bounty-flows.ts';
-import { openTestDatabase } from './helpers/database.ts';
+import { reusableTestDatabase } from './helpers/database.ts';
 import { SseClient } from './helpers/sse.ts';
 
 /**
@@ -38,7 +38,7 @@ describe('streams and the rest of the app', () => {
   });
 
   it('delivers an event caused right after the stream opened, even while its bus was still starting', async () => {
-    const database = await openTestDatabase();
+    const database = await reusableTestDatabase();
     // LISTEN answering slowly widens the window between the request and the reader's start.
     const listen = database.listen.bind(database);
     database.listen = async (...args) => {

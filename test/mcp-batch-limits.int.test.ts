@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/infra/db/client.ts';
 import { MCP_MAX_BATCH } from '../src/mcp/mcp.routes.ts';
 import { buildTestApp, expectError, registerAgent, type TestApp, type TestContext } from './helpers/app.ts';
-import { openTestDatabase } from './helpers/database.ts';
+import { reusableTestDatabase } from './helpers/database.ts';
 import { buildRedisApp } from './helpers/http-suite.ts';
 
 /** Issue 17: each call of a JSON-RPC batch on POST /mcp counts against the rate limit as one request. */
@@ -16,7 +16,7 @@ const IP_LIMIT = 5;
 // One database for the apps below; each app has its own in-memory rate-limit counters.
 let database: Database;
 beforeAll(async () => {
-  database = await openTestDatabase();
+  database = await reusableTestDatabase();
 });
 afterAll(() => database.close());
 

@@ -6,7 +6,7 @@ import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { startTracing, type Tracing } from '../src/infra/telemetry.ts';
 import { TestClock } from './helpers/clock.ts';
-import { openTestDatabase } from './helpers/database.ts';
+import { reusableTestDatabase } from './helpers/database.ts';
 
 // Its own file: the OpenTelemetry SDK registers process-wide providers.
 interface Export {
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 describe('OpenTelemetry traces', () => {
   it('exports a span of a request to the OTLP endpoint, named by its route', async () => {
-    const database = await openTestDatabase();
+    const database = await reusableTestDatabase();
     const app = await buildApp({
       database,
       chain: unavailableChain,

@@ -10,7 +10,7 @@ import { createLogger, wantsPretty } from '../src/infra/logger.ts';
 import { Metrics } from '../src/infra/metrics.ts';
 import { buildTestApp, createProject, registerAgent, type TestContext } from './helpers/app.ts';
 import { TestClock } from './helpers/clock.ts';
-import { openTestDatabase } from './helpers/database.ts';
+import { openTestDatabase, reusableTestDatabase } from './helpers/database.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { FakeRepoHost } from './helpers/fake-repo-host.ts';
 import { approve, inReview, scene } from './helpers/review-flow.ts';
@@ -233,7 +233,7 @@ describe('GET /metrics', () => {
   });
 
   it('times the background jobs, the payout reconciler among them', async () => {
-    const database = await openTestDatabase();
+    const database = await reusableTestDatabase();
     cleanup.push(() => database.close());
     const app = await buildApp({
       database,
@@ -294,7 +294,7 @@ describe('GET /metrics', () => {
       pollingIntervalMs: 100,
       observeRpc: metrics.observeRpc,
     });
-    const database = await openTestDatabase();
+    const database = await reusableTestDatabase();
     cleanup.push(() => database.close());
     const app = await buildApp({
       database,
@@ -370,7 +370,7 @@ describe('X-Request-Id', () => {
   /** An app logging at `logLevel` into `lines`, closed after the test. */
   const loggedApp = async (logLevel: 'info' | 'debug') => {
     const lines: string[] = [];
-    const database = await openTestDatabase();
+    const database = await reusableTestDatabase();
     cleanup.push(() => database.close());
     const app = await buildApp({
       database,

@@ -11,7 +11,7 @@ import { createLogger } from '../src/infra/logger.ts';
 import { GithubHost } from '../src/infra/repo-host/github-host.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { TestClock } from './helpers/clock.ts';
-import { openTestDatabase } from './helpers/database.ts';
+import { reusableTestDatabase } from './helpers/database.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 
 /**
@@ -73,7 +73,7 @@ async function stubHost(status: number, body: unknown): Promise<string> {
 }
 
 async function appWith(repoHost: GithubHost, logger: ReturnType<typeof createLogger>) {
-  const database = await openTestDatabase();
+  const database = await reusableTestDatabase();
   cleanup.push(() => database.close());
   const app = await buildApp({
     database,

@@ -19,7 +19,7 @@ import {
   type TestContext,
 } from './helpers/app.ts';
 import { appForFile } from './helpers/builders.ts';
-import { openTestDatabase } from './helpers/database.ts';
+import { reusableTestDatabase } from './helpers/database.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import {
   approve,
@@ -217,7 +217,7 @@ describe('GET /api/config/public', () => {
   // One database for the several apps below: the config does not depend on stored data.
   let database: Database;
   beforeAll(async () => {
-    database = await openTestDatabase();
+    database = await reusableTestDatabase();
   });
   afterAll(() => database.close());
 

@@ -289,3 +289,13 @@ export async function openTestDatabase(): Promise<Database> {
     },
   };
 }
+
+/**
+ * A fresh, empty, migrated database, as `openTestDatabase` gives, whose `close()` gives it back to
+ * this worker's spares (`leaseTestDatabase`) instead of ending it: for a test that closes it only to
+ * clean up (after the apps on it have closed), not to see what a closed database does.
+ */
+export async function reusableTestDatabase(): Promise<Database> {
+  const lease = await leaseTestDatabase();
+  return { ...lease.database, close: lease.giveBack };
+}
