@@ -49,6 +49,7 @@ export class EngineReorgs {
    * once). A reverted one is never sent again (it could succeed now, after its request was told
    * it failed): a cancel outbids any copy a node put back in its pool, and whichever of the two
    * mines at the nonce settles the request; without a key here, a transfer of nothing fills it.
+   * The cancel of a request that failed is not sent again: its nonce is filled like a gap.
    */
   async reopen(hash: string): Promise<number> {
     const { db, clock, chain, log } = this.deps;
@@ -66,6 +67,14 @@ export class EngineReorgs {
       }
       await repo.setStatus(db, hash, 'dropped', clock.now(), { blockNumber: null });
       log.warn({ txHash: hash }, 'a reverted transaction left the chain; its nonce is filled');
+      return this.signing.fillGaps(attempt.signer);
+    }
+    if (intent?.status === 'failed') {
+      // The cancel of a request that had already failed: the request stays failed (it moved nothing
+      // either way, and its payout or wallet action may have a new request by now); only its nonce
+      // is free again, so it is filled (or a later transaction takes it).
+      await repo.setStatus(db, hash, 'dropped', clock.now(), { blockNumber: null });
+      log.warn({ transaction: intent.id, txHash: hash }, 'a cancel left the chain; its nonce is filled');
       return this.signing.fillGaps(attempt.signer);
     }
     if (intent) await this.reopenIntent(intent.id, hash);
