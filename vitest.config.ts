@@ -39,11 +39,6 @@ export default defineConfig({
     // (each file still builds its own app, database and chain snapshot), instead of importing the
     // whole app again for every file.
     isolate: false,
-    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by each
-    // file's content), so the five projects transform the app once between them, not once each:
-    // measured on a clean cache, pglite + postgres 141 -> 132 s and 233 -> 213 s of CPU (transform
-    // 12.9 -> 7.9 s). Experimental in Vitest 4; a later run of an unchanged file skips it too.
-    experimental: { fsModuleCache: true },
     // Longest files first within each project: see test/setup/sequencer.ts.
     sequence: { sequencer: SlowestFirst },
     // The ten slowest files are printed at the end of every run.
