@@ -1,5 +1,9 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import helmet from 'helmet';
 import { formatEther } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SECURITY_HEADERS } from '../src/infra/http/security-headers.ts';
 import { formatEth } from '../src/web/public/format.ts';
 import { createBounty, registerAgent, type TestAgent } from './helpers/app.ts';
 import { appForFile, fundedProject } from './helpers/builders.ts';
@@ -56,6 +60,37 @@ describe('the board', () => {
     expect(res.body).toContain('<main id="main"');
     expect(res.body).toContain('href="/sign-in"');
     expect(res.body).toContain('href="/llms.txt"');
+  });
+
+  it('sends on every page, refusals included, exactly the headers helmet sets for SECURITY_HEADERS', async () => {
+    // What helmet's own middleware writes on a real response.
+    const response = new ServerResponse(new IncomingMessage(new Socket()));
+    helmet(SECURITY_HEADERS)(response.req, response, () => {});
+    const expected = response.getHeaders();
+    expect(Object.keys(expected).length).toBeGreaterThan(8);
+    const pages = [
+      await get('/'),
+      await get('/?fragment=list'),
+      await get('/?difficulty=impossible'),
+      await get(`/bounties/${parserBounty.id}`),
+      await get('/sign-in'),
+      await get('/sign-up'),
+      await get('/console'),
+      // A form refused before its handler (no CSRF token).
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/sign-in',
+        payload: 'api_key=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    ];
+    for (const res of pages) {
+      for (const [name, value] of Object.entries(expected)) expect(res.headers[name], name).toBe(value);
+    }
+    for (const url of ['/api/bounties', '/openapi.json', '/livez']) {
+      const res = await get(url);
+      for (const name of Object.keys(expected)) expect(res.headers[name], `${url} ${name}`).toBeUndefined();
+    }
   });
 
   it('escapes a title with a script tag', async () => {

@@ -32,7 +32,7 @@ export async function repoHostSignIn(
   };
   app.get<{ Querystring: { to?: string } }>(
     '/repo-host/sign-in',
-    { helmet: {}, schema },
+    { page: true, schema },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const to = onHost(opts.host.baseUrl, request.query.to);

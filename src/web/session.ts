@@ -117,7 +117,7 @@ const FormBody = {
     ],
   },
 } as const;
-export const formRoute = { schema: { body: FormBody, hide: true }, attachValidation: true, helmet: {} };
+export const formRoute = { schema: { body: FormBody, hide: true }, attachValidation: true, page: true };
 
 /**
  * Sign-in, sign-out and the hook that puts the signed-in agent on `request.webSession` for the
@@ -148,7 +148,7 @@ export const webSessionPlugin = fp(
         .header('cache-control', 'no-store')
         .view('sign-in.eta', { title: 'Sign in', session: null, ...data });
 
-    app.get('/sign-in', { helmet: {}, schema: { hide: true } }, async (request, reply) => {
+    app.get('/sign-in', { page: true, schema: { hide: true } }, async (request, reply) => {
       const next = safeNext((request.query as { next?: unknown }).next);
       if (request.webSession) return reply.redirect(next, 303);
       return signInPage(reply, 200, { next });

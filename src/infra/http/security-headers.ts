@@ -1,4 +1,5 @@
-import type { HelmetOptions } from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * The security headers of every page this service serves, as helmet options: a content security
@@ -23,3 +24,23 @@ export const SECURITY_HEADERS = {
     },
   },
 } as const satisfies HelmetOptions;
+
+/**
+ * The headers helmet sets for SECURITY_HEADERS, worked out once. helmet parses its options (the
+ * policy's directives among them) every time it is called, and a page's headers never change: no
+ * nonce, nothing read from the request. Applying these is setting eight headers.
+ */
+export function securityHeaderList(): ReadonlyArray<readonly [string, string]> {
+  const headers: [string, string][] = [];
+  const response = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
+    },
+    // helmet removes X-Powered-By, which nothing here sets.
+    removeHeader() {},
+  };
+  helmet(SECURITY_HEADERS)({} as IncomingMessage, response as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err;
+  });
+  return headers;
+}

@@ -114,7 +114,7 @@ export function registerActivationPages(
 
   app.get(
     '/console/projects/:id/activation',
-    { helmet: {}, schema: { hide: true } },
+    { page: true, schema: { hide: true } },
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const ctx = await consoleCtx(deps, request);
@@ -145,7 +145,7 @@ export function registerActivationPages(
   // after a failure it reloads the whole page, which then shows the reason and a retry button.
   app.get(
     '/console/projects/:id/activation/status',
-    { helmet: {}, schema: { hide: true } },
+    { page: true, schema: { hide: true } },
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const ctx = await consoleCtx(deps, request);

@@ -245,7 +245,7 @@ export function registerAction<P extends Record<string, string>>(
  * part answers `?fragment=live` with that part alone (401 without a session: a script asked).
  */
 export function registerPage(app: FastifyInstance, deps: ConsoleDeps, page: PageName, load: Loader): void {
-  app.get(PAGES[page].path, { helmet: {}, schema: { hide: true } }, async (request, reply) => {
+  app.get(PAGES[page].path, { page: true, schema: { hide: true } }, async (request, reply) => {
     const fragment =
       PAGES[page].live !== null && (request.query as { fragment?: unknown }).fragment === 'live';
     const ctx = await consoleCtx(deps, request);

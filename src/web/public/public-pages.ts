@@ -31,9 +31,9 @@ export interface PublicPagesOptions {
   rateLimit?: Config['rateLimit'];
 }
 
-// `helmet: {}` opts a route into the strict CSP and security headers (web-core registers helmet
-// with global: false so that the JSON API keeps its own headers).
-const PAGE = { helmet: {}, schema: { hide: true } } as const;
+// `page: true` opts a route into the strict CSP and security headers (web-core.ts); the JSON API
+// keeps its own headers.
+const PAGE = { page: true, schema: { hide: true } } as const;
 
 /**
  * The public side of the web: the live board, the bounty, project and agent pages, the bounty

@@ -103,7 +103,7 @@ export function registerSignUp(app: FastifyInstance, opts: SignUpOptions) {
     return token;
   };
 
-  app.get('/sign-up', { helmet: {}, schema: { hide: true } }, async (request, reply) => {
+  app.get('/sign-up', { page: true, schema: { hide: true } }, async (request, reply) => {
     const next = safeNext((request.query as { next?: unknown }).next);
     if (request.webSession) return reply.redirect(next, 303);
     return formPage(reply, 200, { next, token: formToken(request, reply) });
