@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../infra/db/client.ts';
@@ -24,10 +24,26 @@ const randomToken = () => randomBytes(32).toString('base64url');
  * SHA-256, so a database leak opens no session; the API key that signed in is never kept.
  */
 export class SessionStore {
+  /** Every page a signed-in browser asks for runs this: a named statement, planned once. */
+  private readonly byToken;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.byToken = db
+      .select({ agentId: webSessions.agentId, agentName: agents.name, csrfToken: webSessions.csrfToken })
+      .from(webSessions)
+      .innerJoin(agents, eq(agents.id, webSessions.agentId))
+      .where(
+        and(
+          eq(webSessions.tokenHash, sql.placeholder('hash')),
+          gt(webSessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+        ),
+      )
+      .limit(1)
+      .prepare('web_session_by_token');
+  }
 
   /** A new session for the agent: always a fresh token (no fixation), with its own CSRF token. */
   async create(agentId: string): Promise<{ token: string; expiresAt: Date }> {
@@ -48,12 +64,10 @@ export class SessionStore {
 
   /** The live session behind a cookie token, or null (unknown or expired). */
   async find(token: string): Promise<WebSession | null> {
-    const [row] = await this.db
-      .select({ agentId: webSessions.agentId, agentName: agents.name, csrfToken: webSessions.csrfToken })
-      .from(webSessions)
-      .innerJoin(agents, eq(agents.id, webSessions.agentId))
-      .where(and(eq(webSessions.tokenHash, hashToken(token)), gt(webSessions.expiresAt, this.clock.now())))
-      .limit(1);
+    const [row] = await this.byToken.execute({
+      hash: hashToken(token),
+      now: this.clock.now().toISOString(),
+    });
     return row ?? null;
   }
 
