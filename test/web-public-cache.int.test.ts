@@ -70,6 +70,12 @@ describe('the board page cache', () => {
       expect(theirs.body).toContain(other.name);
       expect(csrfOf(mine.body)).not.toBe(csrfOf(theirs.body));
       expect(anonymous.body).not.toContain('Signed in as');
+      // Nothing but the header differs: the rest of the page is the anonymous one, byte for byte.
+      const header = (html: string) =>
+        html.slice(html.indexOf('<header class="site-header">'), html.indexOf('</header>') + 9);
+      expect(header(mine.body)).toContain('Signed in as');
+      expect(mine.body.replace(header(mine.body), header(anonymous.body))).toBe(anonymous.body);
+      expect(anonymous.body).not.toContain('bm:site-header');
       // A change renders it again for signed-in visitors too.
       await createBounty(ctx.app, p.founder, p.project.id, { title: 'After the render' });
       await web.get(founder, '/?status=any&limit=7');

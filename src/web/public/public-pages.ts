@@ -48,40 +48,27 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
   });
   const base = (request: FastifyRequest) => ({ session: request.webSession });
 
-  // Rendered boards by URL while nothing changed: whole pages for visitors who are not signed in;
-  // the board's content for everyone, a signed-in visitor's page adding only its own header.
-  const boards = new VersionedCache({ clock });
-  const contents = new VersionedCache({ clock });
+  // Boards by URL while nothing changed, for everyone: each page kept encoded and split around its
+  // header, so a visitor who is not signed in gets the stored bytes and a signed-in one the same
+  // page with its own header (partials/header.eta) rendered in.
+  const boards = new VersionedCache<BoardPage>({ clock });
   app.get('/', PAGE, async (request, reply) => {
-    const anonymous = request.webSession === null;
     const version = await services.activity.latestId();
-    reply.header('cache-control', 'no-store');
-    const cached = anonymous ? boards.get(request.url, version) : null;
-    if (cached) return reply.status(cached.status).type('text/html; charset=utf-8').send(cached.body);
-    const raw = request.query as Record<string, unknown>;
-    const fragment = raw.fragment === 'list';
-    const content =
-      contents.get(request.url, version) ?? (await renderBoard(request.url, raw, fragment, version));
-    // The list re-fetched by the live board is the content alone; a page wraps it in the layout.
-    const html = fragment
-      ? content.body
-      : await app.view('public/board.eta', {
-          ...base(request),
-          title: 'Bounty board',
-          section: 'board',
-          bodyHtml: content.body,
-        });
-    if (anonymous) boards.set(request.url, version, content.status, html);
-    return reply.status(content.status).type('text/html; charset=utf-8').send(html);
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    const page =
+      boards.get(request.url, version)?.body ?? (await renderBoard(request.url, request.query, version));
+    const session = request.webSession;
+    if (session === null || page.around === null) return reply.status(page.status).send(page.anonymous);
+    const header = await app.view('partials/header.eta', { session, section: 'board' });
+    return reply
+      .status(page.status)
+      .send(Buffer.concat([page.around[0], Buffer.from(header), page.around[1]]));
   });
 
-  /** The board's content for a URL (the filters, or only the list), stored for the next visitor. */
-  const renderBoard = async (
-    url: string,
-    raw: Record<string, unknown>,
-    fragment: boolean,
-    version: string | null,
-  ) => {
+  /** The board for a URL (the filters, or only the list), stored for the next visitor. */
+  const renderBoard = async (url: string, query: unknown, version: string | null) => {
+    const raw = query as Record<string, unknown>;
+    const fragment = raw.fragment === 'list';
     // Read before the board: the stream replays whatever happens after it (latestFinalId).
     const liveSince = await services.activity.latestFinalId();
     const parsed = parseBoardQuery(raw);
@@ -103,9 +90,26 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
       liveSince,
     };
     const status = parsed.ok ? 200 : 400;
-    const html = await app.view(fragment ? 'partials/board-list.eta' : 'public/board-body.eta', data);
-    contents.set(url, version, status, html);
-    return { status, body: html };
+    // The list re-fetched by the live board is the content alone, the same for everyone.
+    const content = await app.view(fragment ? 'partials/board-list.eta' : 'public/board-body.eta', data);
+    const page: BoardPage = fragment
+      ? { status, anonymous: Buffer.from(content), around: null }
+      : await boardAround(status, content);
+    boards.set(url, version, status, page);
+    return page;
+  };
+
+  /** A board page around `content`, split at its header: the anonymous page, and the parts around. */
+  const boardAround = async (status: number, content: string): Promise<BoardPage> => {
+    const layout = { title: 'Bounty board', section: 'board', bodyHtml: content };
+    const html = await app.view('public/board.eta', { ...layout, session: null, headerHtml: HEADER_MARK });
+    const at = html.indexOf(HEADER_MARK);
+    const around = [
+      Buffer.from(html.slice(0, at)),
+      Buffer.from(html.slice(at + HEADER_MARK.length)),
+    ] as const;
+    const anonymous = await app.view('partials/header.eta', { session: null, section: 'board' });
+    return { status, anonymous: Buffer.concat([around[0], Buffer.from(anonymous), around[1]]), around };
   };
 
   const bountyPage = async (
@@ -167,6 +171,19 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     return reply.view('public/agent.eta', { ...base(request), title: data.agent.name, ...data });
   });
 }
+
+/**
+ * A board page as sent: whole for a visitor who is not signed in, and the parts before and after
+ * its header (null for the list alone, which has none). Kept as bytes, encoded once.
+ */
+interface BoardPage {
+  status: number;
+  anonymous: Buffer;
+  around: readonly [Buffer, Buffer] | null;
+}
+
+/** Where the layout puts the header when the page is rendered to be split; no escaped text holds `<`. */
+const HEADER_MARK = '<!--bm:site-header-->';
 
 /** The loader's result, or null when the service says the id is unknown or malformed. */
 async function orNotFound<T>(load: () => Promise<T>): Promise<T | null> {
