@@ -3,7 +3,7 @@
  * and the same rows, in one run on real PostgreSQL. The page does what the API does (the same
  * service call) plus each listed project's review record and the template; for visitors who are
  * not signed in (these runs) it is rendered once per URL while the activity feed's newest event
- * stays the same (at most 5 s, src/web/public/page-cache.ts), so a run mostly measures that probe
+ * stays the same (at most 5 s, src/web/public/public-pages.ts), so a run mostly measures that probe
  * and the cached answer. The board default is measured once more signed in (a web session): the
  * same cached content with the visitor's own header rendered around it.
  *
