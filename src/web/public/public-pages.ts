@@ -103,13 +103,15 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
   const boardAround = async (status: number, content: string): Promise<BoardPage> => {
     const layout = { title: 'Bounty board', section: 'board', bodyHtml: content };
     const html = await app.view('public/board.eta', { ...layout, session: null, headerHtml: HEADER_MARK });
-    const at = html.indexOf(HEADER_MARK);
-    const around = [
-      Buffer.from(html.slice(0, at)),
-      Buffer.from(html.slice(at + HEADER_MARK.length)),
-    ] as const;
-    const anonymous = await app.view('partials/header.eta', { session: null, section: 'board' });
-    return { status, anonymous: Buffer.concat([around[0], Buffer.from(anonymous), around[1]]), around };
+    const header = await app.view('partials/header.eta', { session: null, section: 'board' });
+    const parts = html.split(HEADER_MARK);
+    if (parts.length !== 2) throw new Error('layout.eta must place headerHtml exactly once');
+    const [before = '', after = ''] = parts;
+    const anonymous = Buffer.from(before + header + after);
+    // The parts around the header are views of the anonymous page's bytes, not copies.
+    const start = Buffer.byteLength(before);
+    const end = start + Buffer.byteLength(header);
+    return { status, anonymous, around: [anonymous.subarray(0, start), anonymous.subarray(end)] };
   };
 
   const bountyPage = async (
