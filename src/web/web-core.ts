@@ -48,7 +48,7 @@ function pageHeaders(app: FastifyInstance): void {
   };
   app.addHook('onRoute', (route) => {
     if (route.page !== true) return;
-    // First, before the route's own hooks: a page refused early carries them too.
+    // First among the route's own hooks, so that an answer one of them ends early carries them too.
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
     route.onRequest = [apply, ...own];
   });

@@ -5,8 +5,8 @@ import helmet, { type HelmetOptions } from 'helmet';
  * The security headers of every page this service serves, as helmet options: a content security
  * policy that allows scripts, styles and connections to this origin only and no framing, with
  * helmet's other defaults (`X-Content-Type-Options: nosniff`, `X-Frame-Options`, HSTS,
- * `Referrer-Policy: no-referrer`, ...). The app's pages get them through @fastify/helmet
- * (web/web-core.ts); the built-in local repository host, a plain node:http server, through
+ * `Referrer-Policy: no-referrer`, ...). The app's pages get them as `securityHeaderList` works
+ * them out (web/web-core.ts); the built-in local repository host, a plain node:http server, through
  * helmet's own middleware (dev/local-repo-host/server.ts). One object, so the two never drift.
  */
 export const SECURITY_HEADERS = {
@@ -28,7 +28,7 @@ export const SECURITY_HEADERS = {
 /**
  * The headers helmet sets for SECURITY_HEADERS, worked out once. helmet parses its options (the
  * policy's directives among them) every time it is called, and a page's headers never change: no
- * nonce, nothing read from the request. Applying these is setting eight headers.
+ * nonce, nothing read from the request. Applying them is setting twelve headers.
  */
 export function securityHeaderList(): ReadonlyArray<readonly [string, string]> {
   const headers: [string, string][] = [];
