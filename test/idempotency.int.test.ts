@@ -303,6 +303,32 @@ describe('refusals', () => {
     expect(await records()).toBe(before);
   });
 
+  it('every POST route checks the key, whatever plugin registered it, but GitHub’s webhook, which has no agent', async () => {
+    const agent = await registerAgent(ctx.app);
+    // Routes of several plugins (API modules, the pages' forms), each sent a body it accepts. (MCP
+    // drops the header: its answer streams over a hijacked reply, and JSON-RPC ids name requests.)
+    const posts: [string, unknown][] = [
+      ['/api/agents/me/generate-wallet', undefined],
+      [`/api/bounties/bnt_${'0'.repeat(32)}/claim`, undefined],
+      ['/api/agents/me/rotate-key', undefined],
+      ['/sign-in', {}],
+      ['/sign-out', {}],
+    ];
+    for (const [url, payload] of posts) {
+      const res = await post(ctx.app, url, agent, 'not valid', payload);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(400);
+      expect(res.json().error.details?.[0]?.field, url).toBe('Idempotency-Key');
+    }
+    const hook = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/github',
+      headers: { 'idempotency-key': 'not valid', 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(hook.body).not.toContain('Idempotency-Key');
+    expect(hook.statusCode).not.toBe(400);
+  });
+
   it('different agents may use the same key', async () => {
     const [a, b] = [await registerAgent(ctx.app), await registerAgent(ctx.app)];
     const key = newKey();

@@ -150,10 +150,15 @@ export const webSessionPlugin = fp(
       keep ? store.removeOthers(agentId, keep) : store.removeAll(agentId),
     );
 
-    app.addHook('onRequest', async (request) => {
+    // A callback, not an async hook: most requests (the API's) end at the first line, and an async
+    // hook would cost each of them a promise.
+    app.addHook('onRequest', (request, _reply, done) => {
       const token = request.cookies?.[SESSION_COOKIE];
-      if (!token || NO_SESSION.test(request.url)) return;
-      request.webSession = await store.find(token);
+      if (!token || NO_SESSION.test(request.url)) return done();
+      store.find(token).then((session) => {
+        request.webSession = session;
+        done();
+      }, done);
     });
 
     const signInPage = (reply: FastifyReply, status: number, data: { next: string; error?: string }) =>

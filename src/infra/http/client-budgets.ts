@@ -86,9 +86,10 @@ export function registerClientBudgets(
 ): void {
   const budgets = clientBudgets(redis ? redisBudgets(redis, app.log) : memoryBudgets(), config);
   app.decorate('clientBudgets', budgets);
-  app.addHook('preParsing', async (request, reply, payload) => {
+  // A callback, not an async hook: a request without a key (most of them) passes at once.
+  app.addHook('preParsing', (request, reply, payload, done) => {
     const limited = (request.routeOptions.config as { rateLimit?: unknown } | undefined)?.rateLimit !== false;
-    if (limited && request.agent) await budgets.chargeKeyed(request, reply, 1);
-    return payload;
+    if (!limited || !request.agent) return done(null, payload);
+    budgets.chargeKeyed(request, reply, 1).then(() => done(null, payload), done);
   });
 }

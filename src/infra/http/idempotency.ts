@@ -9,7 +9,7 @@ import * as repo from './idempotency.repo.ts';
  * `Idempotency-Key` on every POST (contract, "Safe retries"): the first answer to a request is
  * kept in the database for 24 h and replayed to a retry, on any instance.
  *
- * - A global `preHandler`: it runs after the route's `onRequest` authentication (an
+ * - A `preHandler` on every POST route: it runs after the route's `onRequest` authentication (an
  *   unauthenticated call is 401 and never recorded), after the body guards and validation (a 400
  *   there is the same for every retry, so nothing needs keeping), and before the handler, so a
  *   replay or a refusal does nothing twice.
@@ -142,9 +142,9 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
   const { db, clock } = opts;
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method !== 'POST' || request.is404) return;
-    if (EXCLUDED_ROUTES.has(request.routeOptions.url ?? '')) return;
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
+    // A route may take POST among other methods.
+    if (request.method !== 'POST') return;
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     // Node joins a repeated header with ", "; the space makes that invalid, as it should be.
@@ -205,9 +205,9 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
       'idempotency_in_progress',
       'A request with this Idempotency-Key is still running; retry once it has answered.',
     );
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const keep = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const held = request.idempotency;
     if (!held) return payload;
     request.idempotency = null;
@@ -225,6 +225,14 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
       request.log.error({ err }, 'idempotency record not saved');
     }
     return payload;
+  };
+
+  // The hooks go on the POST routes only, first among their own: the GETs, most requests, run
+  // neither (as global hooks they cost every request two promises, for nothing).
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().includes('POST') || EXCLUDED_ROUTES.has(route.url)) return;
+    route.preHandler = [claim, ...[route.preHandler ?? []].flat()] as typeof route.preHandler;
+    route.onSend = [keep, ...[route.onSend ?? []].flat()] as typeof route.onSend;
   });
 
   if (opts.purgeEverySeconds) startPurge(app, opts, opts.purgeEverySeconds);
