@@ -65,17 +65,22 @@ export class EngineReorgs {
         );
         return 1;
       }
-      await repo.setStatus(db, hash, 'dropped', clock.now(), { blockNumber: null });
-      log.warn({ txHash: hash }, 'a reverted transaction left the chain; its nonce is filled');
-      return this.signing.fillGaps(attempt.signer);
+      return this.dropAndFill(
+        hash,
+        attempt.signer,
+        'a reverted transaction left the chain; its nonce is filled',
+      );
     }
     if (intent?.status === 'failed') {
       // The cancel of a request that had already failed: the request stays failed (it moved nothing
       // either way, and its payout or wallet action may have a new request by now); only its nonce
       // is free again, so it is filled (or a later transaction takes it).
-      await repo.setStatus(db, hash, 'dropped', clock.now(), { blockNumber: null });
-      log.warn({ transaction: intent.id, txHash: hash }, 'a cancel left the chain; its nonce is filled');
-      return this.signing.fillGaps(attempt.signer);
+      return this.dropAndFill(
+        hash,
+        attempt.signer,
+        'a cancel left the chain; its nonce is filled',
+        intent.id,
+      );
     }
     if (intent) await this.reopenIntent(intent.id, hash);
     else await repo.setStatus(db, hash, 'sent', clock.now(), { blockNumber: null });
@@ -85,6 +90,13 @@ export class EngineReorgs {
       'a mined transaction left the chain; sent again',
     );
     return 1;
+  }
+
+  /** An attempt the chain no longer has that is not sent again: dropped, and its nonce filled. */
+  private async dropAndFill(hash: string, signer: string, message: string, transaction?: string) {
+    await repo.setStatus(this.deps.db, hash, 'dropped', this.deps.clock.now(), { blockNumber: null });
+    this.deps.log.warn({ transaction, txHash: hash }, message);
+    return this.signing.fillGaps(signer);
   }
 
   /** The request back to pending and its attempt back in flight, under the request's row lock. */
