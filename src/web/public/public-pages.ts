@@ -55,14 +55,12 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
   app.get('/', PAGE, async (request, reply) => {
     const version = await services.activity.latestId();
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
-    const page =
-      boards.get(request.url, version)?.body ?? (await renderBoard(request.url, request.query, version));
+    const { status, body: page } =
+      boards.get(request.url, version) ?? (await renderBoard(request.url, request.query, version));
     const session = request.webSession;
-    if (session === null || page.around === null) return reply.status(page.status).send(page.anonymous);
+    if (session === null || page.around === null) return reply.status(status).send(page.anonymous);
     const header = await app.view('partials/header.eta', { session, section: 'board' });
-    return reply
-      .status(page.status)
-      .send(Buffer.concat([page.around[0], Buffer.from(header), page.around[1]]));
+    return reply.status(status).send(Buffer.concat([page.around[0], Buffer.from(header), page.around[1]]));
   });
 
   /** The board for a URL (the filters, or only the list), stored for the next visitor. */
@@ -93,14 +91,14 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     // The list re-fetched by the live board is the content alone, the same for everyone.
     const content = await app.view(fragment ? 'partials/board-list.eta' : 'public/board-body.eta', data);
     const page: BoardPage = fragment
-      ? { status, anonymous: Buffer.from(content), around: null }
-      : await boardAround(status, content);
+      ? { anonymous: Buffer.from(content), around: null }
+      : await boardAround(content);
     boards.set(url, version, status, page);
-    return page;
+    return { status, body: page };
   };
 
   /** A board page around `content`, split at its header: the anonymous page, and the parts around. */
-  const boardAround = async (status: number, content: string): Promise<BoardPage> => {
+  const boardAround = async (content: string): Promise<BoardPage> => {
     const layout = { title: 'Bounty board', section: 'board', bodyHtml: content };
     const html = await app.view('public/board.eta', { ...layout, session: null, headerHtml: HEADER_MARK });
     const header = await app.view('partials/header.eta', { session: null, section: 'board' });
@@ -111,7 +109,7 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
     // The parts around the header are views of the anonymous page's bytes, not copies.
     const start = Buffer.byteLength(before);
     const end = start + Buffer.byteLength(header);
-    return { status, anonymous, around: [anonymous.subarray(0, start), anonymous.subarray(end)] };
+    return { anonymous, around: [anonymous.subarray(0, start), anonymous.subarray(end)] };
   };
 
   const bountyPage = async (
@@ -179,7 +177,6 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
  * its header (null for the list alone, which has none). Kept as bytes, encoded once.
  */
 interface BoardPage {
-  status: number;
   anonymous: Buffer;
   around: readonly [Buffer, Buffer] | null;
 }
