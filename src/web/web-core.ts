@@ -49,8 +49,7 @@ function pageHeaders(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (route.page !== true) return;
     // First among the route's own hooks, so that an answer one of them ends early carries them too.
-    const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [apply, ...own];
+    route.onRequest = [apply, ...[route.onRequest ?? []].flat()] as typeof route.onRequest;
   });
 }
 
