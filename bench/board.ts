@@ -7,8 +7,12 @@
  * and the cached answer. The board default is measured once more signed in (a web session): the
  * same cached content with the visitor's own header rendered around it.
  *
+ * Each pair is measured `--rounds` times, API and page in turn, and the medians are printed: on a
+ * shared 2-core machine one run of either can be off by half. Next to the rates, the service's CPU
+ * per request (this process; the load generator runs in its own).
+ *
  *   npx tsx bench/board.ts [--rows 100000] [--duration 10] [--connections 20] [--pool 10]
- *                          [--warmup 2] [--db bm_bench_board] [--keep]
+ *                          [--warmup 2] [--rounds 1] [--db bm_bench_board] [--keep]
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,7 +23,7 @@ import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { type Database, openDatabase } from '../src/infra/db/client.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { type Measurement, machineBusy, runAutocannon } from './lib/load.ts';
+import { cpuMeter, type Measurement, machineBusy, runAutocannon } from './lib/load.ts';
 import { databaseUrl, dropDatabase, KEYWORD, PROJECTS, recreateDatabase, seed } from './lib/seed.ts';
 
 const { values: opts } = parseArgs({
@@ -29,6 +33,7 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '20' },
     pool: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '1' },
     db: { type: 'string', default: 'bm_bench_board' },
     keep: { type: 'boolean', default: false },
   },
@@ -44,6 +49,7 @@ const duration = int('duration', opts.duration, 1);
 const connections = int('connections', opts.connections, 1);
 const pool = int('pool', opts.pool, 1);
 const warmup = int('warmup', opts.warmup, 0);
+const rounds = int('rounds', opts.rounds, 1);
 if (!/^[a-z_][a-z0-9_]*$/.test(opts.db)) throw new Error('--db must be a plain lower-case identifier');
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const url = databaseUrl(adminUrl, opts.db);
@@ -68,6 +74,20 @@ const curveChain: Chain = {
 };
 
 const log = (msg: string) => console.log(msg);
+
+type Run = Measurement & { us: number };
+
+/** One measured run after its warm-up, with the service's CPU per request. */
+async function measure(url: string, headers: Record<string, string>): Promise<Run> {
+  if (warmup > 0) await runAutocannon(url, connections, warmup, headers);
+  const cpu = cpuMeter();
+  const m = await runAutocannon(url, connections, duration, headers);
+  return { ...m, us: cpu(m.completed).usPerRequest };
+}
+
+/** The run with the median rate (the lower middle one of an even count). */
+const median = (runs: Run[]): Run =>
+  [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)] as Run;
 
 /** A web session for a new agent, signed in through the form as a browser would: its cookie. */
 async function signIn(base: string): Promise<string> {
@@ -120,7 +140,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1000));
     log(`machine ${idle().toFixed(0)}% busy before measuring`);
 
-    const results: { name: string; page: Measurement; api: Measurement; rows: number }[] = [];
+    const results: { name: string; page: Run; api: Run; rows: number }[] = [];
     const session = await signIn(base);
     const signedIn = [{ ...(scenarios[0] as (typeof scenarios)[number]), name: 'open, signed in', session }];
     for (const s of [...scenarios.map((x) => ({ ...x, session: '' })), ...signedIn]) {
@@ -133,25 +153,43 @@ async function main() {
       const onPage = [...html.matchAll(/data-bounty-id="([^"]+)"/g)].map((m) => m[1]);
       const same = apiBody.bounties.map((b) => b.id).join() === onPage.join();
       if (!same) throw new Error(`${s.name}: the page and the API list different bounties`);
-      if (warmup > 0) await runAutocannon(base + s.api, connections, warmup);
-      const api = await runAutocannon(base + s.api, connections, duration);
-      if (warmup > 0) await runAutocannon(base + s.page, connections, warmup, cookie);
-      const page = await runAutocannon(base + s.page, connections, duration, cookie);
+      const apiRuns: Run[] = [];
+      const pageRuns: Run[] = [];
+      for (let round = 0; round < rounds; round++) {
+        apiRuns.push(await measure(base + s.api, {}));
+        pageRuns.push(await measure(base + s.page, cookie));
+      }
+      // A failure in any round is reported, not only in the median one.
+      const api = { ...median(apiRuns), failed: apiRuns.reduce((n, r) => n + r.failed, 0) };
+      const page = { ...median(pageRuns), failed: pageRuns.reduce((n, r) => n + r.failed, 0) };
       log(
-        `== ${s.name}: ${onPage.length} rows; API ${api.rps.toFixed(0)} req/s p99 ${api.p99} ms; ` +
-          `page ${page.rps.toFixed(0)} req/s p99 ${page.p99} ms`,
+        `== ${s.name}: ${onPage.length} rows; API ${api.rps.toFixed(0)} req/s p99 ${api.p99} ms ` +
+          `${api.us.toFixed(0)} µs CPU; page ${page.rps.toFixed(0)} req/s p99 ${page.p99} ms ` +
+          `${page.us.toFixed(0)} µs CPU (median of ${rounds})`,
       );
       results.push({ name: s.name, page, api, rows: onPage.length });
     }
     log('');
-    const header = ['scenario', 'rows', 'API req/s', 'API p99 ms', 'page req/s', 'page p99 ms', 'page/API'];
+    const header = [
+      'scenario',
+      'rows',
+      'API req/s',
+      'API p99 ms',
+      'API µs CPU',
+      'page req/s',
+      'page p99 ms',
+      'page µs CPU',
+      'page/API',
+    ];
     const body = results.map((r) => [
       r.name,
       String(r.rows),
       r.api.rps.toFixed(0),
       r.api.p99.toFixed(1),
+      r.api.us.toFixed(0),
       r.page.rps.toFixed(0),
       r.page.p99.toFixed(1),
+      r.page.us.toFixed(0),
       (r.api.rps > 0 ? r.page.rps / r.api.rps : 0).toFixed(2),
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));

@@ -195,7 +195,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(webCore);
   // Before any page: its onRequest hook puts the signed-in agent on request.webSession.
   await app.register(webSessionPlugin, {
-    db: deps.database.db,
+    database: deps.database,
     clock: deps.clock,
     onKeyRotated: (listener) => services.agents.onKeyRotated(listener),
   });

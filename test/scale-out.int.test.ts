@@ -194,6 +194,26 @@ describe.skipIf(!onPostgres)('several instances on one PostgreSQL behind a round
     expect(mine).toEqual([{ symbol }]);
   });
 
+  it("signs a browser out of the other instance's public pages too (its kept session is dropped)", async () => {
+    const agent = await register(urls[A] as string);
+    const signIn = await call(urls[A] as string, 'POST', '/sign-in', { form: { api_key: agent.apiKey } });
+    const cookie = /bm_session=[^;]+/.exec(signIn.headers.get('set-cookie') ?? '')?.[0] as string;
+    const browser = { cookie, 'sec-fetch-site': 'same-origin' };
+    const boardOnB = async () => (await call(urls[B] as string, 'GET', '/', { headers: browser })).body;
+    // B keeps the session for its public pages (recent-sessions.ts) from this page on.
+    expect(await boardOnB()).toContain('Signed in as');
+    const csrf = csrfOf(await boardOnB());
+    const out = await call(urls[A] as string, 'POST', '/sign-out', {
+      headers: browser,
+      form: { _csrf: csrf },
+    });
+    expect(out.status, out.body).toBe(303);
+    // The clock stands still: only A's NOTIFY can end B's copy before its 2 s bound.
+    await expect
+      .poll(async () => (await boardOnB()).includes('Signed in as'), { timeout: 1_500 })
+      .toBe(false);
+  });
+
   it('delivers an event caused through one instance to a stream the balancer gave the other', async () => {
     const stream = await SseClient.open(proxy.url, '/api/events', { 'x-forwarded-for': randomIp() });
     streams.push(stream);

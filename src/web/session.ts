@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Db } from '../infra/db/client.ts';
+import type { Database, Db } from '../infra/db/client.ts';
 import { agents } from '../infra/db/tables/marketplace.ts';
 import { webSessions } from '../infra/db/tables/web.ts';
 import { isWellFormedApiKey } from '../lib/api-key.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { AgentsService } from '../modules/agents/agents.service.ts';
 import { csrfRefused, sameOrigin, verifyCsrf } from './csrf.ts';
+import { type FoundSession, RecentSessions, SESSION_CHANNEL } from './recent-sessions.ts';
 import { safeNext } from './safe-next.ts';
 import type { WebSession } from './web-core.ts';
 
@@ -26,13 +27,20 @@ const randomToken = () => randomBytes(32).toString('base64url');
 export class SessionStore {
   /** Every page a signed-in browser asks for runs this: a named statement, planned once. */
   private readonly byToken;
+  /** The public pages' GETs read through this (recent-sessions.ts). */
+  readonly recent: RecentSessions;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {
     this.byToken = db
-      .select({ agentId: webSessions.agentId, agentName: agents.name, csrfToken: webSessions.csrfToken })
+      .select({
+        agentId: webSessions.agentId,
+        agentName: agents.name,
+        csrfToken: webSessions.csrfToken,
+        expiresAt: webSessions.expiresAt,
+      })
       .from(webSessions)
       .innerJoin(agents, eq(agents.id, webSessions.agentId))
       .where(
@@ -43,6 +51,7 @@ export class SessionStore {
       )
       .limit(1)
       .prepare('web_session_by_token');
+    this.recent = new RecentSessions(clock, (hash) => this.read(hash));
   }
 
   /** A new session for the agent: always a fresh token (no fixation), with its own CSRF token. */
@@ -64,32 +73,54 @@ export class SessionStore {
 
   /** The live session behind a cookie token, or null (unknown or expired). */
   async find(token: string): Promise<WebSession | null> {
-    const [row] = await this.byToken.execute({
-      hash: hashToken(token),
-      now: this.clock.now().toISOString(),
-    });
-    return row ?? null;
+    return (await this.read(hashToken(token)))?.session ?? null;
+  }
+
+  /** The same, read at most RECENT_SESSION_MS ago unless a session ended since: public GETs only. */
+  async findRecent(token: string): Promise<WebSession | null> {
+    return (await this.recent.find(hashToken(token)))?.session ?? null;
+  }
+
+  private async read(hash: string): Promise<FoundSession | null> {
+    const [row] = await this.byToken.execute({ hash, now: this.clock.now().toISOString() });
+    if (!row) return null;
+    const { expiresAt, ...session } = row;
+    return { session, expiresAt };
   }
 
   async remove(token: string): Promise<void> {
-    await this.db.delete(webSessions).where(eq(webSessions.tokenHash, hashToken(token)));
+    await this.end(eq(webSessions.tokenHash, hashToken(token)));
   }
 
   /** Ends every session of the agent but this one (after a key rotation from the console). */
   async removeAll(agentId: string): Promise<void> {
-    await this.db.delete(webSessions).where(eq(webSessions.agentId, agentId));
+    await this.end(eq(webSessions.agentId, agentId));
   }
 
   async removeOthers(agentId: string, keepToken: string): Promise<void> {
-    await this.db
-      .delete(webSessions)
-      .where(and(eq(webSessions.agentId, agentId), ne(webSessions.tokenHash, hashToken(keepToken))));
+    await this.end(and(eq(webSessions.agentId, agentId), ne(webSessions.tokenHash, hashToken(keepToken))));
+  }
+
+  /**
+   * Deletes sessions and tells every instance in the same transaction (delivered on commit), so no
+   * instance's recent copy outlives the row; this one's is dropped at once.
+   */
+  private async end(where: SQL | undefined): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(webSessions).where(where);
+      await tx.execute(sql`select pg_notify(${SESSION_CHANNEL}, '')`);
+    });
+    this.recent.forget();
   }
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     webSessions: SessionStore;
+  }
+  interface FastifyContextConfig {
+    /** A public page's GET: its session may be a recent copy (recent-sessions.ts), not a new read. */
+    recentSession?: boolean;
   }
 }
 
@@ -140,10 +171,17 @@ export const formRoute = { schema: { body: FormBody, hide: true }, attachValidat
 export const webSessionPlugin = fp(
   async (
     app: FastifyInstance,
-    opts: { db: Db; clock: Clock; onKeyRotated: AgentsService['onKeyRotated'] },
+    opts: {
+      database: Pick<Database, 'db' | 'listen'>;
+      clock: Clock;
+      onKeyRotated: AgentsService['onKeyRotated'];
+    },
   ) => {
-    const store = new SessionStore(opts.db, opts.clock);
+    const store = new SessionStore(opts.database.db, opts.clock);
     app.decorate('webSessions', store);
+    if (!(await store.recent.listen(opts.database)))
+      app.log.warn('web sessions: LISTEN failed; every page reads its session row');
+    app.addHook('onClose', () => store.recent.close());
     // A rotated key may have leaked: every browser it signed in is signed out (through the API
     // too), but the console page that rotated it.
     opts.onKeyRotated((agentId, keep) =>
@@ -155,7 +193,8 @@ export const webSessionPlugin = fp(
     app.addHook('onRequest', (request, _reply, done) => {
       const token = request.cookies?.[SESSION_COOKIE];
       if (!token || NO_SESSION.test(request.url)) return done();
-      store.find(token).then((session) => {
+      const recent = request.routeOptions.config.recentSession === true;
+      (recent ? store.findRecent(token) : store.find(token)).then((session) => {
         request.webSession = session;
         done();
       }, done);

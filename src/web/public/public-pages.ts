@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError } from '../../lib/errors.ts';
 import { VersionedCache } from '../../lib/versioned-cache.ts';
 import { BOARD_EVENT_TYPES, BOUNTY_PAGE_EVENT_TYPES } from '../../modules/activity/activity.schemas.ts';
+import type { WebSession } from '../web-core.ts';
 import {
   boardUrl,
   difficultyOptions,
@@ -32,8 +33,9 @@ export interface PublicPagesOptions {
 }
 
 // `page: true` opts a route into the strict CSP and security headers (web-core.ts); the JSON API
-// keeps its own headers.
-const PAGE = { page: true, schema: { hide: true } } as const;
+// keeps its own headers. A public page shows a session only its own header and forms (each form's
+// POST reads the session row), so it may use a recent copy of it (recent-sessions.ts).
+const PAGE = { page: true, schema: { hide: true }, config: { recentSession: true } } as const;
 
 /**
  * The public side of the web: the live board, the bounty, project and agent pages, the bounty
@@ -52,6 +54,10 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
   // header, so a visitor who is not signed in gets the stored bytes and a signed-in one the same
   // page with its own header (partials/header.eta) rendered in.
   const boards = new VersionedCache<BoardPage>({ clock });
+  // A session's last board, encoded, for as long as the session object is kept (recent-sessions.ts:
+  // at most 2 s): a reload or the list's refresh is not copied again. Each new 27.5 KB buffer costs
+  // more in fresh memory than in copying (bench/README.md, "board.ts").
+  const sessionBoards = new WeakMap<WebSession, { header: Buffer; page: BoardPage; bytes: Buffer }>();
   app.get('/', PAGE, async (request, reply) => {
     const version = await services.activity.latestId();
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
@@ -59,8 +65,13 @@ export async function publicPages(app: FastifyInstance, opts: PublicPagesOptions
       boards.get(request.url, version) ?? (await renderBoard(request.url, request.query, version));
     const session = request.webSession;
     if (session === null || page.around === null) return reply.status(status).send(page.anonymous);
-    const header = await app.view('partials/header.eta', { session, section: 'board' });
-    return reply.status(status).send(Buffer.concat([page.around[0], Buffer.from(header), page.around[1]]));
+    const last = sessionBoards.get(session);
+    if (last?.page === page) return reply.status(status).send(last.bytes);
+    const header =
+      last?.header ?? Buffer.from(await app.view('partials/header.eta', { session, section: 'board' }));
+    const bytes = Buffer.concat([page.around[0], header, page.around[1]]);
+    sessionBoards.set(session, { header, page, bytes });
+    return reply.status(status).send(bytes);
   });
 
   /** The board for a URL (the filters, or only the list), stored for the next visitor. */
