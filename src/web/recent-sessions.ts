@@ -34,21 +34,16 @@ export class RecentSessions {
     private readonly read: (hash: string) => Promise<FoundSession | null>,
   ) {}
 
-  /** Starts listening; resolves false (nothing is ever kept) when LISTEN is refused. */
-  async listen(database: Pick<Database, 'listen'>): Promise<boolean> {
-    try {
-      this.unlisten = await database.listen(
-        SESSION_CHANNEL,
-        () => this.forget(),
-        () => {
-          this.forget();
-          this.listening = true;
-        },
-      );
-      return true;
-    } catch {
-      return false;
-    }
+  /** Starts listening. If LISTEN is refused this rejects, and nothing is ever kept. */
+  async listen(database: Pick<Database, 'listen'>): Promise<void> {
+    this.unlisten = await database.listen(
+      SESSION_CHANNEL,
+      () => this.forget(),
+      () => {
+        this.forget();
+        this.listening = true;
+      },
+    );
   }
 
   async close(): Promise<void> {

@@ -179,8 +179,9 @@ export const webSessionPlugin = fp(
   ) => {
     const store = new SessionStore(opts.database.db, opts.clock);
     app.decorate('webSessions', store);
-    if (!(await store.recent.listen(opts.database)))
-      app.log.warn('web sessions: LISTEN failed; every page reads its session row');
+    await store.recent.listen(opts.database).catch((err: unknown) => {
+      app.log.warn({ err }, 'web sessions: LISTEN failed; every page reads its session row');
+    });
     app.addHook('onClose', () => store.recent.close());
     // A rotated key may have leaked: every browser it signed in is signed out (through the API
     // too), but the console page that rotated it.
