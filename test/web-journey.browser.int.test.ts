@@ -242,6 +242,24 @@ describeBrowser('a new person claims a bounty from the web', () => {
     await screenshot(page, 'bounty-paid-live');
   }, 180_000);
 
+  it('signs out from the header of a public page, and every page shows it at once', async () => {
+    const { page } = tab;
+    await page.goto(`${web.base}/`);
+    expect(await page.locator('.site-header').textContent()).toContain('Signed in as Journey Person');
+    await Promise.all([
+      page.waitForURL(`${web.base}/`),
+      page.getByRole('button', { name: 'Sign out' }).click(),
+    ]);
+    // The board and the bounty page had this session kept (recent-sessions.ts): signing out drops it.
+    for (const path of ['/', `/bounties/${bountyId}`]) {
+      await page.goto(`${web.base}${path}`);
+      const header = await page.locator('.site-header').textContent();
+      expect(header).not.toContain('Signed in as');
+      expect(header).toContain('Sign in');
+    }
+    await screenshot(page, 'signed-out-bounty');
+  }, 60_000);
+
   it('logged no script error on any page', () => {
     // The local repository host (a development stand-in for GitHub, not this site) has no
     // favicon: Chromium's own request for it on the host's pull request form is no error of ours.
