@@ -3,7 +3,7 @@
  * running the very statements the service issues. See bench/README.md for how to run and read it.
  *
  *   npx tsx bench/list-bounties.ts [--rows 100000] [--duration 10] [--connections 50] [--pool 10]
- *                                  [--warmup 2] [--db bm_bench] [--keep] [--reuse]
+ *                                  [--warmup 2] [--rounds 1] [--db bm_bench] [--keep] [--reuse]
  *                                  [--pgbench prepared,extended,simple|none] [--only page,open+hard,q,relevance]
  *                                  [--miss] [--quiet]
  */
@@ -55,6 +55,7 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '50' },
     pool: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '1' },
     db: { type: 'string', default: 'bm_bench' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
@@ -79,6 +80,7 @@ const duration = positiveInt('duration', opts.duration, 1);
 const connections = positiveInt('connections', opts.connections, 1);
 const pool = positiveInt('pool', opts.pool, 1);
 const warmup = positiveInt('warmup', opts.warmup, 0);
+const rounds = positiveInt('rounds', opts.rounds, 1);
 const pgbenchModes = (opts.pgbench === 'none' ? [] : opts.pgbench.split(',')) as PgbenchMode[];
 for (const m of pgbenchModes)
   if (!PGBENCH_MODES.includes(m)) throw new Error(`--pgbench takes ${PGBENCH_MODES.join(',')} or none`);
@@ -212,9 +214,127 @@ async function withoutFramework(app: Awaited<ReturnType<typeof buildApp>>, base:
   }
 }
 
+/**
+ * One round of a scenario: the service, then (keyword) the service at few connections, the bare
+ * loop, the service without the framework (`--miss`) and pgbench, one after the other.
+ */
+async function measure(
+  s: (typeof scenarios)[number],
+  queries: CapturedQuery[],
+  bare: postgres.Sql,
+  app: Awaited<ReturnType<typeof buildApp>>,
+  base: string,
+): Promise<Row> {
+  if (warmup > 0) await runAutocannon(base + s.path, connections, warmup);
+  const serviceCpu = cpuMeter();
+  const service = await runAutocannon(base + s.path, connections, duration);
+  const serviceCpuUse = serviceCpu(service.completed);
+  log(
+    `  service : ${service.rps.toFixed(0)} req/s, p50 ${service.p50} ms, p99 ${service.p99} ms; ${serviceCpuUse.line}`,
+  );
+  const fewConnections =
+    s.kind === 'keyword' ? await runAutocannon(base + s.path, KEYWORD_P99.connections, duration) : undefined;
+  if (fewConnections)
+    log(
+      `  service at ${KEYWORD_P99.connections} connections: ${fewConnections.rps.toFixed(0)} req/s, ` +
+        `p50 ${fewConnections.p50} ms, p99 ${fewConnections.p99} ms`,
+    );
+  if (warmup > 0) await runBareSql(bare, queries, connections, warmup);
+  const bareCpu = cpuMeter();
+  const bareRun = await runBareSql(bare, queries, connections, duration);
+  const bareCpuUse = bareCpu(bareRun.completed);
+  log(
+    `  bare SQL: ${bareRun.rps.toFixed(0)} req/s, p50 ${bareRun.p50.toFixed(1)} ms, p99 ${bareRun.p99.toFixed(1)} ms; ${bareCpuUse.line}`,
+  );
+  const plain = opts.miss ? await withoutFramework(app, base, s.path) : undefined;
+  const pgbench: Row['pgbench'] = {};
+  for (const mode of pgbenchModes) {
+    const run = { url, queries, mode, connections };
+    if (warmup > 0) await runPgbench({ ...run, duration: warmup });
+    const m = await runPgbench({ ...run, duration });
+    pgbench[mode] = m;
+    log(
+      `  pgbench -M ${mode.padEnd(8)}: ${m.rps.toFixed(0)} tps, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`,
+    );
+  }
+  // The p99 goal is absolute: the database's own p99 at that concurrency says what is the machine's.
+  const fewMode = LIKE_FOR_LIKE[s.kind];
+  const fewConnectionsPgbench =
+    fewConnections && pgbenchModes.includes(fewMode)
+      ? await runPgbench({ url, queries, mode: fewMode, connections: KEYWORD_P99.connections, duration })
+      : undefined;
+  if (fewConnectionsPgbench)
+    log(
+      `  pgbench -M ${fewMode} at ${KEYWORD_P99.connections} connections: ${fewConnectionsPgbench.rps.toFixed(0)} tps, ` +
+        `p50 ${fewConnectionsPgbench.p50.toFixed(1)} ms, p99 ${fewConnectionsPgbench.p99.toFixed(1)} ms`,
+    );
+  const cpu = { service: serviceCpuUse.usPerRequest, plain, bare: bareCpuUse.usPerRequest };
+  return {
+    name: s.name,
+    kind: s.kind,
+    service,
+    bare: bareRun,
+    pgbench,
+    cpu,
+    fewConnections,
+    fewConnectionsPgbench,
+  };
+}
+
+/** The middle value (the lower middle one of an even count). */
+function middle<T>(xs: T[], key: (x: T) => number): T {
+  const sorted = [...xs].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
+}
+
+/** The run with the median rate (or `by`), with every round's failures counted. */
+function medianOf(runs: Measurement[], by: (m: Measurement) => number = (m) => m.rps): Measurement {
+  return { ...middle(runs, by), failed: runs.reduce((n, m) => n + m.failed, 0) };
+}
+const medianOfSome = (runs: (Measurement | undefined)[], by?: (m: Measurement) => number) => {
+  const present = runs.filter((m): m is Measurement => m !== undefined);
+  return present.length ? medianOf(present, by) : undefined;
+};
+
+/**
+ * `--rounds` of one scenario as one row: each measurement the run with the median rate (its p50 and
+ * p99 that run's; at few connections, whose goal is the p99, the run with the median p99), each CPU
+ * figure its median. On this 2-core box one run moves by about +-0.05.
+ */
+function medianRow(runs: Row[]): Row {
+  const first = runs[0] as Row;
+  const cpuMedian = (f: (r: Row) => number | undefined) => {
+    const xs = runs.map(f).filter((x): x is number => x !== undefined);
+    return xs.length ? middle(xs, (x) => x) : undefined;
+  };
+  return {
+    name: first.name,
+    kind: first.kind,
+    service: medianOf(runs.map((r) => r.service)),
+    bare: medianOf(runs.map((r) => r.bare)),
+    pgbench: Object.fromEntries(
+      pgbenchModes.map((m) => [m, medianOfSome(runs.map((r) => r.pgbench[m]))]),
+    ) as Row['pgbench'],
+    cpu: {
+      service: cpuMedian((r) => r.cpu.service) as number,
+      plain: cpuMedian((r) => r.cpu.plain),
+      bare: cpuMedian((r) => r.cpu.bare) as number,
+    },
+    fewConnections: medianOfSome(
+      runs.map((r) => r.fewConnections),
+      (m) => m.p99,
+    ),
+    fewConnectionsPgbench: medianOfSome(
+      runs.map((r) => r.fewConnectionsPgbench),
+      (m) => m.p99,
+    ),
+  };
+}
+
 async function main(): Promise<void> {
   log(
     `list-bounties bench: ${rows.toLocaleString('en')} bounties over ${PROJECTS} projects, ${duration}s per run ` +
+      `${rounds > 1 ? `(${rounds} rounds in turn, medians printed) ` : ''}` +
       `(+${warmup}s warm-up), ${connections} connections, DB pool ${pool}`,
   );
   log(
@@ -290,62 +410,12 @@ async function main(): Promise<void> {
         `\n== ${s.name}: GET ${s.path} -> total ${body.total}${body.total_is_exact === false ? '+' : ''}, ${body.bounties.length} bounties; SQL per request:`,
       );
       log(describeQueries(queries));
-      if (warmup > 0) await runAutocannon(base + s.path, connections, warmup);
-      const serviceCpu = cpuMeter();
-      const service = await runAutocannon(base + s.path, connections, duration);
-      const serviceCpuUse = serviceCpu(service.completed);
-      log(
-        `  service : ${service.rps.toFixed(0)} req/s, p50 ${service.p50} ms, p99 ${service.p99} ms; ${serviceCpuUse.line}`,
-      );
-      const fewConnections =
-        s.kind === 'keyword'
-          ? await runAutocannon(base + s.path, KEYWORD_P99.connections, duration)
-          : undefined;
-      if (fewConnections)
-        log(
-          `  service at ${KEYWORD_P99.connections} connections: ${fewConnections.rps.toFixed(0)} req/s, ` +
-            `p50 ${fewConnections.p50} ms, p99 ${fewConnections.p99} ms`,
-        );
-      if (warmup > 0) await runBareSql(bare, queries, connections, warmup);
-      const bareCpu = cpuMeter();
-      const bareRun = await runBareSql(bare, queries, connections, duration);
-      const bareCpuUse = bareCpu(bareRun.completed);
-      log(
-        `  bare SQL: ${bareRun.rps.toFixed(0)} req/s, p50 ${bareRun.p50.toFixed(1)} ms, p99 ${bareRun.p99.toFixed(1)} ms; ${bareCpuUse.line}`,
-      );
-      const plain = opts.miss ? await withoutFramework(app, base, s.path) : undefined;
-      const pgbench: Row['pgbench'] = {};
-      for (const mode of pgbenchModes) {
-        const run = { url, queries, mode, connections };
-        if (warmup > 0) await runPgbench({ ...run, duration: warmup });
-        const m = await runPgbench({ ...run, duration });
-        pgbench[mode] = m;
-        log(
-          `  pgbench -M ${mode.padEnd(8)}: ${m.rps.toFixed(0)} tps, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`,
-        );
+      const runs: Row[] = [];
+      for (let round = 1; round <= rounds; round++) {
+        if (rounds > 1) log(`  -- round ${round} of ${rounds}`);
+        runs.push(await measure(s, queries, bare, app, base));
       }
-      // The p99 goal is absolute: the database's own p99 at that concurrency says what is the machine's.
-      const fewMode = LIKE_FOR_LIKE[s.kind];
-      const fewConnectionsPgbench =
-        fewConnections && pgbenchModes.includes(fewMode)
-          ? await runPgbench({ url, queries, mode: fewMode, connections: KEYWORD_P99.connections, duration })
-          : undefined;
-      if (fewConnectionsPgbench)
-        log(
-          `  pgbench -M ${fewMode} at ${KEYWORD_P99.connections} connections: ${fewConnectionsPgbench.rps.toFixed(0)} tps, ` +
-            `p50 ${fewConnectionsPgbench.p50.toFixed(1)} ms, p99 ${fewConnectionsPgbench.p99.toFixed(1)} ms`,
-        );
-      const cpu = { service: serviceCpuUse.usPerRequest, plain, bare: bareCpuUse.usPerRequest };
-      results.push({
-        name: s.name,
-        kind: s.kind,
-        service,
-        bare: bareRun,
-        pgbench,
-        cpu,
-        fewConnections,
-        fewConnectionsPgbench,
-      });
+      results.push(medianRow(runs));
     }
     log('');
     printTable(results);
