@@ -11,7 +11,7 @@
  * shared 2-core machine one run of either can be off by half. Next to the rates, the service's CPU
  * per request (this process; the load generator runs in its own).
  *
- *   npx tsx bench/board.ts [--rows 100000] [--duration 10] [--connections 20] [--pool 10]
+ *   npx tsx bench/board.ts [--rows 100000] [--duration 10] [--connections 20] [--pool 5]
  *                          [--warmup 2] [--rounds 1] [--db bm_bench_board] [--keep]
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -20,7 +20,7 @@ import postgres from 'postgres';
 import { buildApp } from '../src/app.ts';
 import { type Chain, tokensToUnits } from '../src/infra/chain/chain.ts';
 import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
-import { loadConfig } from '../src/infra/config.ts';
+import { DEFAULT_POOL_SIZE, loadConfig } from '../src/infra/config.ts';
 import { type Database, openDatabase } from '../src/infra/db/client.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { cpuMeter, type Measurement, machineBusy, runAutocannon } from './lib/load.ts';
@@ -31,7 +31,7 @@ const { values: opts } = parseArgs({
     rows: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
-    pool: { type: 'string', default: '10' },
+    pool: { type: 'string', default: String(DEFAULT_POOL_SIZE) }, // the service's own default
     warmup: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '1' },
     db: { type: 'string', default: 'bm_bench_board' },

@@ -2,7 +2,7 @@
  * Throughput and tail latency of GET /api/bounties on real PostgreSQL, next to a bare-SQL baseline
  * running the very statements the service issues. See bench/README.md for how to run and read it.
  *
- *   npx tsx bench/list-bounties.ts [--rows 100000] [--duration 10] [--connections 50] [--pool 10]
+ *   npx tsx bench/list-bounties.ts [--rows 100000] [--duration 10] [--connections 50] [--pool 5]
  *                                  [--warmup 2] [--rounds 1] [--db bm_bench] [--keep] [--reuse]
  *                                  [--pgbench prepared,extended,simple|none] [--only page,open+hard,q,relevance]
  *                                  [--miss] [--quiet]
@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import postgres from 'postgres';
 import { buildApp } from '../src/app.ts';
 import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
-import { loadConfig } from '../src/infra/config.ts';
+import { DEFAULT_POOL_SIZE, loadConfig } from '../src/infra/config.ts';
 import { type Database, openDatabase } from '../src/infra/db/client.ts';
 import { createLogger } from '../src/infra/logger.ts';
 import { systemClock } from '../src/lib/clock.ts';
@@ -53,7 +53,7 @@ const { values: opts } = parseArgs({
     rows: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
-    pool: { type: 'string', default: '10' },
+    pool: { type: 'string', default: String(DEFAULT_POOL_SIZE) }, // the service's own default
     warmup: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '1' },
     db: { type: 'string', default: 'bm_bench' },
