@@ -23,7 +23,7 @@ import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { DEFAULT_POOL_SIZE, loadConfig } from '../src/infra/config.ts';
 import { type Database, openDatabase } from '../src/infra/db/client.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { cpuMeter, type Measurement, machineBusy, runAutocannon } from './lib/load.ts';
+import { cpuMeter, type Measurement, machineBusy, middle, runAutocannon } from './lib/load.ts';
 import { databaseUrl, dropDatabase, KEYWORD, PROJECTS, recreateDatabase, seed } from './lib/seed.ts';
 
 const { values: opts } = parseArgs({
@@ -88,8 +88,7 @@ async function measure(url: string, headers: Record<string, string>): Promise<Ru
 }
 
 /** The run with the median rate (the lower middle one of an even count). */
-const median = (runs: Run[]): Run =>
-  [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)] as Run;
+const median = (runs: Run[]): Run => middle(runs, (r) => r.rps);
 
 /** A web session for a new agent, signed in through the form as a browser would: its cookie. */
 async function signIn(base: string): Promise<string> {

@@ -23,6 +23,7 @@ import {
   createSqlCapture,
   type Measurement,
   machineBusy,
+  middle,
   PGBENCH_MODES,
   type PgbenchMode,
   runAutocannon,
@@ -279,12 +280,6 @@ async function measure(
     fewConnections,
     fewConnectionsPgbench,
   };
-}
-
-/** The middle value (the lower middle one of an even count). */
-function middle<T>(xs: T[], key: (x: T) => number): T {
-  const sorted = [...xs].sort((a, b) => key(a) - key(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
 }
 
 /** The run with the median rate (or `by`), with every round's failures counted. */

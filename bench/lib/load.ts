@@ -22,6 +22,12 @@ export interface Measurement {
   failed: number;
 }
 
+/** The middle of `xs` by `key` (the lower middle one of an even count): a median that is one of them. */
+export function middle<T>(xs: readonly T[], key: (x: T) => number): T {
+  const sorted = [...xs].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
+}
+
 /** Share (%) of all cores busy, any process, between this call and calling the returned function. */
 export function machineBusy(): () => number {
   const sample = () =>
