@@ -50,8 +50,25 @@ function arrays(ex: Executor, text: string, params: unknown[], named: boolean): 
   const client = driverOf(ex);
   // Looked up per call: postgres-js resolves `unsafe` on the instance (the bench's capture wraps it).
   // Extended protocol always (one statement, never several), even without parameters.
-  if ('unsafe' in client) return client.unsafe(text, params, { prepare: named, simple: false }).values();
+  if ('unsafe' in client)
+    return client.unsafe(text, params, { prepare: named, simple: false }).values().then(takeRows);
   return client.query(text, params, PGLITE_QUERY).then((r) => r.rows);
+}
+
+/**
+ * The rows of a postgres-js result in an array of our own, the driver's emptied. postgres-js
+ * resolves the query (itself a Promise) with its result array, and under HTTP load that array
+ * outlived its request in young-generation collections: in most service processes, every list
+ * page's rows (about 12 KB of strings) were copied twice and promoted to the old generation,
+ * then left for a major GC, at about a quarter of the process's CPU (bench/README.md, "Rows that
+ * outlived their request"). They were never reachable at a full GC: something the scavenger has
+ * to count as live, without being live, still refers to the query. Emptied, the driver's array
+ * keeps nothing there; the copy, referred to only by the request, dies young.
+ */
+export function takeRows<T>(rows: T[]): T[] {
+  const own = rows.slice();
+  rows.length = 0;
+  return own;
 }
 
 /**
