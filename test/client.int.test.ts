@@ -334,10 +334,12 @@ describe('events', () => {
     const failing = client.followEvents({ lastEventId: 'evt_bad' });
     await expect(failing.next()).rejects.toMatchObject({ code: 'validation_error' });
 
+    // Aborted once the stream is open (the stub has seen the request), not after a fixed delay:
+    // on a loaded machine 100 ms once passed before the request reached the stub.
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    const onOpen = () => setTimeout(() => controller.abort(), 20);
     const seen = [];
-    for await (const e of client.followEvents({ signal: controller.signal })) seen.push(e);
+    for await (const e of client.followEvents({ signal: controller.signal, onOpen })) seen.push(e);
     expect(seen).toEqual([]);
     expect(s.seen).toHaveLength(2);
   });
