@@ -57,13 +57,13 @@ function arrays(ex: Executor, text: string, params: unknown[], named: boolean): 
 
 /**
  * The rows of a postgres-js result in an array of our own, the driver's emptied. postgres-js
- * resolves the query (itself a Promise) with its result array, and under HTTP load that array
+ * resolves the query, a Promise subclass, with its result array, and under HTTP load that query
  * outlived its request in young-generation collections: in most service processes, every list
- * page's rows (about 12 KB of strings) were copied twice and promoted to the old generation,
- * then left for a major GC, at about a quarter of the process's CPU (bench/README.md, "Rows that
- * outlived their request"). They were never reachable at a full GC: something the scavenger has
- * to count as live, without being live, still refers to the query. Emptied, the driver's array
- * keeps nothing there; the copy, referred to only by the request, dies young.
+ * page's rows (about 12 KB of strings) were promoted to the old generation and left for a major
+ * GC, at about a quarter of the process's CPU (bench/README.md, "Rows that outlived their
+ * request"). Emptied, the driver's array keeps nothing there; the copy, referred to only by the
+ * request, dies young. The cause is the subclass (a Query that is a thenable over a plain Promise
+ * showed none of it); once postgres-js is patched so, this step can go.
  */
 export function takeRows<T>(rows: T[]): T[] {
   const own = rows.slice();
