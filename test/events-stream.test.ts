@@ -95,6 +95,24 @@ describe('EventStream', () => {
     expect(chunks.join('').match(/^id: \d+$/gm)).toEqual(['id: 3', 'id: 6']);
     expect(s.cursor).toEqual(frame(6).pos);
   });
+
+  it('never sends an event committed before it opened, live or in its catch-up replay', async () => {
+    const { res, chunks } = recordingResponse();
+    const s = new EventStream(
+      res as unknown as ServerResponse,
+      { agentId: null, types: null, projectId: null },
+      frame(0).pos,
+      1 << 20,
+      () => {},
+    );
+    // Committed before the stream opened, not yet final: the bus becomes final on 1 and 3 while
+    // the stream opens (its catch-up replays them), and on 5 once it is live.
+    s.skipCommitted([frame(1).pos.id, frame(3).pos.id, frame(5).pos.id]);
+    await s.replay([frame(1), frame(2), frame(3)]);
+    s.live = true;
+    s.deliver([frame(4), frame(5), frame(6)]);
+    expect(chunks.join('').match(/^id: \d+$/gm)).toEqual(['id: 2', 'id: 4', 'id: 6']);
+  });
 });
 
 describe('comparePositions', () => {

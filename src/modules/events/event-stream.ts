@@ -99,7 +99,8 @@ export class EventStream {
   /** Replayed frames; waits for the client to read when its buffer is full instead of dropping it. */
   async replay(frames: Frame[]): Promise<void> {
     let out = '';
-    for (const f of frames) out += f.text;
+    // The bus may have made them final while this stream was opening: its catch-up reads them here.
+    for (const f of frames) if (!this.committedBefore?.delete(f.pos.id)) out += f.text;
     if (frames.length > 0) this.cursor = (frames[frames.length - 1] as Frame).pos;
     if (this.closed || out === '') return;
     this.res.write(out);
