@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { acquireDirLock } from './dir-lock.ts';
+import { withNamedStatements } from './named-statements.ts';
 import { drizzleClient } from './pglite-drizzle.ts';
 import { APP_TEMPLATE_DIR, migrationsFolder, unpackTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
@@ -105,7 +106,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     throw err;
   }
   lockConn.release();
-  const db = drizzlePostgres({ client, schema }) as unknown as Db;
+  const db = drizzlePostgres({ client: withNamedStatements(client), schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
