@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Chain, PayoutSigner, WalletActions } from '../../src/infra/chain/chain.ts';
 import { type Database, type Db, openDatabase } from '../../src/infra/db/client.ts';
+import { withNamedStatements } from '../../src/infra/db/named-statements.ts';
 import * as schema from '../../src/infra/db/schema.ts';
 import { databaseUrl, dropDatabase, recreateDatabase } from './seed.ts';
 
@@ -114,7 +115,11 @@ export async function openTimedDatabase(
   // Applies the migrations (it holds one connection for its advisory lock and migrates on another).
   await (await openDatabase({ kind: 'postgres', url, poolSize: 2 })).close();
   const client = postgres(url, { max: pool, onnotice: () => {}, prepare: true });
-  const db = drizzlePostgres({ client: timedClient(client, stats), schema }) as unknown as Db;
+  // Named statements for drizzle's queries with parameters, as the service opens its client.
+  const db = drizzlePostgres({
+    client: withNamedStatements(timedClient(client, stats)),
+    schema,
+  }) as unknown as Db;
   return {
     db,
     kind: 'postgres',

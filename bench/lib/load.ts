@@ -9,6 +9,7 @@ import { buildApp } from '../../src/app.ts';
 import { unavailableChain } from '../../src/infra/chain/unavailable-chain.ts';
 import type { Config } from '../../src/infra/config.ts';
 import type { Db } from '../../src/infra/db/client.ts';
+import { withNamedStatements } from '../../src/infra/db/named-statements.ts';
 import * as schema from '../../src/infra/db/schema.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 
@@ -137,8 +138,9 @@ export async function runBareSql(
 export async function createSqlCapture(url: string, config: Config) {
   const client = postgres(url, { max: 2, onnotice: () => {} });
   let log: CapturedQuery[] = [];
-  const db = drizzle({ client, schema }) as unknown as Db;
-  // Every statement reaches the driver here, with the `prepare` flag drizzle chose for it.
+  // As the service opens it (named statements for drizzle's queries with parameters).
+  const db = drizzle({ client: withNamedStatements(client), schema }) as unknown as Db;
+  // Every statement reaches the driver here, with the `prepare` flag the service sends it with.
   const unsafe = client.unsafe.bind(client);
   client.unsafe = ((query: string, params?: unknown[], options?: { prepare?: boolean }) => {
     log.push({ sql: query, params: params ?? [], prepare: options?.prepare ?? false });
