@@ -1,6 +1,7 @@
-import { and, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { bounties, projects, submissions } from '../../infra/db/schema.ts';
+import { type CompiledSelect, compileSelect } from '../../infra/db/statement.ts';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -9,8 +10,26 @@ export async function insert(ex: Executor, row: ProjectRow): Promise<ProjectRow>
   return created as ProjectRow;
 }
 
+// The project reads behind every page and every bounty rule, compiled once on first use
+// (statement.ts, as the bounty reads are): the text is the same on either database, and each run
+// goes through the driver of the executor it is given. Drizzle would build the SQL and map the
+// rows on every call.
+const projectColumns = getTableColumns(projects);
+let byId: CompiledSelect<ProjectRow> | undefined;
+/** Per filter shape (status given or not, founder given or not): the page, and its count. */
+const pages = new Map<number, CompiledSelect<ProjectRow>>();
+const counts = new Map<number, CompiledSelect<{ n: number }>>();
+
 export async function findById(ex: Executor, id: string): Promise<ProjectRow | undefined> {
-  const [row] = await ex.select().from(projects).where(eq(projects.id, id)).limit(1);
+  byId ??= compileSelect<ProjectRow>(
+    ex
+      .select()
+      .from(projects)
+      .where(eq(projects.id, sql.placeholder('id'))),
+    projectColumns,
+    true,
+  );
+  const [row] = await byId.run(ex, { id });
   return row;
 }
 
@@ -39,25 +58,57 @@ export interface ProjectFilter {
   offset: number;
 }
 
-function where(f: ProjectFilter): SQL | undefined {
+/** The filter's shape: which of its conditions are present, one bit each. */
+const shapeOf = (f: ProjectFilter) => (f.status ? 1 : 0) | (f.founderId ? 2 : 0);
+
+/** The conditions of a shape, on placeholders filled per run (`values`). */
+function where(shape: number): SQL | undefined {
   const parts: SQL[] = [];
-  if (f.status) parts.push(eq(projects.status, f.status as ProjectRow['status']));
-  if (f.founderId) parts.push(eq(projects.founderId, f.founderId));
+  if (shape & 1) parts.push(eq(projects.status, sql.placeholder('status')));
+  if (shape & 2) parts.push(eq(projects.founderId, sql.placeholder('founderId')));
   return and(...parts);
 }
 
+const values = (f: ProjectFilter) => ({
+  status: f.status,
+  founderId: f.founderId,
+  limit: f.limit,
+  offset: f.offset,
+});
+
 export function list(ex: Executor, f: ProjectFilter): Promise<ProjectRow[]> {
-  return ex
-    .select()
-    .from(projects)
-    .where(where(f))
-    .orderBy(desc(projects.createdAt), desc(projects.id))
-    .limit(f.limit)
-    .offset(f.offset);
+  const shape = shapeOf(f);
+  let page = pages.get(shape);
+  if (!page) {
+    page = compileSelect<ProjectRow>(
+      ex
+        .select()
+        .from(projects)
+        .where(where(shape))
+        .orderBy(desc(projects.createdAt), desc(projects.id))
+        .limit(sql.placeholder('limit') as unknown as number)
+        .offset(sql.placeholder('offset') as unknown as number),
+      projectColumns,
+      true,
+    );
+    pages.set(shape, page);
+  }
+  return page.run(ex, values(f));
 }
 
 export async function countMatching(ex: Executor, f: ProjectFilter): Promise<number> {
-  const [row] = await ex.select({ n: count() }).from(projects).where(where(f));
+  const shape = shapeOf(f);
+  let counted = counts.get(shape);
+  if (!counted) {
+    const fields = { n: count() };
+    counted = compileSelect<{ n: number }>(
+      ex.select(fields).from(projects).where(where(shape)),
+      fields,
+      true,
+    );
+    counts.set(shape, counted);
+  }
+  const [row] = await counted.run(ex, values(f));
   return row?.n ?? 0;
 }
 
