@@ -153,6 +153,25 @@ export function compileSelect<Row>(
   };
 }
 
+/**
+ * `compileSelect` on first use: the select is built from the executor of the first run (its text
+ * is the same on PGlite and PostgreSQL), and every run goes through its own executor's driver, a
+ * transaction's included. For reads with one fixed shape, declared once at module level.
+ */
+export function compileOnFirstRun<Row>(
+  build: (ex: Executor) => { toSQL(): { sql: string; params: unknown[] } },
+  fields: Record<string, unknown>,
+  named: boolean,
+): Pick<CompiledSelect<Row>, 'run'> {
+  let compiled: CompiledSelect<Row> | undefined;
+  return {
+    run(ex, values) {
+      compiled ??= compileSelect<Row>(build(ex), fields, named);
+      return compiled.run(ex, values);
+    },
+  };
+}
+
 /** A raw statement compiled once: its text fixed, its values bound per execution. */
 export interface CompiledStatement {
   /** The rows as arrays, in the order of the statement's output columns. */

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, type Executor, rowsOf } from '../../infra/db/client.ts';
 import { bounties, bountyCounts, projects, submissions, tokenStates } from '../../infra/db/schema.ts';
-import { type CompiledSelect, compileSelect } from '../../infra/db/statement.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 export type BountyRow = typeof bounties.$inferSelect;
 export type NewBounty = Omit<typeof bounties.$inferInsert, 'search'>;
@@ -43,23 +43,21 @@ export async function insert(ex: Executor, row: NewBounty): Promise<void> {
   await ex.insert(bounties).values(row);
 }
 
-// The reads behind every bounty's page and action, compiled once (statement.ts) on first use: the
-// text is the same on either database, and each run goes through the driver of the executor it is
-// given (a transaction's included). Drizzle would build the SQL and map the rows on every call.
-let byId: CompiledSelect<BountyWithProject> | undefined;
-let submissionsById: CompiledSelect<SubmissionRow> | undefined;
-
-export async function findById(ex: Executor, id: string): Promise<BountyWithProject | undefined> {
-  byId ??= compileSelect<BountyWithProject>(
+// The reads behind every bounty's page and action, compiled once (statement.ts): drizzle would
+// build the SQL and map the rows on every call.
+const byId = compileOnFirstRun<BountyWithProject>(
+  (ex) =>
     ex
       .select(withProject)
       .from(bounties)
       .innerJoin(projects, eq(projects.id, bounties.projectId))
       .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
       .where(eq(bounties.id, sql.placeholder('id'))),
-    withProject,
-    true,
-  );
+  withProject,
+  true,
+);
+
+export async function findById(ex: Executor, id: string): Promise<BountyWithProject | undefined> {
   const [row] = await byId.run(ex, { id });
   return row;
 }
@@ -195,17 +193,19 @@ export async function markExpiringClaims(
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 
-/** The bounty's submissions, newest first (the bounty detail's read side). */
-export function submissionsOf(ex: Executor, bountyId: string): Promise<SubmissionRow[]> {
-  submissionsById ??= compileSelect<SubmissionRow>(
+const submissionsById = compileOnFirstRun<SubmissionRow>(
+  (ex) =>
     ex
       .select()
       .from(submissions)
       .where(eq(submissions.bountyId, sql.placeholder('bountyId')))
       .orderBy(desc(submissions.createdAt), desc(submissions.id)),
-    getTableColumns(submissions),
-    true,
-  );
+  getTableColumns(submissions),
+  true,
+);
+
+/** The bounty's submissions, newest first (the bounty detail's read side). */
+export function submissionsOf(ex: Executor, bountyId: string): Promise<SubmissionRow[]> {
   return submissionsById.run(ex, { bountyId });
 }
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { bounties, projects, submissions } from '../../infra/db/schema.ts';
-import { type CompiledSelect, compileSelect } from '../../infra/db/statement.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -10,25 +10,20 @@ export async function insert(ex: Executor, row: ProjectRow): Promise<ProjectRow>
   return created as ProjectRow;
 }
 
-// The project reads behind every page and every bounty rule, compiled once on first use
-// (statement.ts, as the bounty reads are): the text is the same on either database, and each run
-// goes through the driver of the executor it is given. Drizzle would build the SQL and map the
-// rows on every call.
+// The project reads behind every page and every bounty rule, compiled once (statement.ts, as the
+// bounty reads are): drizzle would build the SQL and map the rows on every call.
 const projectColumns = getTableColumns(projects);
-let byId: CompiledSelect<ProjectRow> | undefined;
-/** Per filter shape (status given or not, founder given or not): the page, and its count. */
-const pages = new Map<number, CompiledSelect<ProjectRow>>();
-const counts = new Map<number, CompiledSelect<{ n: number }>>();
-
-export async function findById(ex: Executor, id: string): Promise<ProjectRow | undefined> {
-  byId ??= compileSelect<ProjectRow>(
+const byId = compileOnFirstRun<ProjectRow>(
+  (ex) =>
     ex
       .select()
       .from(projects)
       .where(eq(projects.id, sql.placeholder('id'))),
-    projectColumns,
-    true,
-  );
+  projectColumns,
+  true,
+);
+
+export async function findById(ex: Executor, id: string): Promise<ProjectRow | undefined> {
   const [row] = await byId.run(ex, { id });
   return row;
 }
@@ -76,11 +71,11 @@ const values = (f: ProjectFilter) => ({
   offset: f.offset,
 });
 
-export function list(ex: Executor, f: ProjectFilter): Promise<ProjectRow[]> {
-  const shape = shapeOf(f);
-  let page = pages.get(shape);
-  if (!page) {
-    page = compileSelect<ProjectRow>(
+/** Per filter shape (`shapeOf`): the page, and its count. */
+const SHAPES = [0, 1, 2, 3];
+const pages = SHAPES.map((shape) =>
+  compileOnFirstRun<ProjectRow>(
+    (ex) =>
       ex
         .select()
         .from(projects)
@@ -88,27 +83,25 @@ export function list(ex: Executor, f: ProjectFilter): Promise<ProjectRow[]> {
         .orderBy(desc(projects.createdAt), desc(projects.id))
         .limit(sql.placeholder('limit') as unknown as number)
         .offset(sql.placeholder('offset') as unknown as number),
-      projectColumns,
-      true,
-    );
-    pages.set(shape, page);
-  }
-  return page.run(ex, values(f));
+    projectColumns,
+    true,
+  ),
+);
+const counted = { n: count() };
+const counts = SHAPES.map((shape) =>
+  compileOnFirstRun<{ n: number }>(
+    (ex) => ex.select(counted).from(projects).where(where(shape)),
+    counted,
+    true,
+  ),
+);
+
+export function list(ex: Executor, f: ProjectFilter): Promise<ProjectRow[]> {
+  return (pages[shapeOf(f)] as (typeof pages)[number]).run(ex, values(f));
 }
 
 export async function countMatching(ex: Executor, f: ProjectFilter): Promise<number> {
-  const shape = shapeOf(f);
-  let counted = counts.get(shape);
-  if (!counted) {
-    const fields = { n: count() };
-    counted = compileSelect<{ n: number }>(
-      ex.select(fields).from(projects).where(where(shape)),
-      fields,
-      true,
-    );
-    counts.set(shape, counted);
-  }
-  const [row] = await counted.run(ex, values(f));
+  const [row] = await (counts[shapeOf(f)] as (typeof counts)[number]).run(ex, values(f));
   return row?.n ?? 0;
 }
 
