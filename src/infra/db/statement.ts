@@ -1,7 +1,8 @@
 import { types } from '@electric-sql/pglite';
-import { Column, fillPlaceholders, is, noopDecoder, SQL } from 'drizzle-orm';
+import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
+import { rowMapper } from './row-mapper.ts';
 
 /**
  * A drizzle select compiled once and run many times straight through the driver, for hot reads
@@ -14,10 +15,6 @@ import type { Executor } from './client.ts';
 export interface CompiledSelect<Row> {
   run(ex: Executor, values: Record<string, unknown>): Promise<Row[]>;
   readonly text: string;
-}
-
-interface Decoder {
-  mapFromDriverValue(value: unknown): unknown;
 }
 
 // What drizzle's PGlite session passes: timestamps and dates stay text, the column mappers read them.
@@ -108,41 +105,35 @@ function inliner(text: string, count: number): (params: unknown[]) => string {
   };
 }
 
+/** A drizzle select, as far as compiling it goes: its text and values, its selection and joins. */
+export interface SelectQuery {
+  toSQL(): { sql: string; params: unknown[] };
+}
+
+/** The select builder's final selection (after its joins) and which joined tables may be null. */
+function selectionOf(query: SelectQuery): {
+  fields: Record<string, unknown>;
+  joins?: Record<string, boolean>;
+} {
+  const q = query as unknown as {
+    config?: { fields?: Record<string, unknown> };
+    joinsNotNullableMap?: Record<string, boolean>;
+  };
+  if (!q.config?.fields) throw new Error('compileSelect: not a drizzle select');
+  return { fields: q.config.fields, ...(q.joinsNotNullableMap ? { joins: q.joinsNotNullableMap } : {}) };
+}
+
 /**
- * Compiles `query` (a drizzle select whose `fields` are its flat selection, in order) once.
- * `named`: a named prepared statement on postgres-js (parsed and planned once per connection),
- * else an unnamed one with its values inlined (`inliner`), planned for each execution's values.
+ * Compiles `query` (a drizzle select) once: its rows come in its selection's shape, nested
+ * objects included, as drizzle would map them (`rowMapper`). `named`: a named prepared statement
+ * on postgres-js (parsed and planned once per connection), else an unnamed one with its values
+ * inlined (`inliner`), planned for each execution's values.
  */
-export function compileSelect<Row>(
-  query: { toSQL(): { sql: string; params: unknown[] } },
-  fields: Record<string, unknown>,
-  named: boolean,
-): CompiledSelect<Row> {
+export function compileSelect<Row>(query: SelectQuery, named: boolean): CompiledSelect<Row> {
   const { sql: text, params } = query.toSQL();
   const inline = named ? null : inliner(text, params.length);
-  const keys = Object.keys(fields);
-  const decoders: Decoder[] = Object.values(fields).map((f) => {
-    if (is(f, Column)) return f as Decoder;
-    // `decoder` is drizzle's own (internal) per-field mapper: what `sql<T>`.mapWith() sets.
-    if (is(f, SQL)) return (f as unknown as { decoder: Decoder }).decoder;
-    if (is(f, SQL.Aliased)) return (f.sql as unknown as { decoder: Decoder }).decoder;
-    throw new Error('compileSelect: only columns and sql fields are decoded');
-  });
-  // Most columns come from the driver as they are (text, booleans, timestamps as text): no call.
-  const identity = decoders.map(
-    (d) =>
-      d.mapFromDriverValue === Column.prototype.mapFromDriverValue ||
-      d.mapFromDriverValue === noopDecoder.mapFromDriverValue,
-  );
-  const width = keys.length;
-  const decode = (values: unknown[]): Row => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < width; i++) {
-      const v = values[i];
-      row[keys[i] as string] = v === null || identity[i] ? v : (decoders[i] as Decoder).mapFromDriverValue(v);
-    }
-    return row as Row;
-  };
+  const { fields, joins } = selectionOf(query);
+  const decode = rowMapper<Row>(fields, joins);
   return {
     text,
     async run(ex, values) {
@@ -158,16 +149,15 @@ export function compileSelect<Row>(
  * is the same on PGlite and PostgreSQL), and every run goes through its own executor's driver, a
  * transaction's included. For reads with one fixed shape, declared once at module level.
  */
-export function compileOnFirstRun<Row>(
-  build: (ex: Executor) => { toSQL(): { sql: string; params: unknown[] } },
-  fields: Record<string, unknown>,
-  named: boolean,
-): Pick<CompiledSelect<Row>, 'run'> {
-  let compiled: CompiledSelect<Row> | undefined;
+export function compileOnFirstRun<Query extends SelectQuery & PromiseLike<unknown[]>>(
+  build: (ex: Executor) => Query,
+  named = true,
+): { run(ex: Executor, values: Record<string, unknown>): Promise<Awaited<Query>> } {
+  let compiled: CompiledSelect<Awaited<Query>[number]> | undefined;
   return {
     run(ex, values) {
-      compiled ??= compileSelect<Row>(build(ex), fields, named);
-      return compiled.run(ex, values);
+      compiled ??= compileSelect(build(ex), named);
+      return compiled.run(ex, values) as Promise<Awaited<Query>>;
     },
   };
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { activityEvents } from '../../infra/db/schema.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 export type ActivityRow = typeof activityEvents.$inferSelect;
 
@@ -27,20 +28,38 @@ export interface ActivityFilter {
   agentId?: string;
 }
 
+/** The feed's optional conditions; a filter's shape has one bit per condition present. */
+const CONDITIONS = [
+  ['before', (v: Placeholder) => lt(activityEvents.id, v)],
+  ['type', (v: Placeholder) => eq(activityEvents.type, v)],
+  ['projectId', (v: Placeholder) => eq(activityEvents.projectId, v)],
+  ['agentId', (v: Placeholder) => eq(activityEvents.agentId, v)],
+] as const;
+
+// The public feed, one statement per shape compiled once (statement.ts): personal events (with
+// recipients) are never listed here.
+const feeds = Array.from({ length: 1 << CONDITIONS.length }, (_, shape) =>
+  compileOnFirstRun((ex) =>
+    ex
+      .select()
+      .from(activityEvents)
+      .where(
+        and(
+          isNull(activityEvents.recipients),
+          ...CONDITIONS.filter((_, i) => shape & (1 << i)).map(([name, condition]) =>
+            condition(sql.placeholder(name)),
+          ),
+        ),
+      )
+      .orderBy(desc(activityEvents.id))
+      .limit(sql.placeholder('limit') as unknown as number),
+  ),
+);
+
 /** Newest first. Ids are UUIDv7, so id order is time order and `before` is a stable cursor. */
 export function list(ex: Executor, f: ActivityFilter): Promise<ActivityRow[]> {
-  // The public feed: personal events (with recipients) are never listed here.
-  const where: SQL[] = [isNull(activityEvents.recipients)];
-  if (f.before) where.push(lt(activityEvents.id, f.before));
-  if (f.type) where.push(eq(activityEvents.type, f.type));
-  if (f.projectId) where.push(eq(activityEvents.projectId, f.projectId));
-  if (f.agentId) where.push(eq(activityEvents.agentId, f.agentId));
-  return ex
-    .select()
-    .from(activityEvents)
-    .where(and(...where))
-    .orderBy(desc(activityEvents.id))
-    .limit(f.limit);
+  const shape = CONDITIONS.reduce((bits, [name], i) => (f[name] ? bits | (1 << i) : bits), 0);
+  return (feeds[shape] as (typeof feeds)[number]).run(ex, f as unknown as Record<string, unknown>);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../infra/db/client.ts';
 import { agents } from '../../infra/db/schema.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 import { foldName } from '../../lib/text.ts';
 
 export type AgentRow = typeof agents.$inferSelect;
@@ -75,7 +76,9 @@ export function prepareFindById(db: Db) {
     .prepare('agent_by_id');
 }
 
+const counted = compileOnFirstRun((ex) => ex.select({ n: sql<number>`count(*)::int` }).from(agents));
+
 export async function count(ex: Executor): Promise<number> {
-  const [row] = await ex.select({ n: sql<number>`count(*)::int` }).from(agents);
+  const [row] = await counted.run(ex, {});
   return row?.n ?? 0;
 }

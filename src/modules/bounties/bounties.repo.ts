@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Db, type Executor, rowsOf } from '../../infra/db/client.ts';
 import { bounties, bountyCounts, projects, submissions, tokenStates } from '../../infra/db/schema.ts';
 import { compileOnFirstRun } from '../../infra/db/statement.ts';
@@ -45,16 +45,13 @@ export async function insert(ex: Executor, row: NewBounty): Promise<void> {
 
 // The reads behind every bounty's page and action, compiled once (statement.ts): drizzle would
 // build the SQL and map the rows on every call.
-const byId = compileOnFirstRun<BountyWithProject>(
-  (ex) =>
-    ex
-      .select(withProject)
-      .from(bounties)
-      .innerJoin(projects, eq(projects.id, bounties.projectId))
-      .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
-      .where(eq(bounties.id, sql.placeholder('id'))),
-  withProject,
-  true,
+const byId = compileOnFirstRun((ex) =>
+  ex
+    .select(withProject)
+    .from(bounties)
+    .innerJoin(projects, eq(projects.id, bounties.projectId))
+    .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
+    .where(eq(bounties.id, sql.placeholder('id'))),
 );
 
 export async function findById(ex: Executor, id: string): Promise<BountyWithProject | undefined> {
@@ -62,17 +59,21 @@ export async function findById(ex: Executor, id: string): Promise<BountyWithProj
   return row;
 }
 
-/** Counts and reward sums by status for one project or, with '*', all of them. */
-export function countsByStatus(ex: Executor, scope: string) {
-  return ex
+const countsOf = compileOnFirstRun((ex) =>
+  ex
     .select({
       status: bountyCounts.status,
       n: sql<string>`sum(${bountyCounts.n})`,
       rewards: sql<string>`sum(${bountyCounts.rewardSum})`,
     })
     .from(bountyCounts)
-    .where(eq(bountyCounts.scope, scope))
-    .groupBy(bountyCounts.status);
+    .where(eq(bountyCounts.scope, sql.placeholder('scope')))
+    .groupBy(bountyCounts.status),
+);
+
+/** Counts and reward sums by status for one project or, with '*', all of them. */
+export function countsByStatus(ex: Executor, scope: string) {
+  return countsOf.run(ex, { scope });
 }
 
 /** An agent's claims still open, newest first: on every `/me`, a named prepared statement. */
@@ -193,15 +194,12 @@ export async function markExpiringClaims(
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 
-const submissionsById = compileOnFirstRun<SubmissionRow>(
-  (ex) =>
-    ex
-      .select()
-      .from(submissions)
-      .where(eq(submissions.bountyId, sql.placeholder('bountyId')))
-      .orderBy(desc(submissions.createdAt), desc(submissions.id)),
-  getTableColumns(submissions),
-  true,
+const submissionsById = compileOnFirstRun((ex) =>
+  ex
+    .select()
+    .from(submissions)
+    .where(eq(submissions.bountyId, sql.placeholder('bountyId')))
+    .orderBy(desc(submissions.createdAt), desc(submissions.id)),
 );
 
 /** The bounty's submissions, newest first (the bounty detail's read side). */
@@ -210,11 +208,15 @@ export function submissionsOf(ex: Executor, bountyId: string): Promise<Submissio
 }
 
 /** Fees of all approved submissions, in token base units. */
-export async function sumApprovedFeeUnits(ex: Executor): Promise<bigint> {
-  const [row] = await ex
+const approvedFees = compileOnFirstRun((ex) =>
+  ex
     .select({ total: sql<string>`coalesce(sum(${submissions.feeUnits}), 0)::text` })
     .from(submissions)
-    .where(eq(submissions.status, 'approved'));
+    .where(eq(submissions.status, 'approved')),
+);
+
+export async function sumApprovedFeeUnits(ex: Executor): Promise<bigint> {
+  const [row] = await approvedFees.run(ex, {});
   return BigInt(row?.total ?? '0');
 }
 

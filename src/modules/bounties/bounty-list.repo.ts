@@ -160,7 +160,7 @@ function pageQuery(
   const selection = { ...columns, total: sql<string>`(${totalOf(ex, f, countCap({ limit, offset }))})` };
   if (sort === 'relevance' && f.q !== undefined) {
     const r = ranked(ex, { ...f, q: f.q }, limit, offset);
-    const query = ex
+    return ex
       .select(selection)
       .from(r)
       .innerJoin(bounties, eq(bounties.id, r.id))
@@ -169,9 +169,8 @@ function pageQuery(
       .orderBy(desc(r.rank), desc(r.created_at), desc(r.id))
       .limit(literal(limit))
       .offset(literal(offset));
-    return { query, selection };
   }
-  const query = ex
+  return ex
     .select(selection)
     .from(bounties)
     .innerJoin(projects, eq(projects.id, bounties.projectId))
@@ -180,7 +179,6 @@ function pageQuery(
     .orderBy(...newest)
     .limit(literal(limit))
     .offset(literal(offset));
-  return { query, selection };
 }
 
 type Page<C extends Columns> = (Rows[C] & { total: string })[];
@@ -228,8 +226,8 @@ function statementFor(ex: Executor, f: BountyFilter, columns: Columns): Statemen
     payable: p('payable', f.payable),
     q: p('q', f.q),
   };
-  const { query, selection } = pageQuery(ex, shape, f.limit, f.offset, f.sort, COLUMNS[columns]);
-  const statement = compileSelect<Rows[Columns] & { total: string }>(query, selection, named);
+  const query = pageQuery(ex, shape, f.limit, f.offset, f.sort, COLUMNS[columns]);
+  const statement = compileSelect<Rows[Columns] & { total: string }>(query, named);
   if (statements.size >= MAX_STATEMENTS) statements.clear();
   statements.set(key, statement);
   return statement;

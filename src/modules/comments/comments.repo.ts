@@ -1,6 +1,7 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { agents, bountyComments } from '../../infra/db/schema.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 export type CommentRow = typeof bountyComments.$inferSelect & { authorName: string };
 
@@ -8,9 +9,9 @@ export async function insert(ex: Executor, row: typeof bountyComments.$inferInse
   await ex.insert(bountyComments).values(row);
 }
 
-/** The bounty's comments, oldest first (ids are UUIDv7), with each author's name. */
-export function list(ex: Executor, bountyId: string, limit: number, offset: number): Promise<CommentRow[]> {
-  return ex
+// The conversation's reads, behind every bounty page: compiled once (statement.ts).
+const page = compileOnFirstRun((ex) =>
+  ex
     .select({
       id: bountyComments.id,
       bountyId: bountyComments.bountyId,
@@ -21,16 +22,25 @@ export function list(ex: Executor, bountyId: string, limit: number, offset: numb
     })
     .from(bountyComments)
     .innerJoin(agents, eq(agents.id, bountyComments.authorId))
-    .where(eq(bountyComments.bountyId, bountyId))
+    .where(eq(bountyComments.bountyId, sql.placeholder('bountyId')))
     .orderBy(asc(bountyComments.id))
-    .limit(limit)
-    .offset(offset);
+    .limit(sql.placeholder('limit') as unknown as number)
+    .offset(sql.placeholder('offset') as unknown as number),
+);
+
+/** The bounty's comments, oldest first (ids are UUIDv7), with each author's name. */
+export function list(ex: Executor, bountyId: string, limit: number, offset: number): Promise<CommentRow[]> {
+  return page.run(ex, { bountyId, limit, offset });
 }
 
-export async function countOf(ex: Executor, bountyId: string): Promise<number> {
-  const [row] = await ex
+const counted = compileOnFirstRun((ex) =>
+  ex
     .select({ n: count() })
     .from(bountyComments)
-    .where(eq(bountyComments.bountyId, bountyId));
+    .where(eq(bountyComments.bountyId, sql.placeholder('bountyId'))),
+);
+
+export async function countOf(ex: Executor, bountyId: string): Promise<number> {
+  const [row] = await counted.run(ex, { bountyId });
   return Number(row?.n ?? 0);
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, count, desc, eq, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { bounties, projects, submissions } from '../../infra/db/schema.ts';
 import { compileOnFirstRun } from '../../infra/db/statement.ts';
@@ -12,15 +12,11 @@ export async function insert(ex: Executor, row: ProjectRow): Promise<ProjectRow>
 
 // The project reads behind every page and every bounty rule, compiled once (statement.ts, as the
 // bounty reads are): drizzle would build the SQL and map the rows on every call.
-const projectColumns = getTableColumns(projects);
-const byId = compileOnFirstRun<ProjectRow>(
-  (ex) =>
-    ex
-      .select()
-      .from(projects)
-      .where(eq(projects.id, sql.placeholder('id'))),
-  projectColumns,
-  true,
+const byId = compileOnFirstRun((ex) =>
+  ex
+    .select()
+    .from(projects)
+    .where(eq(projects.id, sql.placeholder('id'))),
 );
 
 export async function findById(ex: Executor, id: string): Promise<ProjectRow | undefined> {
@@ -28,8 +24,13 @@ export async function findById(ex: Executor, id: string): Promise<ProjectRow | u
   return row;
 }
 
+/** These ids as one array value: one statement whatever their number (an IN list is one per length). */
+const anyOf = (column: Column, name: string) => sql`${column} = any(${sql.placeholder(name)}::text[])`;
+
+const byIds = compileOnFirstRun((ex) => ex.select().from(projects).where(anyOf(projects.id, 'ids')));
+
 export function findByIds(ex: Executor, ids: string[]): Promise<ProjectRow[]> {
-  return ex.select().from(projects).where(inArray(projects.id, ids));
+  return byIds.run(ex, { ids });
 }
 
 /**
@@ -74,26 +75,19 @@ const values = (f: ProjectFilter) => ({
 /** Per filter shape (`shapeOf`): the page, and its count. */
 const SHAPES = [0, 1, 2, 3];
 const pages = SHAPES.map((shape) =>
-  compileOnFirstRun<ProjectRow>(
-    (ex) =>
-      ex
-        .select()
-        .from(projects)
-        .where(where(shape))
-        .orderBy(desc(projects.createdAt), desc(projects.id))
-        .limit(sql.placeholder('limit') as unknown as number)
-        .offset(sql.placeholder('offset') as unknown as number),
-    projectColumns,
-    true,
+  compileOnFirstRun((ex) =>
+    ex
+      .select()
+      .from(projects)
+      .where(where(shape))
+      .orderBy(desc(projects.createdAt), desc(projects.id))
+      .limit(sql.placeholder('limit') as unknown as number)
+      .offset(sql.placeholder('offset') as unknown as number),
   ),
 );
 const counted = { n: count() };
 const counts = SHAPES.map((shape) =>
-  compileOnFirstRun<{ n: number }>(
-    (ex) => ex.select(counted).from(projects).where(where(shape)),
-    counted,
-    true,
-  ),
+  compileOnFirstRun((ex) => ex.select(counted).from(projects).where(where(shape))),
 );
 
 export function list(ex: Executor, f: ProjectFilter): Promise<ProjectRow[]> {
@@ -117,19 +111,11 @@ export interface ReviewStatsRow {
   owed: number;
 }
 
-/**
- * Review figures of the submissions to these projects' bounties, one grouped query for a page:
- * `staleBefore` (the service clock's now minus 7 days) splits off the long-pending ones.
- */
-export function reviewStats(
-  ex: Executor,
-  projectIds: string[],
-  staleBefore: Date,
-): Promise<ReviewStatsRow[]> {
-  // A request for changes is a review too: each submission's time to its (first) review counts.
-  const reviewed = sql`${submissions.status} in ('approved', 'rejected', 'changes_requested')`;
-  const pending = sql`${submissions.status} = 'pending'`;
-  return ex
+// A request for changes is a review too: each submission's time to its (first) review counts.
+const reviewed = sql`${submissions.status} in ('approved', 'rejected', 'changes_requested')`;
+const pending = sql`${submissions.status} = 'pending'`;
+const reviewStatsOf = compileOnFirstRun((ex) =>
+  ex
     .select({
       projectId: bounties.projectId,
       approved: sql<number>`(count(*) filter (where ${submissions.status} = 'approved'))::int`,
@@ -140,20 +126,33 @@ export function reviewStats(
       ) filter (where ${reviewed})`,
       awaitingReview: sql<number>`(count(*) filter (where ${pending}))::int`,
       awaitingOver7Days: sql<number>`(count(*) filter (where ${pending}
-        and ${submissions.createdAt} < ${staleBefore.toISOString()}::timestamptz))::int`,
+        and ${submissions.createdAt} < ${sql.placeholder('staleBefore')}::timestamptz))::int`,
       owed: sql<number>`(count(*) filter (where ${pending} and ${submissions.founderMerged}))::int`,
     })
     .from(submissions)
     .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
-    .where(inArray(bounties.projectId, projectIds))
-    .groupBy(bounties.projectId);
+    .where(anyOf(bounties.projectId, 'projectIds'))
+    .groupBy(bounties.projectId),
+);
+
+/**
+ * Review figures of the submissions to these projects' bounties, one grouped query for a page:
+ * `staleBefore` (the service clock's now minus 7 days) splits off the long-pending ones.
+ */
+export function reviewStats(
+  ex: Executor,
+  projectIds: string[],
+  staleBefore: Date,
+): Promise<ReviewStatsRow[]> {
+  return reviewStatsOf.run(ex, { projectIds, staleBefore: staleBefore.toISOString() });
 }
 
+const byStatus = compileOnFirstRun((ex) =>
+  ex.select({ status: projects.status, n: count() }).from(projects).groupBy(projects.status),
+);
+
 export async function countByStatus(ex: Executor): Promise<Record<string, number>> {
-  const rows = await ex
-    .select({ status: projects.status, n: count() })
-    .from(projects)
-    .groupBy(projects.status);
+  const rows = await byStatus.run(ex, {});
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { accountNonces, walletIntents, walletTxs } from '../../infra/db/schema.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 /**
  * The transaction engine's rows: each signer's nonce counter and lease (`account_nonces`), each
@@ -64,8 +65,17 @@ export async function insertOrReopenFiller(ex: Executor, row: typeof walletTxs.$
     });
 }
 
+// The wallet's reads (GET /api/agents/me/wallet/transactions and one transaction), compiled once
+// (statement.ts): drizzle would build the SQL and map the rows on every request.
+const intentById = compileOnFirstRun((ex) =>
+  ex
+    .select()
+    .from(walletIntents)
+    .where(eq(walletIntents.id, sql.placeholder('id'))),
+);
+
 export async function findIntent(ex: Executor, id: string): Promise<IntentRow | undefined> {
-  const [row] = await ex.select().from(walletIntents).where(eq(walletIntents.id, id));
+  const [row] = await intentById.run(ex, { id });
   return row;
 }
 
@@ -82,13 +92,17 @@ export async function intentByRequest(ex: Executor, agentId: string, requestKey:
   return row;
 }
 
-export function intentsOf(ex: Executor, agentId: string, limit: number) {
-  return ex
+const intentsByAgent = compileOnFirstRun((ex) =>
+  ex
     .select()
     .from(walletIntents)
-    .where(eq(walletIntents.agentId, agentId))
+    .where(eq(walletIntents.agentId, sql.placeholder('agentId')))
     .orderBy(desc(walletIntents.createdAt), desc(walletIntents.id))
-    .limit(limit);
+    .limit(sql.placeholder('limit') as unknown as number),
+);
+
+export function intentsOf(ex: Executor, agentId: string, limit: number): Promise<IntentRow[]> {
+  return intentsByAgent.run(ex, { agentId, limit });
 }
 
 export async function updateIntent(
