@@ -4,11 +4,10 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import view from '@fastify/view';
-import { Eta } from 'eta';
 import type { FastifyInstance, onRequestHookHandler, RawServerBase, RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
 import { securityHeaderList } from '../infra/http/security-headers.ts';
-import { renderMarkdown } from './markdown.ts';
+import { pageEngine } from './eta-engine.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const VIEWS_DIR = join(here, 'views');
@@ -54,21 +53,6 @@ function pageHeaders(app: FastifyInstance): void {
 }
 
 /**
- * Eta, escaping every interpolation, with `md(text)` in every template: Markdown rendered safely
- * (markdown.ts), to insert raw: `<%~ md(b.description) %>`. A template runs with the engine as
- * `this`, so the header reads the renderer from it.
- */
-function etaWithMarkdown(): Eta {
-  const eta = new Eta({
-    views: VIEWS_DIR,
-    autoEscape: true,
-    cache: true,
-    functionHeader: 'const md = this.markdown;',
-  });
-  return Object.assign(eta, { markdown: renderMarkdown });
-}
-
-/**
  * What every page needs, shared by the public pages and the console: the template engine (Eta,
  * escaping every interpolation by default), form bodies, cookies, static assets under /assets
  * (our CSS and scripts, and htmx from its npm package), and security headers with a content
@@ -80,7 +64,7 @@ export const webCore = fp(async (app: FastifyInstance) => {
   await app.register(formbody);
   pageHeaders(app);
   await app.register(view, {
-    engine: { eta: etaWithMarkdown() },
+    engine: { eta: pageEngine(VIEWS_DIR) },
     templates: VIEWS_DIR,
     // Compiled templates are cached. @fastify/view otherwise follows NODE_ENV and, unless it is
     // "production", configures Eta to read and compile every template again on every render

@@ -178,8 +178,13 @@ export async function loadProject(
     chart: state ? curveChart(state, project.token_symbol) : null,
     review: reviewRecord(project),
     stats: project.review_stats,
+    // What the page's table shows of each bounty (a row's whole JSON spread here cost more).
     bounties: list.bounties.map((b) => ({
-      ...b,
+      id: b.id,
+      title: b.title,
+      difficulty: b.difficulty,
+      status: b.status,
+      payable: b.payable,
       reward: groupDigits(b.reward_amount),
       status_label: statusLabel(b.status),
       created: when(b.created_at, now),
