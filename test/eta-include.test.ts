@@ -16,7 +16,10 @@ describe('the pages template engine', () => {
     join(views, 'page.eta'),
     "<% layout('./layout', it) %><%~ include('./row', { a: it.rows[0] }) %>,<%~ include('./row', it) %>",
   );
-  writeFileSync(join(views, 'row.eta'), '<%= it.a %>/<%= it.title ?? "no title" %>/<%= md("*x*").includes("<em>x</em>") %>');
+  writeFileSync(
+    join(views, 'row.eta'),
+    '<%= it.a %>/<%= it.title ?? "no title" %>/<%= md("*x*").includes("<em>x</em>") %>',
+  );
   const eta = pageEngine(views);
 
   it('gives a partial its data as it is, and the layout the page and its body', () => {
