@@ -393,6 +393,51 @@ describe('the compiled everyday reads', () => {
   });
 });
 
+describe('the reads behind every signed-in request and page', () => {
+  it("an agent by id and by key hash, its active claims, the feed's newest events", async () => {
+    const db = ctx.database.db;
+    const people = [s.founder, s.dev, s2.founder];
+    await both(async (ex) => {
+      for (const a of people) {
+        const row = await agentsRepo.findById(ex, a.id);
+        expect(row).toEqual((await ex.select().from(agents).where(eq(agents.id, a.id)).limit(1))[0]);
+        const hash = row?.apiKeyHash as string;
+        expect(await agentsRepo.findByKeyHash(ex, hash)).toEqual(
+          (
+            await ex
+              .select({ id: agents.id, name: agents.name, walletAddress: agents.walletAddress })
+              .from(agents)
+              .where(eq(agents.apiKeyHash, hash))
+              .limit(1)
+          )[0],
+        );
+        expect(await bountiesRepo.activeClaimsOf(ex, a.id)).toEqual(
+          await ex
+            .select({
+              id: bounties.id,
+              projectId: bounties.projectId,
+              title: bounties.title,
+              status: bounties.status,
+              claimedAt: bounties.claimedAt,
+            })
+            .from(bounties)
+            .where(and(eq(bounties.claimedBy, a.id), inArray(bounties.status, ['claimed', 'in_review'])))
+            .orderBy(desc(bounties.claimedAt)),
+        );
+      }
+      expect(await agentsRepo.findById(ex, 'agent_none')).toBeUndefined();
+      expect(await agentsRepo.findByKeyHash(ex, 'none')).toBeUndefined();
+      const [newest] = await ex.select().from(activityEvents).orderBy(desc(activityEvents.id)).limit(1);
+      expect(await activityRepo.latestId(ex)).toBe(newest?.id);
+    });
+    // The scene's dev has one claim open (in review); the feed's last ready event is a real one.
+    expect((await bountiesRepo.activeClaimsOf(db, s.dev.id)).map((c) => c.id)).toEqual([ids.reviewed]);
+    const ready = await activityRepo.latestReady(db);
+    expect(ready.id).toBe(await activityRepo.latestId(db));
+    expect(BigInt(ready.txid)).toBeGreaterThan(0n);
+  });
+});
+
 describe('rows in nested objects (rowMapper)', () => {
   it('maps a nested selection as drizzle does, a left-joined table with no row as null', async () => {
     const build = (ex: Executor) =>

@@ -175,14 +175,19 @@ export function replay(
     .limit(limit);
 }
 
-/** The last event no running transaction can precede: where a new reader starts "from now". */
-export async function latestReady(ex: Executor): Promise<StreamPosition> {
-  const [row] = await ex
+// Every public page reads it (what changed last, for its live updates): compiled once.
+const ready = compileOnFirstRun((ex) =>
+  ex
     .select({ txid: streamColumns.txid, id: activityEvents.id })
     .from(activityEvents)
     .where(sql`${activityEvents.txid} < ${finalBound}`)
     .orderBy(desc(activityEvents.txid), desc(activityEvents.id))
-    .limit(1);
+    .limit(1),
+);
+
+/** The last event no running transaction can precede: where a new reader starts "from now". */
+export async function latestReady(ex: Executor): Promise<StreamPosition> {
+  const [row] = await ready.run(ex, {});
   return row ?? STREAM_START;
 }
 
@@ -190,11 +195,11 @@ export async function latestReady(ex: Executor): Promise<StreamPosition> {
 export const ACTIVITY_CHANNEL = 'activity';
 
 /** The newest event's id (ids are UUIDv7: time order), or null: what changed last, in one index probe. */
+const latest = compileOnFirstRun((ex) =>
+  ex.select({ id: activityEvents.id }).from(activityEvents).orderBy(desc(activityEvents.id)).limit(1),
+);
+
 export async function latestId(ex: Executor): Promise<string | null> {
-  const [row] = await ex
-    .select({ id: activityEvents.id })
-    .from(activityEvents)
-    .orderBy(desc(activityEvents.id))
-    .limit(1);
+  const [row] = await latest.run(ex, {});
   return row?.id ?? null;
 }

@@ -15,15 +15,11 @@ export interface AgentWallet {
  * of the agents table outside this module).
  */
 export class AgentDirectory {
-  private readonly byId: ReturnType<typeof repo.prepareFindById>;
-
-  constructor(db: Db) {
-    this.byId = repo.prepareFindById(db);
-  }
+  constructor(private readonly db: Db) {}
 
   /** The agent row; 404 for unknown or malformed ids. */
   async require(id: string): Promise<repo.AgentRow> {
-    const row = isId('agent', id) ? (await this.byId.execute({ id }))[0] : undefined;
+    const row = isId('agent', id) ? await repo.findById(this.db, id) : undefined;
     if (!row) throw notFound('agent');
     return row;
   }

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../infra/db/client.ts';
+import type { Executor } from '../../infra/db/client.ts';
 import { agents } from '../../infra/db/schema.ts';
 import { compileOnFirstRun } from '../../infra/db/statement.ts';
 import { foldName } from '../../lib/text.ts';
@@ -15,8 +15,18 @@ export async function insert(ex: Executor, row: Omit<AgentRow, 'nameFold'>): Pro
   return created as AgentRow;
 }
 
+// An agent by id, read on most requests (`/me`, every page, each person on a bounty page):
+// compiled once (statement.ts), a named prepared statement on the primary key.
+const byId = compileOnFirstRun((ex) =>
+  ex
+    .select()
+    .from(agents)
+    .where(eq(agents.id, sql.placeholder('id')))
+    .limit(1),
+);
+
 export async function findById(ex: Executor, id: string): Promise<AgentRow | undefined> {
-  const [row] = await ex.select().from(agents).where(eq(agents.id, id)).limit(1);
+  const [row] = await byId.run(ex, { id });
   return row;
 }
 
@@ -56,24 +66,18 @@ export async function setRepoLoginIfNone(
   return row;
 }
 
-/** Every authenticated request runs this, so it is a named prepared statement on the unique hash index. */
-export function prepareFindByKeyHash(db: Db) {
-  return db
+// Every authenticated request runs this: compiled once, on the unique hash index.
+const byKeyHash = compileOnFirstRun((ex) =>
+  ex
     .select({ id: agents.id, name: agents.name, walletAddress: agents.walletAddress })
     .from(agents)
     .where(eq(agents.apiKeyHash, sql.placeholder('hash')))
-    .limit(1)
-    .prepare('agent_by_key_hash');
-}
+    .limit(1),
+);
 
-/** An agent by id, read on most requests (`/me`, every page): a named prepared statement too. */
-export function prepareFindById(db: Db) {
-  return db
-    .select()
-    .from(agents)
-    .where(eq(agents.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('agent_by_id');
+export async function findByKeyHash(ex: Executor, hash: string) {
+  const [row] = await byKeyHash.run(ex, { hash });
+  return row;
 }
 
 const counted = compileOnFirstRun((ex) => ex.select({ n: sql<number>`count(*)::int` }).from(agents));

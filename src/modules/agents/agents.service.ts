@@ -48,18 +48,15 @@ const toPublic = (r: repo.AgentRow): PublicAgentJson => ({
 });
 
 export class AgentsService {
-  private readonly findByKeyHash;
   private readonly reserved: Set<string>;
   private readonly rotatedListeners: ((agentId: string, keep?: string) => Promise<void>)[] = [];
 
   constructor(private readonly deps: AgentsDeps) {
-    this.findByKeyHash = repo.prepareFindByKeyHash(deps.db);
     this.reserved = new Set(deps.reservedAddresses.map((a) => a.toLowerCase()));
   }
 
   async authenticate(apiKey: string): Promise<AuthAgent | null> {
-    const [row] = await this.findByKeyHash.execute({ hash: hashApiKey(apiKey) });
-    return row ?? null;
+    return (await repo.findByKeyHash(this.deps.db, hashApiKey(apiKey))) ?? null;
   }
 
   async register(body: RegisterBody) {

@@ -140,7 +140,7 @@ export const earningsToJson = (r: Awaited<ReturnType<typeof repo.earningsOf>>[nu
 
 /** One of the agent's active claims. */
 export const activeClaimToJson = (
-  r: Awaited<ReturnType<ReturnType<typeof repo.prepareActiveClaimsOf>['execute']>>[number],
+  r: Awaited<ReturnType<typeof repo.activeClaimsOf>>[number],
 ): ActiveClaimJson => ({
   bounty_id: r.id,
   project_id: r.projectId,

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type Db, type Executor, rowsOf } from '../../infra/db/client.ts';
+import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { bounties, bountyCounts, projects, submissions, tokenStates } from '../../infra/db/schema.ts';
 import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
@@ -76,9 +76,9 @@ export function countsByStatus(ex: Executor, scope: string) {
   return countsOf.run(ex, { scope });
 }
 
-/** An agent's claims still open, newest first: on every `/me`, a named prepared statement. */
-export function prepareActiveClaimsOf(db: Db) {
-  return db
+/** An agent's claims still open, newest first: on every `/me`, compiled once (statement.ts). */
+const activeClaims = compileOnFirstRun((ex) =>
+  ex
     .select({
       id: bounties.id,
       projectId: bounties.projectId,
@@ -93,8 +93,11 @@ export function prepareActiveClaimsOf(db: Db) {
         inArray(bounties.status, ['claimed', 'in_review']),
       ),
     )
-    .orderBy(desc(bounties.claimedAt))
-    .prepare('active_claims_of');
+    .orderBy(desc(bounties.claimedAt)),
+);
+
+export function activeClaimsOf(ex: Executor, agentId: string) {
+  return activeClaims.run(ex, { agentId });
 }
 
 /** Conditional state change: applies only while the bounty is still in `from`. */

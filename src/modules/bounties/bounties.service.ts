@@ -36,12 +36,10 @@ const NO_WALLET_WARNING =
 export class BountiesService {
   private readonly limits: ClaimLimits;
   private readonly expiry: ClaimExpiry;
-  private readonly activeClaims: ReturnType<typeof repo.prepareActiveClaimsOf>;
 
   constructor(private readonly deps: BountiesDeps) {
     this.limits = new ClaimLimits(deps);
     this.expiry = new ClaimExpiry(deps, this.limits);
-    this.activeClaims = repo.prepareActiveClaimsOf(deps.db);
   }
 
   /** PLATFORM_FEE_BPS: what an approval of a reward takes as the platform fee. */
@@ -212,7 +210,7 @@ export class BountiesService {
   }
 
   async activeClaimsOf(agentId: string): Promise<ActiveClaimJson[]> {
-    return (await this.activeClaims.execute({ agentId })).map(activeClaimToJson);
+    return (await repo.activeClaimsOf(this.deps.db, agentId)).map(activeClaimToJson);
   }
 
   async claim(agentId: string, bountyId: string): Promise<{ bounty: BountyJson; warnings?: string[] }> {
