@@ -17,6 +17,7 @@ import type { Executor } from '../src/infra/db/client.ts';
 import {
   activityEvents,
   agents,
+  agentWebhooks,
   bounties,
   bountyComments,
   bountyCounts,
@@ -27,12 +28,14 @@ import {
 } from '../src/infra/db/schema.ts';
 import { compileSelect } from '../src/infra/db/statement.ts';
 import * as activityRepo from '../src/modules/activity/activity.repo.ts';
+import * as webhooksRepo from '../src/modules/agent-webhooks/agent-webhooks.repo.ts';
 import * as agentsRepo from '../src/modules/agents/agents.repo.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounties.repo.ts';
 import * as commentsRepo from '../src/modules/comments/comments.repo.ts';
 import * as projectsRepo from '../src/modules/projects/projects.repo.ts';
 import * as queueRepo from '../src/modules/reviews/review-queue.repo.ts';
 import * as txRepo from '../src/modules/transactions/transactions.repo.ts';
+import * as consoleRepo from '../src/web/console/console.repo.ts';
 import { buildTestApp, createBounty, registerAgent, type TestContext } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
 import { approve, inReview, okJson, post, type Scene, scene } from './helpers/review-flow.ts';
@@ -435,6 +438,96 @@ describe('the reads behind every signed-in request and page', () => {
     const ready = await activityRepo.latestReady(db);
     expect(ready.id).toBe(await activityRepo.latestId(db));
     expect(BigInt(ready.txid)).toBeGreaterThan(0n);
+  });
+});
+
+describe("the console's reads, earnings and webhooks", () => {
+  it('answer what drizzle answers', async () => {
+    const db = ctx.database.db;
+    const at = new Date('2026-11-29T11:00:00.000Z');
+    const hook = (id: string, types: string[] | null, createdAt: Date) => ({
+      id,
+      agentId: s.dev.id,
+      url: `https://hooks.example/${id}`,
+      types,
+      secret: `whsec_${id}`,
+      verifiedAt: types ? at : null,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    await db
+      .insert(agentWebhooks)
+      .values([hook('wh_reads_2', ['bounty.created', 'bounty.claimed'], at), hook('wh_reads_1', null, at)]);
+    const paid = await db
+      .select({ agentId: submissions.agentId })
+      .from(submissions)
+      .where(eq(submissions.status, 'approved'));
+    const agentIds = [...new Set([s.dev.id, s.founder.id, ...paid.map((p) => p.agentId)])];
+    await both(async (ex) => {
+      for (const agentId of agentIds) {
+        expect(await bountiesRepo.earningsOf(ex, agentId)).toEqual(
+          await ex
+            .select({
+              projectId: projects.id,
+              projectName: projects.name,
+              tokenSymbol: projects.tokenSymbol,
+              earnedUnits: sql<string>`coalesce(sum(${submissions.rewardUnits} - ${submissions.feeUnits}), 0)::text`,
+              completed: count(),
+            })
+            .from(submissions)
+            .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
+            .innerJoin(projects, eq(projects.id, bounties.projectId))
+            .where(and(eq(submissions.agentId, agentId), eq(submissions.status, 'approved')))
+            .groupBy(projects.id, projects.name, projects.tokenSymbol)
+            .orderBy(projects.name),
+        );
+        expect(await webhooksRepo.listOf(ex, agentId)).toEqual(
+          await ex
+            .select()
+            .from(agentWebhooks)
+            .where(eq(agentWebhooks.agentId, agentId))
+            .orderBy(agentWebhooks.createdAt, agentWebhooks.id),
+        );
+      }
+    });
+    for (const agentId of agentIds)
+      for (const limit of [1, 50])
+        expect(await consoleRepo.submissionsOf(db, agentId, limit)).toEqual(
+          await db
+            .select({
+              id: submissions.id,
+              bountyId: submissions.bountyId,
+              bountyTitle: bounties.title,
+              projectName: projects.name,
+              tokenSymbol: projects.tokenSymbol,
+              prUrl: submissions.prUrl,
+              status: submissions.status,
+              reviewNotes: submissions.reviewNotes,
+              contributorTxHash: submissions.contributorTxHash,
+              platformFeeTxHash: submissions.platformFeeTxHash,
+              rewardUnits: submissions.rewardUnits,
+              feeUnits: submissions.feeUnits,
+              createdAt: submissions.createdAt,
+            })
+            .from(submissions)
+            .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
+            .innerJoin(projects, eq(projects.id, bounties.projectId))
+            .where(eq(submissions.agentId, agentId))
+            .orderBy(desc(submissions.createdAt), desc(submissions.id))
+            .limit(limit),
+        );
+    // What the comparison covered: earnings of a paid contributor, both webhooks with their types,
+    // the founder's payout with its leg.
+    expect(paid.length).toBeGreaterThan(0);
+    expect((await bountiesRepo.earningsOf(db, paid[0]?.agentId as string))[0]?.completed).toBe(1);
+    expect((await webhooksRepo.listOf(db, s.dev.id)).map((w) => [w.id, w.types])).toEqual([
+      ['wh_reads_1', null],
+      ['wh_reads_2', ['bounty.created', 'bounty.claimed']],
+    ]);
+    const [payout] = await consoleRepo.payoutsOfFounder(db, s.founder.id);
+    expect(payout?.legs.length).toBeGreaterThan(0);
+    expect(payout?.legs.every((l) => l.payoutId === payout.id)).toBe(true);
+    expect(await consoleRepo.payoutsOfFounder(db, 'agent_none')).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { activityEvents, agentWebhooks, webhookAttempts, webhookOutbox } from '../../infra/db/schema.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 export type WebhookRow = typeof agentWebhooks.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -16,12 +17,17 @@ export async function insert(ex: Executor, row: typeof agentWebhooks.$inferInser
   return created;
 }
 
-export function listOf(ex: Executor, agentId: string): Promise<WebhookRow[]> {
-  return ex
+// An agent's webhooks: the console's account page and GET /api/agents/me/webhooks, compiled once.
+const webhooksOf = compileOnFirstRun((ex) =>
+  ex
     .select()
     .from(agentWebhooks)
-    .where(eq(agentWebhooks.agentId, agentId))
-    .orderBy(agentWebhooks.createdAt, agentWebhooks.id);
+    .where(eq(agentWebhooks.agentId, sql.placeholder('agentId')))
+    .orderBy(agentWebhooks.createdAt, agentWebhooks.id),
+);
+
+export function listOf(ex: Executor, agentId: string): Promise<WebhookRow[]> {
+  return webhooksOf.run(ex, { agentId });
 }
 
 export async function findOwned(ex: Executor, agentId: string, id: string): Promise<WebhookRow | null> {

@@ -227,8 +227,8 @@ export async function sumApprovedFeeUnits(ex: Executor): Promise<bigint> {
  * What an agent was paid, per project: approved submissions, the contributor's part
  * (reward_units - fee_units) summed, with the project's name and token symbol.
  */
-export function earningsOf(ex: Executor, agentId: string) {
-  return ex
+const earnings = compileOnFirstRun((ex) =>
+  ex
     .select({
       projectId: projects.id,
       projectName: projects.name,
@@ -239,7 +239,12 @@ export function earningsOf(ex: Executor, agentId: string) {
     .from(submissions)
     .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
     .innerJoin(projects, eq(projects.id, bounties.projectId))
-    .where(and(eq(submissions.agentId, agentId), eq(submissions.status, 'approved')))
+    .where(and(eq(submissions.agentId, sql.placeholder('agentId')), eq(submissions.status, 'approved')))
     .groupBy(projects.id, projects.name, projects.tokenSymbol)
-    .orderBy(projects.name);
+    .orderBy(projects.name),
+);
+
+/** Behind every wallet, agent page and console page: compiled once (statement.ts). */
+export function earningsOf(ex: Executor, agentId: string) {
+  return earnings.run(ex, { agentId });
 }

@@ -1,5 +1,6 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 import { walletIntents } from '../../infra/db/tables/cash-out.ts';
 import { bounties, projects, submissions } from '../../infra/db/tables/marketplace.ts';
 import { payouts } from '../../infra/db/tables/money.ts';
@@ -12,8 +13,8 @@ import { payouts } from '../../infra/db/tables/money.ts';
  * Submissions have no index on agent_id: one agent's list is a scan of a small table for now.
  */
 
-export function submissionsOf(db: Db, agentId: string, limit = 50) {
-  return db
+const submissionRows = compileOnFirstRun((ex) =>
+  ex
     .select({
       id: submissions.id,
       bountyId: submissions.bountyId,
@@ -33,14 +34,18 @@ export function submissionsOf(db: Db, agentId: string, limit = 50) {
     .from(submissions)
     .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
     .innerJoin(projects, eq(projects.id, bounties.projectId))
-    .where(eq(submissions.agentId, agentId))
+    .where(eq(submissions.agentId, sql.placeholder('agentId')))
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
-    .limit(limit);
+    .limit(sql.placeholder('limit') as unknown as number),
+);
+
+/** The agent's submissions, newest first, with their bounty and project. */
+export function submissionsOf(db: Db, agentId: string, limit = 50) {
+  return submissionRows.run(db, { agentId, limit });
 }
 
-/** The newest payouts of the founder's projects, with each leg's state and transaction. */
-export async function payoutsOfFounder(db: Db, founderId: string, limit = 20) {
-  const rows = await db
+const payoutRows = compileOnFirstRun((ex) =>
+  ex
     .select({
       id: payouts.id,
       bountyId: payouts.bountyId,
@@ -56,12 +61,14 @@ export async function payoutsOfFounder(db: Db, founderId: string, limit = 20) {
     .from(payouts)
     .innerJoin(bounties, eq(bounties.id, payouts.bountyId))
     .innerJoin(projects, eq(projects.id, bounties.projectId))
-    .where(eq(projects.founderId, founderId))
+    .where(eq(projects.founderId, sql.placeholder('founderId')))
     .orderBy(desc(payouts.createdAt), desc(payouts.id))
-    .limit(limit);
-  if (rows.length === 0) return [];
-  // Each payout's transactions, as the transaction engine keeps them (the payout key's intents).
-  const legs = await db
+    .limit(sql.placeholder('limit') as unknown as number),
+);
+
+// Each payout's transactions, as the transaction engine keeps them (the payout key's intents).
+const legRows = compileOnFirstRun((ex) =>
+  ex
     .select({
       payoutId: sql<string>`${walletIntents.payoutId}`,
       kind: sql<'payout' | 'contributor' | 'fee'>`case ${walletIntents.kind} when 'payout' then 'payout'
@@ -73,13 +80,15 @@ export async function payoutsOfFounder(db: Db, founderId: string, limit = 20) {
         or ${walletIntents.blockNumber} is not null then ${walletIntents.txHash} end`,
     })
     .from(walletIntents)
-    .where(
-      inArray(
-        walletIntents.payoutId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(walletIntents.createdAt);
+    .where(sql`${walletIntents.payoutId} = any(${sql.placeholder('payoutIds')}::text[])`)
+    .orderBy(walletIntents.createdAt),
+);
+
+/** The newest payouts of the founder's projects, with each leg's state and transaction. */
+export async function payoutsOfFounder(db: Db, founderId: string, limit = 20) {
+  const rows = await payoutRows.run(db, { founderId, limit });
+  if (rows.length === 0) return [];
+  const legs = await legRows.run(db, { payoutIds: rows.map((r) => r.id) });
   return rows.map((r) => ({ ...r, legs: legs.filter((l) => l.payoutId === r.id) }));
 }
 
