@@ -5,6 +5,7 @@ import {
   desc,
   eq,
   getTableColumns,
+  gt,
   inArray,
   isNotNull,
   isNull,
@@ -21,10 +22,13 @@ import {
   bounties,
   bountyComments,
   bountyCounts,
+  holderScans,
   projects,
   submissions,
+  tokenBalances,
   tokenStates,
   walletIntents,
+  walletKeys,
 } from '../src/infra/db/schema.ts';
 import { compileSelect } from '../src/infra/db/statement.ts';
 import * as activityRepo from '../src/modules/activity/activity.repo.ts';
@@ -32,9 +36,11 @@ import * as webhooksRepo from '../src/modules/agent-webhooks/agent-webhooks.repo
 import * as agentsRepo from '../src/modules/agents/agents.repo.ts';
 import * as bountiesRepo from '../src/modules/bounties/bounties.repo.ts';
 import * as commentsRepo from '../src/modules/comments/comments.repo.ts';
+import * as holdingsRepo from '../src/modules/holdings/holdings.repo.ts';
 import * as projectsRepo from '../src/modules/projects/projects.repo.ts';
 import * as queueRepo from '../src/modules/reviews/review-queue.repo.ts';
 import * as txRepo from '../src/modules/transactions/transactions.repo.ts';
+import * as walletsRepo from '../src/modules/wallets/wallets.repo.ts';
 import * as consoleRepo from '../src/web/console/console.repo.ts';
 import { buildTestApp, createBounty, registerAgent, type TestContext } from './helpers/app.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
@@ -528,6 +534,90 @@ describe("the console's reads, earnings and webhooks", () => {
     expect(payout?.legs.length).toBeGreaterThan(0);
     expect(payout?.legs.every((l) => l.payoutId === payout.id)).toBe(true);
     expect(await consoleRepo.payoutsOfFounder(db, 'agent_none')).toEqual([]);
+  });
+});
+
+describe("the wallet's stored reads", () => {
+  it('holdings, curve states, deployed tokens, scans and wallet keys answer what drizzle answers', async () => {
+    const db = ctx.database.db;
+    const holder = (s.dev.walletAddress as string).toLowerCase();
+    const now = new Date('2026-11-29T12:00:00.000Z');
+    // A balance on each project's token (one curve read, one not) and a zero one, left out.
+    await db.insert(tokenBalances).values([
+      {
+        tokenAddress: s.tokenAddress,
+        holder,
+        balanceUnits: 10n ** 21n + 3n,
+        blockNumber: 7n,
+        updatedAt: now,
+      },
+      { tokenAddress: s2.tokenAddress, holder, balanceUnits: 5n, blockNumber: 8n, updatedAt: now },
+      { tokenAddress: s2.tokenAddress, holder: '0xzero', balanceUnits: 0n, blockNumber: 8n, updatedAt: now },
+    ]);
+    await db.insert(holderScans).values({ holder, scannedAt: now });
+    const projectIds = [s.project.id, s2.project.id, 'prj_none'];
+    await both(async (ex) => {
+      for (const h of [holder, '0xzero', '0xnone']) {
+        expect(await holdingsRepo.holdingsOf(ex, h)).toEqual(
+          await ex
+            .select({
+              projectId: projects.id,
+              projectName: projects.name,
+              tokenSymbol: projects.tokenSymbol,
+              tokenAddress: tokenBalances.tokenAddress,
+              balanceUnits: tokenBalances.balanceUnits,
+              a: tokenStates.curveA,
+              b: tokenStates.curveB,
+              supplyUnits: tokenStates.supplyUnits,
+            })
+            .from(tokenBalances)
+            .innerJoin(projects, eq(projects.tokenAddress, tokenBalances.tokenAddress))
+            .leftJoin(tokenStates, eq(tokenStates.tokenAddress, tokenBalances.tokenAddress))
+            .where(and(eq(tokenBalances.holder, h), gt(tokenBalances.balanceUnits, 0n)))
+            .orderBy(projects.name),
+        );
+        expect(await holdingsRepo.isScanned(ex, h)).toBe(h === holder);
+      }
+      const states = await holdingsRepo.statesOfProjects(ex, projectIds);
+      expect(states).toEqual(
+        await ex
+          .select({
+            projectId: projects.id,
+            a: tokenStates.curveA,
+            b: tokenStates.curveB,
+            supplyUnits: tokenStates.supplyUnits,
+          })
+          .from(projects)
+          .innerJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
+          .where(inArray(projects.id, projectIds)),
+      );
+      expect(states.map((x) => x.projectId)).toEqual([s2.project.id]);
+      expect(byProject(await holdingsRepo.deployedTokens(ex))).toEqual(
+        byProject(
+          await ex
+            .select({
+              projectId: projects.id,
+              tokenAddress: projects.tokenAddress,
+              curveAddress: projects.curveAddress,
+            })
+            .from(projects)
+            .where(
+              and(
+                eq(projects.status, 'active'),
+                isNotNull(projects.tokenAddress),
+                isNotNull(projects.curveAddress),
+              ),
+            ),
+        ),
+      );
+      for (const a of [s.dev, s.founder, { id: 'agent_none' }])
+        expect(await walletsRepo.findByAgent(ex, a.id)).toEqual(
+          (await ex.select().from(walletKeys).where(eq(walletKeys.agentId, a.id)).limit(1))[0],
+        );
+    });
+    const held = await holdingsRepo.holdingsOf(db, holder);
+    expect(held.map((x) => [x.balanceUnits, x.a])).toContainEqual([10n ** 21n + 3n, null]);
+    expect(held.map((x) => [x.balanceUnits, x.a])).toContainEqual([5n, 10n ** 30n + 7n]);
   });
 });
 

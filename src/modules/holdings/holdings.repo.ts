@@ -1,6 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { holderScans, projects, tokenBalances, tokenStates } from '../../infra/db/schema.ts';
+import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 export interface StoredState {
   tokenAddress: string;
@@ -53,11 +54,16 @@ export async function store(
       where b.block_number <= excluded.block_number`);
 }
 
-export async function isScanned(ex: Executor, holder: string): Promise<boolean> {
-  const [row] = await ex
+// The reads behind every wallet (the API's, the console's pages), compiled once (statement.ts).
+const scanned = compileOnFirstRun((ex) =>
+  ex
     .select({ h: holderScans.holder })
     .from(holderScans)
-    .where(eq(holderScans.holder, holder));
+    .where(eq(holderScans.holder, sql.placeholder('holder'))),
+);
+
+export async function isScanned(ex: Executor, holder: string): Promise<boolean> {
+  const [row] = await scanned.run(ex, { holder });
   return row !== undefined;
 }
 
@@ -65,9 +71,8 @@ export async function markScanned(ex: Executor, holder: string, at: Date): Promi
   await ex.insert(holderScans).values({ holder, scannedAt: at }).onConflictDoNothing();
 }
 
-/** Active projects' tokens and curves (all of them, or these tokens'). */
-export function deployedTokens(ex: Executor) {
-  return ex
+const deployed = compileOnFirstRun((ex) =>
+  ex
     .select({
       projectId: projects.id,
       tokenAddress: projects.tokenAddress,
@@ -76,7 +81,12 @@ export function deployedTokens(ex: Executor) {
     .from(projects)
     .where(
       and(eq(projects.status, 'active'), isNotNull(projects.tokenAddress), isNotNull(projects.curveAddress)),
-    );
+    ),
+);
+
+/** Active projects' tokens and curves. */
+export function deployedTokens(ex: Executor) {
+  return deployed.run(ex, {});
 }
 
 /** Deployed tokens whose curve was never read (an activation whose read failed, say). */
@@ -95,9 +105,8 @@ export function tokensWithoutState(ex: Executor) {
     );
 }
 
-/** What the holder has of each project token (a positive balance), with its curve's stored state. */
-export function holdingsOf(ex: Executor, holder: string) {
-  return ex
+const holdings = compileOnFirstRun((ex) =>
+  ex
     .select({
       projectId: projects.id,
       projectName: projects.name,
@@ -111,13 +120,17 @@ export function holdingsOf(ex: Executor, holder: string) {
     .from(tokenBalances)
     .innerJoin(projects, eq(projects.tokenAddress, tokenBalances.tokenAddress))
     .leftJoin(tokenStates, eq(tokenStates.tokenAddress, tokenBalances.tokenAddress))
-    .where(and(eq(tokenBalances.holder, holder), gt(tokenBalances.balanceUnits, 0n)))
-    .orderBy(projects.name);
+    .where(and(eq(tokenBalances.holder, sql.placeholder('holder')), gt(tokenBalances.balanceUnits, 0n)))
+    .orderBy(projects.name),
+);
+
+/** What the holder has of each project token (a positive balance), with its curve's stored state. */
+export function holdingsOf(ex: Executor, holder: string) {
+  return holdings.run(ex, { holder });
 }
 
-/** The stored curve states of these projects (by project id). */
-export function statesOfProjects(ex: Executor, projectIds: string[]) {
-  return ex
+const statesOf = compileOnFirstRun((ex) =>
+  ex
     .select({
       projectId: projects.id,
       a: tokenStates.curveA,
@@ -126,5 +139,10 @@ export function statesOfProjects(ex: Executor, projectIds: string[]) {
     })
     .from(projects)
     .innerJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
-    .where(sql`${projects.id} in ${projectIds}`);
+    .where(sql`${projects.id} = any(${sql.placeholder('projectIds')}::text[])`),
+);
+
+/** The stored curve states of these projects (by project id). */
+export function statesOfProjects(ex: Executor, projectIds: string[]) {
+  return statesOf.run(ex, { projectIds });
 }
