@@ -321,8 +321,9 @@ describe('the compiled everyday reads', () => {
 
   it("the wallet's transactions and one transaction", async () => {
     const db = ctx.database.db;
-    // An agent's requests as the engine records them: one still pending (nulls), one confirmed (a
-    // block, a JSON result), one failed, at the same instant as another (ordered by id then).
+    // An agent's requests as the engine records them: one refused before it was sent (nulls), one
+    // confirmed (a block, a JSON result), one failed, at the same instant as another (ordered by id
+    // then). All final, so the transaction engine's passes leave them as they are while we read.
     const at = new Date('2026-11-29T10:00:00.123Z');
     const intent = (id: string, nonce: number, more: Partial<typeof walletIntents.$inferInsert>) => ({
       id,
@@ -339,10 +340,11 @@ describe('the compiled everyday reads', () => {
       gas: 200_000n,
       createdAt: at,
       updatedAt: at,
+      final: true,
       ...more,
     });
     await db.insert(walletIntents).values([
-      intent('wtx_reads_1', 0, {}),
+      intent('wtx_reads_1', 0, { status: 'failed', counted: false }),
       intent('wtx_reads_2', 1, {
         status: 'confirmed',
         txHash: `0x${'ab'.repeat(32)}`,
