@@ -19,7 +19,7 @@ export interface CommentsDeps {
 }
 
 /** Who the bounty's people are: its founder, and its claimant while it has one. */
-interface Parties {
+export interface Parties {
   founderId: string;
   claimantId: string | null;
 }
@@ -91,9 +91,16 @@ export class CommentsService {
 
   /** The bounty's comments, oldest first; 404 for an unknown bounty. */
   async list(bountyId: string, q: CommentListQueryJson = {}): Promise<CommentListJson> {
+    return this.listOf(bountyId, await this.parties(await this.deps.bounties.require(bountyId)), q);
+  }
+
+  /**
+   * The comments of a bounty the caller has read already, with its founder and claimant (the
+   * bounty page: the bounty and its project are not read a second time).
+   */
+  async listOf(bountyId: string, parties: Parties, q: CommentListQueryJson = {}): Promise<CommentListJson> {
     const limit = q.limit ?? 50;
     const offset = q.offset ?? 0;
-    const parties = await this.parties(await this.deps.bounties.require(bountyId));
     const [rows, total] = await Promise.all([
       repo.list(this.deps.db, bountyId, limit, offset),
       repo.countOf(this.deps.db, bountyId),

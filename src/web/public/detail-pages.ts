@@ -94,7 +94,11 @@ export async function loadBounty(
   );
   const wei = bounty.reward_eth_units === null ? null : BigInt(bounty.reward_eth_units);
   // The conversation, oldest first: its first 100 comments (the API pages through them all).
-  const { comments, total } = await services.comments.list(id, { limit: 100 });
+  const { comments, total } = await services.comments.listOf(
+    id,
+    { founderId: project.founder_id, claimantId: bounty.claimed_by },
+    { limit: 100 },
+  );
   return {
     bounty: {
       ...bounty,
