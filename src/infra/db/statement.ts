@@ -1,5 +1,5 @@
 import { types } from '@electric-sql/pglite';
-import { fillPlaceholders, type SQL } from 'drizzle-orm';
+import { type Column, fillPlaceholders, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.ts';
 import { rowMapper } from './row-mapper.ts';
@@ -161,6 +161,16 @@ export function compileOnFirstRun<Query extends SelectQuery & PromiseLike<unknow
     },
   };
 }
+
+/** A placeholder for `.limit()` or `.offset()` of a compiled select (drizzle types those as numbers). */
+export const numberPlaceholder = (name: string) => sql.placeholder(name) as unknown as number;
+
+/**
+ * `column = any($n::text[])`, the list bound as one `text[]` value: one statement whatever the
+ * list's length, where an `IN` list makes a statement per length.
+ */
+export const anyOfPlaceholder = (column: Column, name: string) =>
+  sql`${column} = any(${sql.placeholder(name)}::text[])`;
 
 /** A raw statement compiled once: its text fixed, its values bound per execution. */
 export interface CompiledStatement {

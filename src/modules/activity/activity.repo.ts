@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { activityEvents } from '../../infra/db/schema.ts';
-import { compileOnFirstRun } from '../../infra/db/statement.ts';
+import { compileOnFirstRun, numberPlaceholder } from '../../infra/db/statement.ts';
 
 export type ActivityRow = typeof activityEvents.$inferSelect;
 
@@ -52,7 +52,7 @@ const feeds = Array.from({ length: 1 << CONDITIONS.length }, (_, shape) =>
         ),
       )
       .orderBy(desc(activityEvents.id))
-      .limit(sql.placeholder('limit') as unknown as number),
+      .limit(numberPlaceholder('limit')),
   ),
 );
 

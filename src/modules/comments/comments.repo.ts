@@ -1,7 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { agents, bountyComments } from '../../infra/db/schema.ts';
-import { compileOnFirstRun } from '../../infra/db/statement.ts';
+import { compileOnFirstRun, numberPlaceholder } from '../../infra/db/statement.ts';
 
 export type CommentRow = typeof bountyComments.$inferSelect & { authorName: string };
 
@@ -24,8 +24,8 @@ const page = compileOnFirstRun((ex) =>
     .innerJoin(agents, eq(agents.id, bountyComments.authorId))
     .where(eq(bountyComments.bountyId, sql.placeholder('bountyId')))
     .orderBy(asc(bountyComments.id))
-    .limit(sql.placeholder('limit') as unknown as number)
-    .offset(sql.placeholder('offset') as unknown as number),
+    .limit(numberPlaceholder('limit'))
+    .offset(numberPlaceholder('offset')),
 );
 
 /** The bounty's comments, oldest first (ids are UUIDv7), with each author's name. */

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { holderScans, projects, tokenBalances, tokenStates } from '../../infra/db/schema.ts';
-import { compileOnFirstRun } from '../../infra/db/statement.ts';
+import { anyOfPlaceholder, compileOnFirstRun } from '../../infra/db/statement.ts';
 
 export interface StoredState {
   tokenAddress: string;
@@ -139,7 +139,7 @@ const statesOf = compileOnFirstRun((ex) =>
     })
     .from(projects)
     .innerJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
-    .where(sql`${projects.id} = any(${sql.placeholder('projectIds')}::text[])`),
+    .where(anyOfPlaceholder(projects.id, 'projectIds')),
 );
 
 /** The stored curve states of these projects (by project id). */

@@ -1,7 +1,7 @@
-import { and, type Column, count, desc, eq, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { bounties, projects, submissions } from '../../infra/db/schema.ts';
-import { compileOnFirstRun } from '../../infra/db/statement.ts';
+import { anyOfPlaceholder, compileOnFirstRun, numberPlaceholder } from '../../infra/db/statement.ts';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -24,10 +24,9 @@ export async function findById(ex: Executor, id: string): Promise<ProjectRow | u
   return row;
 }
 
-/** These ids as one array value: one statement whatever their number (an IN list is one per length). */
-const anyOf = (column: Column, name: string) => sql`${column} = any(${sql.placeholder(name)}::text[])`;
-
-const byIds = compileOnFirstRun((ex) => ex.select().from(projects).where(anyOf(projects.id, 'ids')));
+const byIds = compileOnFirstRun((ex) =>
+  ex.select().from(projects).where(anyOfPlaceholder(projects.id, 'ids')),
+);
 
 export function findByIds(ex: Executor, ids: string[]): Promise<ProjectRow[]> {
   return byIds.run(ex, { ids });
@@ -81,8 +80,8 @@ const pages = SHAPES.map((shape) =>
       .from(projects)
       .where(where(shape))
       .orderBy(desc(projects.createdAt), desc(projects.id))
-      .limit(sql.placeholder('limit') as unknown as number)
-      .offset(sql.placeholder('offset') as unknown as number),
+      .limit(numberPlaceholder('limit'))
+      .offset(numberPlaceholder('offset')),
   ),
 );
 const counted = { n: count() };
@@ -131,7 +130,7 @@ const reviewStatsOf = compileOnFirstRun((ex) =>
     })
     .from(submissions)
     .innerJoin(bounties, eq(bounties.id, submissions.bountyId))
-    .where(anyOf(bounties.projectId, 'projectIds'))
+    .where(anyOfPlaceholder(bounties.projectId, 'projectIds'))
     .groupBy(bounties.projectId),
 );
 

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, isNotNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { bounties, projects, submissions, tokenStates } from '../../infra/db/schema.ts';
-import { compileOnFirstRun } from '../../infra/db/statement.ts';
+import { anyOfPlaceholder, compileOnFirstRun, numberPlaceholder } from '../../infra/db/statement.ts';
 
 // The founder's review queue (GET /api/reviews, the console's review page, MCP's review_queue):
 // reads joining the bounties' and projects' tables, each compiled once (statement.ts): drizzle
@@ -20,7 +20,6 @@ const bounty = {
 
 /** Pending submissions on the founder's projects (one per bounty in review: a unique index). */
 const pending = and(eq(projects.founderId, sql.placeholder('founderId')), eq(submissions.status, 'pending'));
-const asNumber = (name: string) => sql.placeholder(name) as unknown as number;
 
 const page = compileOnFirstRun((ex) =>
   ex
@@ -31,8 +30,8 @@ const page = compileOnFirstRun((ex) =>
     .leftJoin(tokenStates, eq(tokenStates.tokenAddress, projects.tokenAddress))
     .where(pending)
     .orderBy(asc(submissions.createdAt), asc(submissions.id))
-    .limit(asNumber('limit'))
-    .offset(asNumber('offset')),
+    .limit(numberPlaceholder('limit'))
+    .offset(numberPlaceholder('offset')),
 );
 
 /** A page of the queue: each pending submission with its bounty, oldest submission first. */
@@ -68,7 +67,7 @@ const waiting = compileOnFirstRun((ex) =>
       ),
     )
     .orderBy(asc(bounties.revisionDueAt), asc(bounties.id))
-    .limit(asNumber('limit')),
+    .limit(numberPlaceholder('limit')),
 );
 
 /**
@@ -79,17 +78,12 @@ export function waitingOf(ex: Executor, founderId: string, limit: number) {
   return waiting.run(ex, { founderId, limit });
 }
 
-// The bounties' ids as one array value: one statement whatever their number (an IN list would be
-// a statement per length).
 const sentBack = compileOnFirstRun((ex) =>
   ex
     .select()
     .from(submissions)
     .where(
-      and(
-        sql`${submissions.bountyId} = any(${sql.placeholder('bountyIds')}::text[])`,
-        eq(submissions.status, 'changes_requested'),
-      ),
+      and(anyOfPlaceholder(submissions.bountyId, 'bountyIds'), eq(submissions.status, 'changes_requested')),
     )
     .orderBy(desc(submissions.createdAt), desc(submissions.id)),
 );

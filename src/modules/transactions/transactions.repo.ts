@@ -1,7 +1,6 @@
 import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { accountNonces, walletIntents, walletTxs } from '../../infra/db/schema.ts';
-import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 /**
  * The transaction engine's rows: each signer's nonce counter and lease (`account_nonces`), each
@@ -10,6 +9,9 @@ import { compileOnFirstRun } from '../../infra/db/statement.ts';
 
 export type TxRow = typeof walletTxs.$inferSelect;
 export type IntentRow = typeof walletIntents.$inferSelect;
+// The reads the wallet's API shows, compiled once: intent-reads.repo.ts.
+export { findIntent, intentsOf } from './intent-reads.repo.ts';
+
 /** Attempts that may still mine: recorded (maybe sent) or sent. */
 const OPEN = ['signed', 'sent'] as const;
 
@@ -65,20 +67,6 @@ export async function insertOrReopenFiller(ex: Executor, row: typeof walletTxs.$
     });
 }
 
-// The wallet's reads (GET /api/agents/me/wallet/transactions and one transaction), compiled once
-// (statement.ts): drizzle would build the SQL and map the rows on every request.
-const intentById = compileOnFirstRun((ex) =>
-  ex
-    .select()
-    .from(walletIntents)
-    .where(eq(walletIntents.id, sql.placeholder('id'))),
-);
-
-export async function findIntent(ex: Executor, id: string): Promise<IntentRow | undefined> {
-  const [row] = await intentById.run(ex, { id });
-  return row;
-}
-
 export async function lockIntent(ex: Executor, id: string): Promise<IntentRow | undefined> {
   const [row] = await ex.select().from(walletIntents).where(eq(walletIntents.id, id)).for('update');
   return row;
@@ -90,19 +78,6 @@ export async function intentByRequest(ex: Executor, agentId: string, requestKey:
     .from(walletIntents)
     .where(and(eq(walletIntents.agentId, agentId), eq(walletIntents.requestKey, requestKey)));
   return row;
-}
-
-const intentsByAgent = compileOnFirstRun((ex) =>
-  ex
-    .select()
-    .from(walletIntents)
-    .where(eq(walletIntents.agentId, sql.placeholder('agentId')))
-    .orderBy(desc(walletIntents.createdAt), desc(walletIntents.id))
-    .limit(sql.placeholder('limit') as unknown as number),
-);
-
-export function intentsOf(ex: Executor, agentId: string, limit: number): Promise<IntentRow[]> {
-  return intentsByAgent.run(ex, { agentId, limit });
 }
 
 export async function updateIntent(

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../infra/db/client.ts';
-import { compileOnFirstRun } from '../../infra/db/statement.ts';
+import { anyOfPlaceholder, compileOnFirstRun, numberPlaceholder } from '../../infra/db/statement.ts';
 import { walletIntents } from '../../infra/db/tables/cash-out.ts';
 import { bounties, projects, submissions } from '../../infra/db/tables/marketplace.ts';
 import { payouts } from '../../infra/db/tables/money.ts';
@@ -36,7 +36,7 @@ const submissionRows = compileOnFirstRun((ex) =>
     .innerJoin(projects, eq(projects.id, bounties.projectId))
     .where(eq(submissions.agentId, sql.placeholder('agentId')))
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
-    .limit(sql.placeholder('limit') as unknown as number),
+    .limit(numberPlaceholder('limit')),
 );
 
 /** The agent's submissions, newest first, with their bounty and project. */
@@ -63,7 +63,7 @@ const payoutRows = compileOnFirstRun((ex) =>
     .innerJoin(projects, eq(projects.id, bounties.projectId))
     .where(eq(projects.founderId, sql.placeholder('founderId')))
     .orderBy(desc(payouts.createdAt), desc(payouts.id))
-    .limit(sql.placeholder('limit') as unknown as number),
+    .limit(numberPlaceholder('limit')),
 );
 
 // Each payout's transactions, as the transaction engine keeps them (the payout key's intents).
@@ -80,7 +80,7 @@ const legRows = compileOnFirstRun((ex) =>
         or ${walletIntents.blockNumber} is not null then ${walletIntents.txHash} end`,
     })
     .from(walletIntents)
-    .where(sql`${walletIntents.payoutId} = any(${sql.placeholder('payoutIds')}::text[])`)
+    .where(anyOfPlaceholder(walletIntents.payoutId, 'payoutIds'))
     .orderBy(walletIntents.createdAt),
 );
 
