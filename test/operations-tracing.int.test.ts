@@ -64,6 +64,8 @@ describe('OpenTelemetry traces', () => {
       // OTLP/HTTP in protobuf by default; the route pattern travels as a string attribute.
       expect(sent?.contentType).toMatch(/application\/(x-protobuf|json)/);
       expect(sent, 'no exported batch names the route').toBeDefined();
+      // The resource names the service (the exporter sends it with every batch).
+      expect(sent?.body.toString('latin1')).toContain('bounty-marketplace');
     } finally {
       await app.close();
       await database.close();

@@ -16,31 +16,56 @@ export interface TracingOptions {
 }
 
 /**
- * Starts OpenTelemetry tracing (NodeSDK, OTLP over HTTP) and returns the Fastify plugin to
- * register. Called by main.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK is imported
- * here, lazily, so that without it none of it is loaded. Traces only: metrics are Prometheus's
- * (/metrics) and logs go to stdout, so the SDK's own metrics and logs exporters stay off.
+ * Starts OpenTelemetry tracing (a Node tracer provider, OTLP over HTTP) and returns the Fastify
+ * plugin to register. Called by main.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK is
+ * imported here, lazily, so that without it none of it is loaded. Traces only: metrics are
+ * Prometheus's (/metrics) and logs go to stdout, so neither the SDK's metrics and logs nor its
+ * other exporters are installed (`@opentelemetry/sdk-node` brought every one of them, 150 MB).
+ * `register()` makes the provider the process's, with the async-hooks context manager and the W3C
+ * trace-context and baggage propagators, as NodeSDK did.
  */
 export async function startTracing(opts: TracingOptions): Promise<Tracing> {
-  const [{ NodeSDK, tracing }, { OTLPTraceExporter }, { FastifyOtelInstrumentation }] = await Promise.all([
-    import('@opentelemetry/sdk-node'),
+  const [{ NodeTracerProvider, BatchSpanProcessor }, resources, { registerInstrumentations }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/instrumentation'),
+    ]);
+  const [{ OTLPTraceExporter }, { FastifyOtelInstrumentation }] = await Promise.all([
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@fastify/otel'),
   ]);
   const exporter = new OTLPTraceExporter({ url: `${opts.endpoint.replace(/\/+$/, '')}/v1/traces` });
+  // As NodeSDK built it: the SDK's own attributes, the host's and process's, OTEL_RESOURCE_ATTRIBUTES,
+  // then the service's name over them. The sampler comes from OTEL_TRACES_SAMPLER (the provider's default).
+  const resource = resources
+    .defaultResource()
+    .merge(
+      resources.detectResources({
+        detectors: [resources.envDetector, resources.processDetector, resources.hostDetector],
+      }),
+    )
+    .merge(resources.resourceFromAttributes({ 'service.name': opts.serviceName ?? 'bounty-marketplace' }));
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [
+      new BatchSpanProcessor(exporter, { scheduledDelayMillis: opts.scheduledDelayMs ?? 5_000 }),
+    ],
+  });
+  provider.register();
   const instrumentation = new FastifyOtelInstrumentation({
     // Probes and scrapes every few seconds would bury the requests worth reading.
     ignorePaths: ({ url }) => url === '/livez' || url === '/readyz' || url === '/metrics',
   });
-  const sdk = new NodeSDK({
-    serviceName: opts.serviceName ?? 'bounty-marketplace',
-    spanProcessors: [
-      new tracing.BatchSpanProcessor(exporter, { scheduledDelayMillis: opts.scheduledDelayMs ?? 5_000 }),
-    ],
+  const unregister = registerInstrumentations({
+    tracerProvider: provider,
     instrumentations: [instrumentation],
-    metricReaders: [],
-    logRecordProcessors: [],
   });
-  sdk.start();
-  return { plugin: instrumentation.plugin(), shutdown: () => sdk.shutdown() };
+  return {
+    plugin: instrumentation.plugin(),
+    shutdown: async () => {
+      unregister();
+      await provider.shutdown();
+    },
+  };
 }
