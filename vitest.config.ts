@@ -28,7 +28,9 @@ export default defineConfig({
     // Three workers on 2 cores: files spend much of their time waiting (on anvil, PostgreSQL,
     // child processes, timers). Measured on clean .ci/run runs: 2 workers 272 s and 3 244 s (an
     // earlier suite); today's suite 364 s with 3 and 361 s with 4 (the static checks share the
-    // cores), no gain worth the extra contention.
+    // cores), no gain worth the extra contention. Again on 2026-11-29 (tenth session, a slower
+    // box): 3 workers 322-367 s, 4 workers 344 s, and the wire project as its own group
+    // (`sequence.groupOrder`) with 4 workers 372 s: the suite is CPU-bound from the first minute.
     maxWorkers: 3,
     hookTimeout: 60_000,
     // expect.poll waits up to 10 s (its own default is 1 s): on a busy 2-core box a live update
