@@ -20,7 +20,7 @@ export interface TracingOptions {
  * plugin to register. Called by main.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK is
  * imported here, lazily, so that without it none of it is loaded. Traces only: metrics are
  * Prometheus's (/metrics) and logs go to stdout, so neither the SDK's metrics and logs nor its
- * other exporters are installed (`@opentelemetry/sdk-node` brought every one of them, 150 MB).
+ * other exporters are installed (`@opentelemetry/sdk-node` brought every one of them, 170 MB).
  * `register()` makes the provider the process's, with the async-hooks context manager and the W3C
  * trace-context and baggage propagators, as NodeSDK did.
  */
