@@ -25,13 +25,16 @@ export interface TracingOptions {
  * trace-context and baggage propagators, as NodeSDK did.
  */
 export async function startTracing(opts: TracingOptions): Promise<Tracing> {
-  const [{ NodeTracerProvider, BatchSpanProcessor }, resources, { registerInstrumentations }] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/instrumentation'),
-    ]);
-  const [{ OTLPTraceExporter }, { FastifyOtelInstrumentation }] = await Promise.all([
+  const [
+    { NodeTracerProvider, BatchSpanProcessor },
+    resources,
+    { registerInstrumentations },
+    { OTLPTraceExporter },
+    { FastifyOtelInstrumentation },
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/instrumentation'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@fastify/otel'),
   ]);
