@@ -73,7 +73,9 @@ function cachedHost(
       const found = ts.resolveModuleName(literal.text, containingFile, opts, host, cache, redirected, mode);
       const to = found.resolvedModule?.resolvedFileName ?? '';
       const intoPackage = !containingFile.includes('/node_modules/') && to.includes('/node_modules/');
-      return intoPackage && !to.includes('/node_modules/drizzle-orm/') ? { resolvedModule: undefined } : found;
+      return intoPackage && !to.includes('/node_modules/drizzle-orm/')
+        ? { resolvedModule: undefined }
+        : found;
     });
   return host;
 }
