@@ -20,7 +20,6 @@ const MEASURED: Record<string, number> = {
   'operations.int.test.ts': 38,
   'web-console.browser.int.test.ts': 37,
   'cli.chain.int.test.ts': 30,
-  'boundaries.test.ts': 30,
   'payouts-model.chain.int.test.ts': 29,
   'payouts-liveness.int.test.ts': 28,
   'cli.wire.int.test.ts': 26,
@@ -30,6 +29,7 @@ const MEASURED: Record<string, number> = {
   'client-package.wire.int.test.ts': 21,
   'reviews.int.test.ts': 20,
   'claims.int.test.ts': 18,
+  'boundaries.test.ts': 16,
   'client-schema.test.ts': 10,
 };
 const PROJECT_ORDER = ['wire', 'pglite', 'postgres', 'chain', 'unit'];
