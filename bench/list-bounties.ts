@@ -30,7 +30,7 @@ import {
   runBareSql,
   runPgbench,
 } from './lib/load.ts';
-import { plainListServer } from './lib/plain-http.ts';
+import { fixedAnswerServer, plainListServer } from './lib/plain-http.ts';
 import {
   databaseUrl,
   dropDatabase,
@@ -107,8 +107,11 @@ interface Row {
   service: Measurement;
   bare: Measurement;
   pgbench: Partial<Record<PgbenchMode, Measurement>>;
-  /** Process CPU per request: the service, the list without the framework (`--miss`), the bare driver loop. */
-  cpu: { service: number; plain?: number; bare: number };
+  /**
+   * Process CPU per request: the service, the list without the framework and HTTP alone sending
+   * the same bytes (both `--miss`), the bare driver loop.
+   */
+  cpu: { service: number; plain?: number; http?: number; bare: number };
   /** Keyword only: the service at KEYWORD_P99.connections connections, and pgbench (like for like) there. */
   fewConnections?: Measurement;
   fewConnectionsPgbench?: Measurement;
@@ -140,7 +143,7 @@ function printTable(results: Row[]): void {
     'p99 ms (bare / pgbench)',
     'service/bare',
     ...pgbenchModes.map((m) => `service/${m}`),
-    opts.miss ? 'CPU µs/req service / no framework / bare' : 'CPU µs/req service / bare',
+    opts.miss ? 'CPU µs/req service / no framework / HTTP only / bare' : 'CPU µs/req service / bare',
     'target',
   ];
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
@@ -165,7 +168,7 @@ function printTable(results: Row[]): void {
       [r.bare, ...pgbenchModes.map((m) => r.pgbench[m])].map((x) => fmt(x?.p99 ?? Number.NaN, 1)).join(' / '),
       fmt(ratio(r.service, r.bare), 2),
       ...pgbenchModes.map((m) => fmt(ratio(r.service, r.pgbench[m]), 2)),
-      [r.cpu.service, ...(opts.miss ? [r.cpu.plain ?? Number.NaN] : []), r.cpu.bare]
+      [r.cpu.service, ...(opts.miss ? [r.cpu.plain ?? Number.NaN, r.cpu.http ?? Number.NaN] : []), r.cpu.bare]
         .map((n) => fmt(n))
         .join(' / '),
       verdicts.join(', '),
@@ -191,25 +194,40 @@ function printTable(results: Row[]): void {
   }
 }
 
+/** `url` driven as the service was (warm-up, then the measured run); its process CPU per request. */
+async function driven(url: string, label: string): Promise<number> {
+  if (warmup > 0) await runAutocannon(url, connections, warmup);
+  const meter = cpuMeter();
+  const run = await runAutocannon(url, connections, duration);
+  const use = meter(run.completed);
+  log(`  ${label}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms; ${use.line}`);
+  return use.usPerRequest;
+}
+
 /**
- * The same answer from `plainListServer` (no Fastify, no hooks), checked byte for byte against the
- * service's, then driven as the service was; returns its CPU per request. Only with `--miss`: the
- * plain server has no answer cache.
+ * Only with `--miss` (neither server has an answer cache): the same answer from `plainListServer`
+ * (no Fastify, no hooks), checked byte for byte against the service's, then `fixedAnswerServer`
+ * sending those bytes with no database, each driven as the service was; their CPU per request.
+ * HTTP alone plus the bare loop is the least any Node server answering this query spends here.
  */
 async function withoutFramework(app: Awaited<ReturnType<typeof buildApp>>, base: string, path: string) {
   const plain = await plainListServer((q) => app.services.bounties.listJson(q), path);
   try {
     const [viaService, viaPlain] = await Promise.all(
-      [base + path, plain.url].map(async (u) => Buffer.from(await (await fetch(u)).arrayBuffer())),
+      [base + path, plain.url].map(async (u) => {
+        const res = await fetch(u);
+        return { body: Buffer.from(await res.arrayBuffer()), etag: res.headers.get('etag') ?? '' };
+      }),
     );
-    if (!viaService?.equals(viaPlain as Buffer))
+    if (!viaService || !viaPlain || !viaService.body.equals(viaPlain.body))
       throw new Error(`${path}: the plain server answers differently`);
-    if (warmup > 0) await runAutocannon(plain.url, connections, warmup);
-    const meter = cpuMeter();
-    const run = await runAutocannon(plain.url, connections, duration);
-    const use = meter(run.completed);
-    log(`  no framework: ${run.rps.toFixed(0)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms; ${use.line}`);
-    return use.usPerRequest;
+    const plainCpu = await driven(plain.url, 'no framework');
+    const fixed = await fixedAnswerServer(viaService.body, viaService.etag);
+    try {
+      return { plain: plainCpu, http: await driven(fixed.url, 'HTTP only (same bytes, no database)') };
+    } finally {
+      await fixed.close();
+    }
   } finally {
     await plain.close();
   }
@@ -247,7 +265,7 @@ async function measure(
   log(
     `  bare SQL: ${bareRun.rps.toFixed(0)} req/s, p50 ${bareRun.p50.toFixed(1)} ms, p99 ${bareRun.p99.toFixed(1)} ms; ${bareCpuUse.line}`,
   );
-  const plain = opts.miss ? await withoutFramework(app, base, s.path) : undefined;
+  const framework = opts.miss ? await withoutFramework(app, base, s.path) : undefined;
   const pgbench: Row['pgbench'] = {};
   for (const mode of pgbenchModes) {
     const run = { url, queries, mode, connections };
@@ -269,7 +287,12 @@ async function measure(
       `  pgbench -M ${fewMode} at ${KEYWORD_P99.connections} connections: ${fewConnectionsPgbench.rps.toFixed(0)} tps, ` +
         `p50 ${fewConnectionsPgbench.p50.toFixed(1)} ms, p99 ${fewConnectionsPgbench.p99.toFixed(1)} ms`,
     );
-  const cpu = { service: serviceCpuUse.usPerRequest, plain, bare: bareCpuUse.usPerRequest };
+  const cpu = {
+    service: serviceCpuUse.usPerRequest,
+    plain: framework?.plain,
+    http: framework?.http,
+    bare: bareCpuUse.usPerRequest,
+  };
   return {
     name: s.name,
     kind: s.kind,
@@ -313,6 +336,7 @@ function medianRow(runs: Row[]): Row {
     cpu: {
       service: cpuMedian((r) => r.cpu.service) as number,
       plain: cpuMedian((r) => r.cpu.plain),
+      http: cpuMedian((r) => r.cpu.http),
       bare: cpuMedian((r) => r.cpu.bare) as number,
     },
     fewConnections: medianOfSome(

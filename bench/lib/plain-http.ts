@@ -41,6 +41,33 @@ export async function plainListServer(
   };
 }
 
+/**
+ * HTTP alone: a bare `node:http` server sending `answer` (the list's bytes, as the service sent
+ * them) with the same headers to every request, with no database. Its CPU per request is what
+ * serving the answer costs any Node server on this machine, next to the bare driver loop's for
+ * the query.
+ */
+export async function fixedAnswerServer(
+  answer: Buffer,
+  etag: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, {
+      etag,
+      'cache-control': 'no-cache',
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': answer.length,
+    });
+    res.end(answer);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** The route's query for `path` as its schema reads it: numbers from text, its defaults filled in. */
 function queryOf(path: string): BountyListQuery {
   const raw = Object.fromEntries(new URL(path, 'http://x').searchParams);
