@@ -132,6 +132,65 @@ export async function runBareSql(
 }
 
 /**
+ * The bare driver at a given rate instead of flat out: requests (each the request's statements,
+ * run as `runBareSql` runs them) start at `rate` a second, spread over 1 ms ticks, with at most
+ * `maxInFlight` running (the service's connections). CPU per request depends on the load: flat
+ * out, 50 requests in flight share each socket write and read, which a loop at the service's own
+ * rate shares less. Driven at the rate the service reached, it is the like-for-like baseline for
+ * the service's CPU per request.
+ */
+export async function runBareSqlAtRate(
+  sql: postgres.Sql,
+  queries: CapturedQuery[],
+  maxInFlight: number,
+  rate: number,
+  duration: number,
+): Promise<Measurement> {
+  const latencies: number[] = [];
+  let failed = 0;
+  let inFlight = 0;
+  let due = 0;
+  const start = performance.now();
+  const end = start + duration * 1000;
+  const request = async () => {
+    const t0 = performance.now();
+    try {
+      await Promise.all(
+        queries.map((q) =>
+          sql.unsafe(q.sql, q.params as postgres.ParameterOrJSON<never>[], extended(q.prepare)).values(),
+        ),
+      );
+      latencies.push(performance.now() - t0);
+    } catch {
+      failed++;
+    } finally {
+      inFlight--;
+    }
+  };
+  let last = start;
+  while (performance.now() < end) {
+    await new Promise((r) => setTimeout(r, 1));
+    const now = performance.now();
+    due += ((now - last) * rate) / 1000;
+    last = now;
+    for (; due >= 1 && inFlight < maxInFlight; due--) {
+      inFlight++;
+      void request();
+    }
+  }
+  while (inFlight > 0) await new Promise((r) => setTimeout(r, 1));
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: latencies.length / elapsed,
+    completed: latencies.length,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    failed,
+  };
+}
+
+/**
  * A second instance of the app over a drizzle client that logs its queries. Injecting one request
  * records exactly the SQL and parameters the service runs for it, with no hand-written copy.
  */
