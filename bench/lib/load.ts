@@ -89,23 +89,16 @@ const extended = (prepare: boolean): postgres.UnsafeQueryOptions =>
   ({ prepare, simple: false }) as postgres.UnsafeQueryOptions;
 
 /**
- * `workers` loops, each issuing the request's statements concurrently (as BountiesService.list
- * does with Promise.all) until `duration` seconds have passed. Statements go through the driver
- * call the list makes for them (statement.ts): unsafe(sql, params, { prepare }).values(), named
- * prepared or unnamed as the service sent each one.
+ * One request's statements, issued concurrently (as BountiesService.list does with Promise.all),
+ * each through the driver call the list makes for it (statement.ts): unsafe(sql, params, { prepare
+ * }).values(), named prepared or unnamed as the service sent it. Records the latency or a failure.
  */
-export async function runBareSql(
-  sql: postgres.Sql,
-  queries: CapturedQuery[],
-  workers: number,
-  duration: number,
-): Promise<Measurement> {
+function bareRequester(sql: postgres.Sql, queries: CapturedQuery[]) {
   const latencies: number[] = [];
   let failed = 0;
   const start = performance.now();
-  const end = start + duration * 1000;
-  const worker = async () => {
-    while (performance.now() < end) {
+  return {
+    async request(): Promise<void> {
       const t0 = performance.now();
       try {
         await Promise.all(
@@ -117,18 +110,35 @@ export async function runBareSql(
       } catch {
         failed++;
       }
-    }
+    },
+    measurement(): Measurement {
+      const elapsed = (performance.now() - start) / 1000;
+      latencies.sort((a, b) => a - b);
+      return {
+        rps: latencies.length / elapsed,
+        completed: latencies.length,
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        failed,
+      };
+    },
+  };
+}
+
+/** `workers` loops, each issuing one request after another until `duration` seconds have passed. */
+export async function runBareSql(
+  sql: postgres.Sql,
+  queries: CapturedQuery[],
+  workers: number,
+  duration: number,
+): Promise<Measurement> {
+  const bare = bareRequester(sql, queries);
+  const end = performance.now() + duration * 1000;
+  const worker = async () => {
+    while (performance.now() < end) await bare.request();
   };
   await Promise.all(Array.from({ length: workers }, worker));
-  const elapsed = (performance.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    rps: latencies.length / elapsed,
-    completed: latencies.length,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    failed,
-  };
+  return bare.measurement();
 }
 
 /**
@@ -146,28 +156,11 @@ export async function runBareSqlAtRate(
   rate: number,
   duration: number,
 ): Promise<Measurement> {
-  const latencies: number[] = [];
-  let failed = 0;
+  const bare = bareRequester(sql, queries);
   let inFlight = 0;
   let due = 0;
-  const start = performance.now();
-  const end = start + duration * 1000;
-  const request = async () => {
-    const t0 = performance.now();
-    try {
-      await Promise.all(
-        queries.map((q) =>
-          sql.unsafe(q.sql, q.params as postgres.ParameterOrJSON<never>[], extended(q.prepare)).values(),
-        ),
-      );
-      latencies.push(performance.now() - t0);
-    } catch {
-      failed++;
-    } finally {
-      inFlight--;
-    }
-  };
-  let last = start;
+  let last = performance.now();
+  const end = last + duration * 1000;
   while (performance.now() < end) {
     await new Promise((r) => setTimeout(r, 1));
     const now = performance.now();
@@ -175,19 +168,11 @@ export async function runBareSqlAtRate(
     last = now;
     for (; due >= 1 && inFlight < maxInFlight; due--) {
       inFlight++;
-      void request();
+      void bare.request().finally(() => inFlight--);
     }
   }
   while (inFlight > 0) await new Promise((r) => setTimeout(r, 1));
-  const elapsed = (performance.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    rps: latencies.length / elapsed,
-    completed: latencies.length,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    failed,
-  };
+  return bare.measurement();
 }
 
 /**
