@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Value from 'typebox/value';
 import { revalidatable } from '../../src/infra/http/http-cache.ts';
@@ -20,13 +20,7 @@ export async function plainListServer(
     listJson(query).then(
       (json) => {
         const answer = revalidatable(json);
-        res.writeHead(200, {
-          etag: answer.etag,
-          'cache-control': 'no-cache',
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': answer.body.length,
-        });
-        res.end(answer.body);
+        sendAnswer(res, answer.body, answer.etag);
       },
       (err: unknown) => {
         res.writeHead(500).end(String(err));
@@ -51,21 +45,24 @@ export async function fixedAnswerServer(
   answer: Buffer,
   etag: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, {
-      etag,
-      'cache-control': 'no-cache',
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': answer.length,
-    });
-    res.end(answer);
-  });
+  const server = createServer((_req, res) => sendAnswer(res, answer, etag));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The list's answer with the headers `GET /api/bounties` sends with it. */
+function sendAnswer(res: ServerResponse, body: Buffer, etag: string): void {
+  res.writeHead(200, {
+    etag,
+    'cache-control': 'no-cache',
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': body.length,
+  });
+  res.end(body);
 }
 
 /** The route's query for `path` as its schema reads it: numbers from text, its defaults filled in. */
