@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, type Executor, rowsOf } from '../src/infra/db/client.ts';
 import { agents, projects } from '../src/infra/db/schema.ts';
 import { compileStatement } from '../src/infra/db/statement.ts';
+import { countMatching } from '../src/modules/bounties/bounty-list.repo.ts';
 import { reusableTestDatabase } from './helpers/database.ts';
 
 // On PostgreSQL, drizzle's queries with parameters run as named prepared statements (parsed once
@@ -59,6 +60,20 @@ describe('drizzle on postgres-js', () => {
     await database.db.transaction(async (tx) => {
       expect(await statement.run(tx, { n: 1 })).toEqual([[2]]);
       expect(await preparedHere(tx)).toContain(statement.text);
+    });
+  });
+
+  onPostgres('keeps one named count per filter shape however deep a page past the end is', async () => {
+    await database.db.transaction(async (tx) => {
+      const before = await preparedHere(tx);
+      for (const offset of [40, 960, 5_000, 20_000]) {
+        expect(await countMatching(tx, { status: 'open', limit: 20, offset })).toEqual({ n: 0, exact: true });
+        expect(await countMatching(tx, { q: 'zephyr', limit: 20, offset })).toEqual({ n: 0, exact: true });
+      }
+      const added = (await preparedHere(tx)).filter((s) => !before.includes(s));
+      // The count without a keyword, named once; the keyword's count stays unnamed (planned per word).
+      expect(added.filter((s) => s.includes('bounty_counts'))).toHaveLength(1);
+      expect(added.filter((s) => s.includes('@@'))).toEqual([]);
     });
   });
 

@@ -247,11 +247,15 @@ function statementFor(ex: Executor, f: BountyFilter, columns: Columns): Statemen
   );
 }
 
-/** The total alone, one statement per filter shape and bound: named without a keyword. */
+/**
+ * The total alone: without a keyword one named statement per filter shape (its count has no bound,
+ * so any depth past the end is the same statement), with one unnamed and one per bound.
+ */
 function countStatementFor(ex: Executor, f: BountyFilter): CountStatement {
   const cap = countCap(f);
-  return kept(ex, `count${shapeBits(f)}_${cap}`, () =>
-    compileSelect(totalOf(ex, placeholders(f), cap), f.q === undefined),
+  const named = f.q === undefined;
+  return kept(ex, `count${shapeBits(f)}${named ? '' : `_${cap}`}`, () =>
+    compileSelect(totalOf(ex, placeholders(f), cap), named),
   );
 }
 
