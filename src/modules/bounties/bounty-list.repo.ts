@@ -201,7 +201,7 @@ const MAX_STATEMENTS = 256;
  * the GIN index, and a generic plan, which cannot know it, would walk the whole index for a rare
  * word. Deeper pages and other sizes are unnamed too, so that paging never grows the number of
  * statements a connection keeps. The count of a page past the end (`countMatching`) is kept the
- * same way, per filter shape and bound.
+ * same way, per filter shape (`countStatementFor`).
  */
 const compiled = new WeakMap<Executor, Map<string, Statement | CountStatement>>();
 
