@@ -185,7 +185,8 @@ function pageQuery(
 
 type Page<C extends Columns> = (Rows[C] & { total: string })[];
 type Statement = CompiledSelect<Rows[Columns] & { total: string }>;
-type CountStatement = CompiledSelect<{ n: number }>;
+/** `count()` is a number; bounty_counts' `sum` comes as numeric text. */
+type CountStatement = CompiledSelect<{ n: number | string }>;
 
 /** First pages of these sizes are named statements; any other page is planned on its own. */
 const NAMED_SIZES = new Set([10, 20, 50, 100]);
@@ -254,7 +255,8 @@ function statementFor(ex: Executor, f: BountyFilter, columns: Columns): Statemen
 function countStatementFor(ex: Executor, f: BountyFilter): CountStatement {
   const cap = countCap(f);
   const named = f.q === undefined;
-  return kept(ex, `count${shapeBits(f)}${named ? '' : `_${cap}`}`, () =>
+  // The order (the relevance bit, 32) does not change a count.
+  return kept(ex, `count${shapeBits(f) & ~32}${named ? '' : `_${cap}`}`, () =>
     compileSelect(totalOf(ex, placeholders(f), cap), named),
   );
 }
