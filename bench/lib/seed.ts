@@ -120,10 +120,13 @@ export async function seed(sql: postgres.Sql, rows: number, log: (msg: string) =
   }
   await verifyCounts(sql, rows);
   log('  VACUUM ANALYZE ...');
-  await sql.unsafe('vacuum analyze agents, projects, bounties, bounty_counts');
+  await sql.unsafe('vacuum analyze agents, projects, bounties, bounty_counts, bounty_words');
   const [hits] = await sql.unsafe(
-    `select count(*)::int as n from bounties where search @@ plainto_tsquery('simple', '${KEYWORD}')`,
+    `select count(*)::int as n, (select n from bounty_words where word = '${KEYWORD}')::int as tallied
+     from bounties where search @@ plainto_tsquery('simple', '${KEYWORD}')`,
   );
+  // The keyword's total comes from bounty_words (its trigger ran once per batch): it must be exact.
+  if (hits?.n !== hits?.tallied) throw new Error(`bounty_words disagrees: ${JSON.stringify(hits)}`);
   return { keywordRows: Number(hits?.n ?? 0), claimers };
 }
 

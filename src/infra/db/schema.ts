@@ -6,4 +6,5 @@ export * from './tables/comments.ts';
 export * from './tables/events.ts';
 export * from './tables/marketplace.ts';
 export * from './tables/money.ts';
+export * from './tables/search.ts';
 export * from './tables/web.ts';
