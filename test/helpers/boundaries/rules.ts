@@ -12,8 +12,9 @@ export const OWNERS: Record<string, string> = {
   agents: 'src/modules/agents/',
   projects: 'src/modules/projects/',
   bounties: 'src/modules/bounties/',
-  // Kept by triggers on bounties (migration 0001); nobody writes it from code.
+  // Kept by triggers on bounties (migrations 0001 and 0018); nobody writes them from code.
   bounty_counts: 'src/modules/bounties/',
+  bounty_words: 'src/modules/bounties/',
   claim_cooldowns: 'src/modules/bounties/',
   bounty_comments: 'src/modules/comments/',
   submissions: 'src/modules/reviews/',
