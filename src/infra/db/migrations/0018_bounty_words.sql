@@ -12,11 +12,13 @@ INSERT INTO bounty_words (word, n)
 SELECT t.word, count(*) FROM bounties b CROSS JOIN LATERAL unnest(tsvector_to_array(b.search)) AS t(word)
 GROUP BY t.word;
 --> statement-breakpoint
--- New bounties: one upsert per distinct word of the statement (a bulk insert adds its words once).
-CREATE FUNCTION bounty_words_on_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Bounties added or removed: one upsert per distinct word of the statement (a bulk insert adds each
+-- word once). The insert and the delete trigger both name their rows changed_rows.
+CREATE FUNCTION bounty_words_on_insert_or_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO bounty_words AS w (word, n)
-  SELECT t.word, count(*) FROM new_rows r CROSS JOIN LATERAL unnest(tsvector_to_array(r.search)) AS t(word)
+  SELECT t.word, CASE TG_OP WHEN 'DELETE' THEN -count(*) ELSE count(*) END
+  FROM changed_rows r CROSS JOIN LATERAL unnest(tsvector_to_array(r.search)) AS t(word)
   GROUP BY t.word
   ORDER BY t.word
   ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
@@ -42,22 +44,11 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
-CREATE FUNCTION bounty_words_on_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO bounty_words AS w (word, n)
-  SELECT t.word, -count(*) FROM old_rows r CROSS JOIN LATERAL unnest(tsvector_to_array(r.search)) AS t(word)
-  GROUP BY t.word
-  ORDER BY t.word
-  ON CONFLICT (word) DO UPDATE SET n = w.n + excluded.n;
-  RETURN NULL;
-END;
-$$;
---> statement-breakpoint
 CREATE TRIGGER bounty_words_insert AFTER INSERT ON bounties
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION bounty_words_on_insert();
+  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION bounty_words_on_insert_or_delete();
 --> statement-breakpoint
 CREATE TRIGGER bounty_words_edit AFTER UPDATE OF title, description ON bounties
   FOR EACH ROW WHEN (OLD.search IS DISTINCT FROM NEW.search) EXECUTE FUNCTION bounty_words_on_edit();
 --> statement-breakpoint
 CREATE TRIGGER bounty_words_delete AFTER DELETE ON bounties
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION bounty_words_on_delete();
+  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION bounty_words_on_insert_or_delete();
