@@ -22,9 +22,9 @@ export interface BountyFilter {
 
 type Value<T> = T | Placeholder;
 
-// plainto_tsquery ANDs the words, so every word of `q` must appear; 'simple' folds case without stemming.
-const tsquery = (q: Value<string>) =>
-  sql`plainto_tsquery('simple', regexp_replace(${q}, '[[:punct:]]+', ' ', 'g'))`;
+// Punctuation separates words, as in the search vector; plainto_tsquery ANDs them ('simple': no stemming).
+const spaced = (q: Value<string>) => sql`regexp_replace(${q}, '[[:punct:]]+', ' ', 'g')`;
+const tsquery = (q: Value<string>) => sql`plainto_tsquery('simple', ${spaced(q)})`;
 const matches = (q: Value<string>) => sql`${bounties.search} @@ ${tsquery(q)}`;
 
 interface Where {
@@ -96,7 +96,7 @@ function totalOf(ex: Executor, f: Where, cap: number) {
  * several words, or none, are counted through the GIN index (`counted`, run only in its branch).
  */
 function wordTotal(ex: Executor, q: Value<string>, counted: SQLWrapper) {
-  const words = sql`(select tsvector_to_array(to_tsvector('simple', regexp_replace(${q}, '[[:punct:]]+', ' ', 'g'))) as w) words`;
+  const words = sql`(select tsvector_to_array(to_tsvector('simple', ${spaced(q)})) as w) words`;
   const word = sql`(select ${bountyWords.n} from ${bountyWords} where ${bountyWords.word} = words.w[1])`;
   return ex
     .select({
