@@ -102,7 +102,7 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'bm-scale-'));
   // As `npm start` runs it.
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/main.js'], {
+  const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'inherit'],

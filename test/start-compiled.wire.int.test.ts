@@ -27,7 +27,7 @@ describe('the compiled entry point', () => {
   });
 
   it('is what npm start runs, with no TypeScript loader', () => {
-    expect(pkg.scripts.start).toBe('node --max-semi-space-size=4 dist/main.js');
+    expect(pkg.scripts.start).toBe('node dist/main.js');
     expect(pkg.scripts.prestart).toContain('scripts/build.mjs --if-stale');
   });
 
