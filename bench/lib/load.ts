@@ -12,6 +12,7 @@ import type { Db } from '../../src/infra/db/client.ts';
 import { withNamedStatements } from '../../src/infra/db/named-statements.ts';
 import * as schema from '../../src/infra/db/schema.ts';
 import { systemClock } from '../../src/lib/clock.ts';
+import { threadSwitches } from './switches.ts';
 
 export interface Measurement {
   /** Completed requests (HTTP 2xx, or both SQL statements) per second. */
@@ -48,22 +49,32 @@ export function machineBusy(): () => number {
 
 /**
  * CPU use over a run: the whole machine's busy share; how busy this process's main thread (the service,
- * or the bare SQL client) kept its event loop; and this process's CPU time per request. The load
- * generator runs in a process of its own (`runAutocannon`), so that time is the service's alone.
+ * or the bare SQL client) kept its event loop; this process's CPU time per request; and (on Linux) how
+ * often per request the main thread slept and was preempted, the costs a server pays on top of its
+ * code that a loop over the driver does not (bench/README.md, "A sixth box"). The load generator
+ * runs in a process of its own (`runAutocannon`), so that time is the service's alone.
  */
 export function cpuMeter(): (requests: number) => { line: string; usPerRequest: number } {
   const machine = machineBusy();
   const p0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();
+  const s0 = threadSwitches();
   return (requests) => {
     const p = process.cpuUsage(p0);
     const elu = performance.eventLoopUtilization(elu0).utilization * 100;
-    const usPerRequest = (p.user + p.system) / Math.max(1, requests);
+    const n = Math.max(1, requests);
+    const usPerRequest = (p.user + p.system) / n;
+    const s1 = threadSwitches();
+    const switches =
+      s0 && s1
+        ? `; main thread ${((s1.sleeps - s0.sleeps) / n).toFixed(2)} sleeps, ` +
+          `${((s1.preempted - s0.preempted) / n).toFixed(2)} preemptions/request`
+        : '';
     return {
       usPerRequest,
       line:
         `machine CPU ${machine().toFixed(0)}% busy, event loop ${elu.toFixed(0)}% busy, ` +
-        `process ${usPerRequest.toFixed(0)} µs CPU/request`,
+        `process ${usPerRequest.toFixed(0)} µs CPU/request${switches}`,
     };
   };
 }
