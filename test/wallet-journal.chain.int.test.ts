@@ -1,7 +1,9 @@
-import { getAddress, type Hex, keccak256 } from 'viem';
+import { eq } from 'drizzle-orm';
+import { getAddress, type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
+import { walletTxs } from '../src/infra/db/schema.ts';
 import { TransactionEngine } from '../src/modules/transactions/engine.ts';
 import { TransactionJournal } from '../src/modules/transactions/journal.ts';
 import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
@@ -41,15 +43,18 @@ describe('wallet journal', () => {
       kinds: () => ({ withdraw_eth: {} }),
       waitMs: 5_000,
     });
-  /** The engine that follows the journal's records, signing again with the account's own key. */
-  const engine = () =>
+  /**
+   * The engine that follows the journal's records, signing again with the account's own key; with
+   * `nonceTaken: 'fail'`, a request whose nonce another transaction took fails (as a payout does).
+   */
+  const engine = (nonceTaken?: 'fail') =>
     new TransactionEngine({
       db: ctx.database.db,
       clock: ctx.clock,
       log: ctx.app.log,
       chain: tc.chain,
       journal: journal(),
-      kinds: () => ({ withdraw_eth: {} }),
+      kinds: () => ({ withdraw_eth: nonceTaken ? { nonceTaken } : {} }),
       keyOf: async (address) => (address.toLowerCase() === signer.address.toLowerCase() ? keyHex : undefined),
       confirmations: 0,
       stuckAfterMs: 3_600_000,
@@ -79,6 +84,13 @@ describe('wallet journal', () => {
         unsigned,
       );
   const nonceOf = async (hash: string) => (await tc.pub.getTransaction({ hash: hash as Hex })).nonce;
+  const attemptStatus = async (hash: string) =>
+    (
+      await ctx.database.db
+        .select({ status: walletTxs.status })
+        .from(walletTxs)
+        .where(eq(walletTxs.hash, hash.toLowerCase()))
+    )[0]?.status;
 
   beforeAll(async () => {
     tc = await startTestChain();
@@ -139,5 +151,38 @@ describe('wallet journal', () => {
     } finally {
       await tc.test.setAutomine(true);
     }
+  });
+
+  // wallets-interleave, seed 1941262689: the node's answer to a payout's broadcast came 4 s late,
+  // after another instance had dropped that attempt (the key used outside at its nonce); the late
+  // answer marked it sent again, and it stayed open under a failed request for good.
+  it('keeps an attempt settled when the answer to its broadcast comes after it was settled', async () => {
+    const j = journal();
+    const taken = await record(j);
+    // The key signs another transaction at that nonce outside the service, and it mines first.
+    const outside = await sign(
+      parseTransaction(taken.raw as Hex).nonce ?? -1,
+      '0x000000000000000000000000000000000000bEEF',
+    );
+    expect(await tc.chain.wallets.broadcast(outside.raw)).toBe('accepted');
+    await tc.pub.waitForTransactionReceipt({ hash: outside.hash });
+    ctx.clock.advance(60_000);
+    await engine('fail').run();
+    expect(await attemptStatus(taken.hash)).toBe('dropped');
+    // The answer to the first broadcast, late: the attempt stays dropped and its request failed.
+    await j.sent(taken.hash);
+    expect(await attemptStatus(taken.hash)).toBe('dropped');
+    const [failed] = await journal().list(agentId, 1);
+    expect(failed).toMatchObject({ status: 'failed' });
+
+    // The same for an attempt that mined before the answer came: it stays mined.
+    const mined = await record(j);
+    expect(await tc.chain.wallets.broadcast(mined.raw)).toBe('accepted');
+    await tc.pub.waitForTransactionReceipt({ hash: mined.hash as Hex });
+    ctx.clock.advance(60_000);
+    await engine().run();
+    expect(await attemptStatus(mined.hash)).toBe('mined');
+    await j.sent(mined.hash);
+    expect(await attemptStatus(mined.hash)).toBe('mined');
   });
 });

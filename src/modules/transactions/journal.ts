@@ -96,10 +96,10 @@ export class TransactionJournal {
     return { intentId, signed, nonce };
   }
 
-  /** The signed bytes reached the node. */
+  /** The signed bytes reached the node (an attempt settled meanwhile stays settled). */
   async sent(hash: string): Promise<void> {
     const now = this.deps.clock.now();
-    await repo.setStatus(this.deps.db, hash, 'sent', now, { broadcastAt: now });
+    await repo.markSent(this.deps.db, hash, now, now);
   }
 
   private async insert(

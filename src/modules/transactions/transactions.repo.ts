@@ -108,6 +108,20 @@ export async function setStatus(
   return row;
 }
 
+/**
+ * The node accepted an attempt: it is `sent`, only while it is still open. An answer that comes
+ * late, after the attempt was settled (mined, or dropped because another transaction took its
+ * nonce) by this instance or another, never reopens it: a reopened attempt under a settled request
+ * is followed by nothing and holds its signer's nonce open for good (wallets-interleave, seed
+ * 1941262689).
+ */
+export async function markSent(ex: Executor, hash: string, at: Date, broadcastAt: Date): Promise<void> {
+  await ex
+    .update(walletTxs)
+    .set({ status: 'sent', updatedAt: at, broadcastAt })
+    .where(and(eq(walletTxs.hash, hash), inArray(walletTxs.status, [...OPEN])));
+}
+
 /** The other attempts of an intent that may still mine are replaced by the one that mined. */
 export async function replaceOthers(ex: Executor, intentId: string, keep: string, at: Date): Promise<void> {
   await ex
