@@ -184,5 +184,20 @@ describe('wallet journal', () => {
     expect(await attemptStatus(mined.hash)).toBe('mined');
     await j.sent(mined.hash);
     expect(await attemptStatus(mined.hash)).toBe('mined');
+    // And a refusal that comes late (the node's answer to an earlier send of the same bytes)
+    // neither fails it nor gives its nonce back.
+    const handle = j.for({
+      kind: 'withdraw_eth',
+      agentId,
+      projectId: null,
+      holder: signer.address,
+      requestKey: null,
+    });
+    await handle.refused(mined.hash, 'the node refused it: the signer cannot pay for it');
+    expect(await attemptStatus(mined.hash)).toBe('mined');
+    const [confirmed] = await journal().list(agentId, 1);
+    expect(confirmed).toMatchObject({ status: 'confirmed', txHash: mined.hash });
+    const next = await record(j);
+    expect(parseTransaction(next.raw as Hex).nonce).toBe((parseTransaction(mined.raw as Hex).nonce ?? -2) + 1);
   });
 });

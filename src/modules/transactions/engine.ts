@@ -210,7 +210,8 @@ export class TransactionEngine {
     }
     if (result === 'underpriced' && intent) return (await this.signing.replace(intent, a)) ? 1 : 0;
     if (result === 'no_funds' && intent) return this.unpayable(intent);
-    if (result === 'accepted') await repo.markSent(db, a.hash, clock.now(), a.broadcastAt ?? clock.now());
+    if (result === 'accepted')
+      await repo.answerOpen(db, a.hash, 'sent', clock.now(), { broadcastAt: a.broadcastAt ?? clock.now() });
     log.info({ txHash: a.hash, result }, 'transaction sent again');
     return 1;
   }

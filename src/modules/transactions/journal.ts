@@ -47,7 +47,8 @@ export class TransactionJournal {
       sent: (hash) => this.sent(hash),
       refused: async (hash, reason) => {
         await db.transaction(async (tx) => {
-          const row = await repo.setStatus(tx, hash, 'failed', clock.now());
+          // A refusal that comes after the attempt settled (sent again and mined) changes nothing.
+          const row = await repo.answerOpen(tx, hash, 'failed', clock.now());
           if (!row) return;
           await nonces.giveBack(tx, row.signer, row.nonce);
           if (row.intentId) await this.fail(tx, row.intentId, 'upstream_error', reason, false);
@@ -99,7 +100,7 @@ export class TransactionJournal {
   /** The signed bytes reached the node (an attempt settled meanwhile stays settled). */
   async sent(hash: string): Promise<void> {
     const now = this.deps.clock.now();
-    await repo.markSent(this.deps.db, hash, now, now);
+    await repo.answerOpen(this.deps.db, hash, 'sent', now, { broadcastAt: now });
   }
 
   private async insert(

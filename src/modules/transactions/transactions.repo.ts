@@ -109,17 +109,26 @@ export async function setStatus(
 }
 
 /**
- * The node accepted an attempt: it is `sent`, only while it is still open. An answer that comes
+ * An open attempt (signed or sent) moved on by the node's answer to its broadcast: `sent` when the
+ * node accepted it, `failed` when it refused it. Only while it is still open: an answer that comes
  * late, after the attempt was settled (mined, or dropped because another transaction took its
- * nonce) by this instance or another, never reopens it: a reopened attempt under a settled request
- * is followed by nothing and holds its signer's nonce open for good (wallets-interleave, seed
- * 1941262689).
+ * nonce) by this instance or another, never reopens or fails it. A reopened attempt under a
+ * settled request is followed by nothing and holds its signer's nonce open for good
+ * (wallets-interleave, seed 1941262689). The row when it moved, else undefined.
  */
-export async function markSent(ex: Executor, hash: string, at: Date, broadcastAt: Date): Promise<void> {
-  await ex
+export async function answerOpen(
+  ex: Executor,
+  hash: string,
+  status: 'sent' | 'failed',
+  at: Date,
+  extra: Partial<Pick<TxRow, 'broadcastAt'>> = {},
+): Promise<TxRow | undefined> {
+  const [row] = await ex
     .update(walletTxs)
-    .set({ status: 'sent', updatedAt: at, broadcastAt })
-    .where(and(eq(walletTxs.hash, hash), inArray(walletTxs.status, [...OPEN])));
+    .set({ status, updatedAt: at, ...extra })
+    .where(and(eq(walletTxs.hash, hash), inArray(walletTxs.status, [...OPEN])))
+    .returning();
+  return row;
 }
 
 /** The other attempts of an intent that may still mine are replaced by the one that mined. */
