@@ -198,6 +198,8 @@ describe('wallet journal', () => {
     const [confirmed] = await journal().list(agentId, 1);
     expect(confirmed).toMatchObject({ status: 'confirmed', txHash: mined.hash });
     const next = await record(j);
-    expect(parseTransaction(next.raw as Hex).nonce).toBe((parseTransaction(mined.raw as Hex).nonce ?? -2) + 1);
+    expect(parseTransaction(next.raw as Hex).nonce).toBe(
+      (parseTransaction(mined.raw as Hex).nonce ?? -2) + 1,
+    );
   });
 });
