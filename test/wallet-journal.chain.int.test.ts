@@ -202,4 +202,58 @@ describe('wallet journal', () => {
       (parseTransaction(mined.raw as Hex).nonce ?? -2) + 1,
     );
   });
+
+  // wallets-interleave, seed 510894955: a payout confirmed and seen final, its block taken back by
+  // a reorg deeper than PAYOUT_CONFIRMATIONS, its nonce then used outside the service before any
+  // pass saw the signer's count behind: the payout stayed confirmed with nothing paid.
+  it('puts back a request seen final whose block a deep reorg took, even once its nonce went to another transaction', async () => {
+    const e = engine('fail');
+    // What the tests above left recorded and unsent is sent and settled first.
+    ctx.clock.advance(60_000);
+    await e.run();
+    ctx.clock.advance(60_000);
+    await e.run();
+    const before = await tc.test.snapshot();
+    const gone = await record();
+    expect(await tc.chain.wallets.broadcast(gone.raw)).toBe('accepted');
+    await tc.pub.waitForTransactionReceipt({ hash: gone.hash as Hex });
+    ctx.clock.advance(60_000);
+    await e.run(); // settles it
+    await e.run(); // sees it final
+    const [seenFinal] = await journal().list(agentId, 1);
+    expect(seenFinal).toMatchObject({ status: 'confirmed', txHash: gone.hash });
+
+    // A pass that finds the head it saw unchanged looks nothing up again.
+    const receipt = tc.chain.wallets.receipt;
+    let lookups = 0;
+    tc.chain.wallets.receipt = (hash) => {
+      lookups += 1;
+      return receipt(hash);
+    };
+    try {
+      await e.run();
+      expect(lookups).toBe(0);
+    } finally {
+      tc.chain.wallets.receipt = receipt;
+    }
+
+    // The reorg: the block is gone, and the key signs another transaction at that nonce outside.
+    await tc.test.revert({ id: before });
+    const outside = await sign(
+      parseTransaction(gone.raw as Hex).nonce ?? -1,
+      '0x000000000000000000000000000000000000bEEF',
+    );
+    expect(await tc.chain.wallets.broadcast(outside.raw)).toBe('accepted');
+    await tc.pub.waitForTransactionReceipt({ hash: outside.hash });
+    expect(await tc.chain.wallets.receipt(gone.hash)).toBeNull();
+
+    // The next passes find the block changed, put the request back, and fail it: it moved nothing.
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.advance(60_000);
+      await e.run();
+    }
+    expect(await attemptStatus(gone.hash)).toBe('dropped');
+    const [failed] = await journal().list(agentId, 1);
+    expect(failed).toMatchObject({ status: 'failed' });
+  });
 });

@@ -197,6 +197,8 @@ export interface WalletActions {
   /** True when the node knows the transaction (in its pool or mined). */
   known(hash: string): Promise<boolean>;
   headBlock(): Promise<bigint>;
+  /** The hash of the block at `blockNumber` on the node's chain now, or null past its head. */
+  blockHash(blockNumber: bigint): Promise<string | null>;
   quoteFees(): Promise<Fees>;
   /**
    * A dry run against the pending state (what the pool holds counts) or the latest block: null

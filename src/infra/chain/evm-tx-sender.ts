@@ -1,6 +1,7 @@
 import {
   type Account,
   BaseError,
+  BlockNotFoundError,
   getAddress,
   type Hex,
   keccak256,
@@ -208,6 +209,15 @@ export class EvmTxSender {
       return await this.client.getBlockNumber({ cacheTime: 0 });
     } catch (err) {
       throw upstream('read the latest block', err);
+    }
+  }
+
+  async blockHash(blockNumber: bigint): Promise<string | null> {
+    try {
+      return (await this.client.getBlock({ blockNumber })).hash;
+    } catch (err) {
+      if (err instanceof BlockNotFoundError) return null;
+      throw upstream('read a block', err);
     }
   }
 

@@ -95,6 +95,7 @@ export function evmWalletActions(ctx: WalletActionContext): WalletActions {
     receipt: (hash) => sender.receipt(hash),
     known: (hash) => sender.known(hash),
     headBlock: () => sender.headBlock(),
+    blockHash: (blockNumber) => sender.blockHash(blockNumber),
     quoteFees: () => sender.quoteFees(),
     dryRun: (from, tx, at) => sender.dryRun(from, tx, at),
     signTx: async (key, tx, nonce) => {

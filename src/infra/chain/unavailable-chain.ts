@@ -31,6 +31,7 @@ export const unavailableChain: Chain = {
     receipt: async () => refuse(),
     known: async () => refuse(),
     headBlock: async () => refuse(),
+    blockHash: async () => refuse(),
     quoteFees: async () => refuse(),
     dryRun: async () => refuse(),
     signTx: async () => refuse(),

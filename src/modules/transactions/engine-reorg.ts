@@ -1,6 +1,7 @@
 import { callOfRaw } from '../../infra/chain/tx-node.ts';
 import type { EngineDeps } from './engine.deps.ts';
 import type { TransactionSigning } from './engine-signing.ts';
+import { settledSince } from './intent-reads.repo.ts';
 import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
 
@@ -39,6 +40,32 @@ export class EngineReorgs {
           blockNumber: r.blockNumber,
         });
       }
+    }
+    return put;
+  }
+
+  /** The head the last pass saw, by number and hash (this process's; null before its first pass). */
+  private seenHead: { number: bigint; hash: string } | null = null;
+
+  /**
+   * A reorg deeper than PAYOUT_CONFIRMATIONS takes back requests already seen final, and another
+   * transaction of the same key (used outside the service) can take such a request's nonce before
+   * any pass saw the signer's count fall behind (`repairSigner`): wallets-interleave seed 510894955,
+   * a payout confirmed and final, its block reorged away, its nonce then used outside, and the
+   * payout left confirmed with nothing paid. So each pass reads the hash of the block the last pass
+   * saw at its head; when it changed (or on a process's first pass), every attempt settled since
+   * `since` is looked up by hash, and one the chain no longer has is put back (`reopen`), from
+   * where its request is sent again or, its nonce taken, failed and signed anew by its client.
+   */
+  async recheckSettled(head: bigint, since: Date, limit: number): Promise<number> {
+    const { db, chain } = this.deps;
+    const seen = this.seenHead;
+    const hash = await chain.wallets.blockHash(head);
+    this.seenHead = hash === null ? null : { number: head, hash };
+    if (seen && seen.number <= head && (await chain.wallets.blockHash(seen.number)) === seen.hash) return 0;
+    let put = 0;
+    for (const a of await settledSince(db, since, limit)) {
+      if (!(await chain.wallets.receipt(a.hash))) put += await this.reopen(a.hash);
     }
     return put;
   }

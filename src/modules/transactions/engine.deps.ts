@@ -14,7 +14,15 @@ export interface EngineDeps {
   chain: {
     wallets: Pick<
       WalletActions,
-      'nonceOf' | 'broadcast' | 'receipt' | 'known' | 'headBlock' | 'quoteFees' | 'dryRun' | 'signTx'
+      | 'nonceOf'
+      | 'broadcast'
+      | 'receipt'
+      | 'known'
+      | 'headBlock'
+      | 'blockHash'
+      | 'quoteFees'
+      | 'dryRun'
+      | 'signTx'
     >;
   };
   /** The kinds the engine follows, and what differs between them. */

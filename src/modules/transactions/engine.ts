@@ -71,9 +71,11 @@ export class TransactionEngine {
       signers.add(o.signer);
       await this.followOrphan(o);
     }
-    // A reorg deeper than PAYOUT_CONFIRMATIONS takes back what looked final: the signers of recent
-    // requests are compared with the chain too (one nonce read each).
+    // A reorg deeper than PAYOUT_CONFIRMATIONS takes back what looked final: what settled recently
+    // is looked up again when the head the last pass saw changed, and the signers of recent
+    // requests are compared with the chain (one nonce read each).
     const recent = new Date(clock.now().getTime() - RECENT_MS);
+    put += await this.reorgs.recheckSettled(head, recent, limit);
     for (const signer of await repo.recentSigners(db, recent, limit)) signers.add(signer);
     for (const signer of signers) {
       try {

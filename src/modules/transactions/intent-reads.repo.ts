@@ -1,6 +1,6 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
-import { walletIntents } from '../../infra/db/schema.ts';
+import { walletIntents, walletTxs } from '../../infra/db/schema.ts';
 import { compileOnFirstRun, numberPlaceholder } from '../../infra/db/statement.ts';
 
 type IntentRow = typeof walletIntents.$inferSelect;
@@ -30,4 +30,17 @@ const intentsByAgent = compileOnFirstRun((ex) =>
 
 export function intentsOf(ex: Executor, agentId: string, limit: number): Promise<IntentRow[]> {
   return intentsByAgent.run(ex, { agentId, limit });
+}
+
+/**
+ * Attempts a receipt settled (mined or reverted) since `since`, newest first: what a reorg deeper
+ * than PAYOUT_CONFIRMATIONS may have taken back (`EngineReorgs.recheckSettled`).
+ */
+export function settledSince(ex: Executor, since: Date, limit: number) {
+  return ex
+    .select({ hash: walletTxs.hash })
+    .from(walletTxs)
+    .where(and(inArray(walletTxs.status, ['mined', 'reverted']), gte(walletTxs.updatedAt, since)))
+    .orderBy(desc(walletTxs.updatedAt))
+    .limit(limit);
 }

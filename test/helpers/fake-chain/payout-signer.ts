@@ -98,7 +98,15 @@ export function payoutWallets(
   chain: SignerChain,
 ): Pick<
   WalletActions,
-  'nonceOf' | 'broadcast' | 'receipt' | 'known' | 'headBlock' | 'quoteFees' | 'dryRun' | 'signTx'
+  | 'nonceOf'
+  | 'broadcast'
+  | 'receipt'
+  | 'known'
+  | 'headBlock'
+  | 'blockHash'
+  | 'quoteFees'
+  | 'dryRun'
+  | 'signTx'
 > {
   return {
     // Transactions mine as soon as their nonce is next, so nothing is ever pending ahead of 'latest'.
@@ -111,6 +119,8 @@ export function payoutWallets(
     },
     known: async (hash) => chain.node.known(hash),
     headBlock: async () => chain.headBlock(),
+    // The fake keeps no forks: a block's hash is its number's, up to the head.
+    blockHash: async (n) => (n <= chain.headBlock() ? `0x${n.toString(16).padStart(64, '0')}` : null),
     quoteFees: () => chain.quoteFees(),
     // A payout whose founder cannot cover it would revert; anything else would not.
     dryRun: async (from, tx) => {
