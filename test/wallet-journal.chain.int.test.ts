@@ -256,4 +256,40 @@ describe('wallet journal', () => {
     const [failed] = await journal().list(agentId, 1);
     expect(failed).toMatchObject({ status: 'failed' });
   });
+
+  // The same seed, once the payout was put back: a sponsored sale mined again after that reorg
+  // kept the gas (and refund) of the block the reorg took.
+  it('records the gas a transaction paid in the block a reorg mined it in again', async () => {
+    const e = engine();
+    ctx.clock.advance(60_000);
+    await e.run();
+    const before = await tc.test.snapshot();
+    const again = await record();
+    expect(await tc.chain.wallets.broadcast(again.raw)).toBe('accepted');
+    await tc.pub.waitForTransactionReceipt({ hash: again.hash as Hex });
+    ctx.clock.advance(60_000);
+    await e.run(); // settles it
+    await e.run(); // sees it final
+    const gasOf = async () =>
+      (
+        await ctx.database.db
+          .select({ gas: walletTxs.gasPaidUnits, block: walletTxs.blockNumber })
+          .from(walletTxs)
+          .where(eq(walletTxs.hash, again.hash.toLowerCase()))
+      )[0];
+    const first = await gasOf();
+
+    // A reorg, and the same bytes mined again a block later, at another base fee.
+    await tc.test.revert({ id: before });
+    await tc.test.mine({ blocks: 1 });
+    await tc.test.setNextBlockBaseFeePerGas({ baseFeePerGas: 1_000n });
+    expect(await tc.chain.wallets.broadcast(again.raw)).toBe('accepted');
+    const r = await tc.pub.waitForTransactionReceipt({ hash: again.hash as Hex });
+    expect(r.gasUsed * r.effectiveGasPrice).not.toBe(first?.gas);
+
+    ctx.clock.advance(60_000);
+    await e.run();
+    expect(await gasOf()).toEqual({ gas: r.gasUsed * r.effectiveGasPrice, block: r.blockNumber });
+    expect(await attemptStatus(again.hash)).toBe('mined');
+  });
 });

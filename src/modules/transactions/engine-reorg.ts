@@ -1,9 +1,11 @@
+import type { TxReceipt } from '../../infra/chain/chain.ts';
 import { callOfRaw } from '../../infra/chain/tx-node.ts';
 import type { EngineDeps } from './engine.deps.ts';
 import type { TransactionSigning } from './engine-signing.ts';
 import { settledSince } from './intent-reads.repo.ts';
 import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
+import { CANCEL_KIND } from './transactions.types.ts';
 
 /**
  * The engine's side that the chain can take things back from: confirmed requests watched until
@@ -36,9 +38,7 @@ export class EngineReorgs {
       const final = head - r.blockNumber >= BigInt(confirmations);
       if (r.blockNumber !== intent.blockNumber || final) {
         await repo.updateIntent(db, intent.id, { blockNumber: r.blockNumber, final, updatedAt: clock.now() });
-        await repo.setStatus(db, intent.txHash, r.status === 'success' ? 'mined' : 'reverted', clock.now(), {
-          blockNumber: r.blockNumber,
-        });
+        await this.record(intent.txHash, intent.kind, r);
       }
     }
     return put;
@@ -65,9 +65,34 @@ export class EngineReorgs {
     if (seen && seen.number <= head && (await chain.wallets.blockHash(seen.number)) === seen.hash) return 0;
     let put = 0;
     for (const a of await settledSince(db, since, limit)) {
-      if (!(await chain.wallets.receipt(a.hash))) put += await this.reopen(a.hash);
+      const r = await chain.wallets.receipt(a.hash);
+      if (!r) put += await this.reopen(a.hash);
+      else if (r.blockNumber !== a.blockNumber || r.gasPaidUnits !== a.gasPaidUnits)
+        await this.record(a.hash, a.kind, r);
     }
     return put;
+  }
+
+  /**
+   * A settled attempt as its receipt now says: mined again in another block after a reorg, it paid
+   * gas at that block's fees (and a sponsored sale was refunded accordingly), not the first block's
+   * (wallets-interleave seed 510894955: a sponsored sale recorded with the gas of a block a reorg
+   * took back).
+   */
+  private async record(hash: string, kind: string, r: TxReceipt): Promise<void> {
+    const refundOf = kind === CANCEL_KIND ? undefined : this.deps.kinds()[kind]?.refundOf;
+    const refund = refundOf?.(r);
+    await repo.setStatus(
+      this.deps.db,
+      hash,
+      r.status === 'success' ? 'mined' : 'reverted',
+      this.deps.clock.now(),
+      {
+        blockNumber: r.blockNumber,
+        gasPaidUnits: r.gasPaidUnits,
+        ...(refund === undefined ? {} : { gasRefundUnits: refund }),
+      },
+    );
   }
 
   /**

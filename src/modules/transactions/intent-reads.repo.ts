@@ -38,7 +38,12 @@ export function intentsOf(ex: Executor, agentId: string, limit: number): Promise
  */
 export function settledSince(ex: Executor, since: Date, limit: number) {
   return ex
-    .select({ hash: walletTxs.hash })
+    .select({
+      hash: walletTxs.hash,
+      kind: walletTxs.kind,
+      blockNumber: walletTxs.blockNumber,
+      gasPaidUnits: walletTxs.gasPaidUnits,
+    })
     .from(walletTxs)
     .where(and(inArray(walletTxs.status, ['mined', 'reverted']), gte(walletTxs.updatedAt, since)))
     .orderBy(desc(walletTxs.updatedAt))
