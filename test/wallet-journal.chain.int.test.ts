@@ -83,6 +83,16 @@ describe('wallet journal', () => {
         (nonce) => sign(nonce),
         unsigned,
       );
+  /** A request recorded, sent, mined and seen final by `e` (after its earlier leftovers settled). */
+  const minedAndFinal = async (e: TransactionEngine) => {
+    const sent = await record();
+    expect(await tc.chain.wallets.broadcast(sent.raw)).toBe('accepted');
+    await tc.pub.waitForTransactionReceipt({ hash: sent.hash as Hex });
+    ctx.clock.advance(60_000);
+    await e.run(); // settles it
+    await e.run(); // sees it final
+    return sent;
+  };
   const nonceOf = async (hash: string) => (await tc.pub.getTransaction({ hash: hash as Hex })).nonce;
   const attemptStatus = async (hash: string) =>
     (
@@ -214,12 +224,7 @@ describe('wallet journal', () => {
     ctx.clock.advance(60_000);
     await e.run();
     const before = await tc.test.snapshot();
-    const gone = await record();
-    expect(await tc.chain.wallets.broadcast(gone.raw)).toBe('accepted');
-    await tc.pub.waitForTransactionReceipt({ hash: gone.hash as Hex });
-    ctx.clock.advance(60_000);
-    await e.run(); // settles it
-    await e.run(); // sees it final
+    const gone = await minedAndFinal(e);
     const [seenFinal] = await journal().list(agentId, 1);
     expect(seenFinal).toMatchObject({ status: 'confirmed', txHash: gone.hash });
 
@@ -264,12 +269,7 @@ describe('wallet journal', () => {
     ctx.clock.advance(60_000);
     await e.run();
     const before = await tc.test.snapshot();
-    const again = await record();
-    expect(await tc.chain.wallets.broadcast(again.raw)).toBe('accepted');
-    await tc.pub.waitForTransactionReceipt({ hash: again.hash as Hex });
-    ctx.clock.advance(60_000);
-    await e.run(); // settles it
-    await e.run(); // sees it final
+    const again = await minedAndFinal(e);
     const gasOf = async () =>
       (
         await ctx.database.db

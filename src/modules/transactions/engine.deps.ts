@@ -5,26 +5,27 @@ import type { Clock } from '../../lib/clock.ts';
 import type { TransactionJournal } from './journal.ts';
 import type { KindPolicies } from './transactions.types.ts';
 
+/** The node calls the transaction engine makes. */
+export type EngineWallets = Pick<
+  WalletActions,
+  | 'nonceOf'
+  | 'broadcast'
+  | 'receipt'
+  | 'known'
+  | 'headBlock'
+  | 'blockHash'
+  | 'quoteFees'
+  | 'dryRun'
+  | 'signTx'
+>;
+
 /** What the transaction engine (engine.ts, engine-signing.ts) works with. */
 export interface EngineDeps {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
   journal: TransactionJournal;
-  chain: {
-    wallets: Pick<
-      WalletActions,
-      | 'nonceOf'
-      | 'broadcast'
-      | 'receipt'
-      | 'known'
-      | 'headBlock'
-      | 'blockHash'
-      | 'quoteFees'
-      | 'dryRun'
-      | 'signTx'
-    >;
-  };
+  chain: { wallets: EngineWallets };
   /** The kinds the engine follows, and what differs between them. */
   kinds: () => KindPolicies;
   /** The key that signs for `signer`: a wallet's private key, null for the sponsor, undefined: none. */

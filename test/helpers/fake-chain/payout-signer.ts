@@ -6,12 +6,12 @@ import type {
   SignedTx,
   TxReceipt,
   UnsignedTx,
-  WalletActions,
 } from '../../../src/infra/chain/chain.ts';
 import { payoutRouterAbi } from '../../../src/infra/chain/contracts/PayoutRouter.ts';
 import { projectTokenAbi } from '../../../src/infra/chain/contracts/ProjectToken.ts';
 import { payCallOf, transferFromCallOf } from '../../../src/infra/chain/evm-payout-signer.ts';
 import { AppError } from '../../../src/lib/errors.ts';
+import type { EngineWallets } from '../../../src/modules/transactions/engine.deps.ts';
 import { lower, type TokenLedger } from './ledger.ts';
 import type { FakeNode } from './node.ts';
 import { encode, type FakeTx, hashOf } from './raw-tx.ts';
@@ -94,20 +94,7 @@ function fakeTxOf(chain: SignerChain, signer: string, tx: UnsignedTx, nonce: num
  * their calls as the fake's raw transactions (recording each in `chain.signed`), sending them to
  * the node, reading nonces and receipts. Every other key is refused, as the fake has no wallets.
  */
-export function payoutWallets(
-  chain: SignerChain,
-): Pick<
-  WalletActions,
-  | 'nonceOf'
-  | 'broadcast'
-  | 'receipt'
-  | 'known'
-  | 'headBlock'
-  | 'blockHash'
-  | 'quoteFees'
-  | 'dryRun'
-  | 'signTx'
-> {
+export function payoutWallets(chain: SignerChain): EngineWallets {
   return {
     // Transactions mine as soon as their nonce is next, so nothing is ever pending ahead of 'latest'.
     nonceOf: async (address, at) =>
