@@ -5,7 +5,7 @@ import type { TransactionSigning } from './engine-signing.ts';
 import { settledSince } from './intent-reads.repo.ts';
 import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
-import { CANCEL_KIND } from './transactions.types.ts';
+import { refundFor } from './transactions.types.ts';
 
 /**
  * The engine's side that the chain can take things back from: confirmed requests watched until
@@ -62,7 +62,11 @@ export class EngineReorgs {
     const seen = this.seenHead;
     const hash = await chain.wallets.blockHash(head);
     this.seenHead = hash === null ? null : { number: head, hash };
-    if (seen && seen.number <= head && (await chain.wallets.blockHash(seen.number)) === seen.hash) return 0;
+    // One node call while the head stands still; a second, for the old head's hash, once it moved.
+    let atSeen: string | null = null;
+    if (seen?.number === head) atSeen = hash;
+    else if (seen && seen.number < head) atSeen = await chain.wallets.blockHash(seen.number);
+    if (seen && atSeen === seen.hash) return 0;
     let put = 0;
     for (const a of await settledSince(db, since, limit)) {
       const r = await chain.wallets.receipt(a.hash);
@@ -80,8 +84,7 @@ export class EngineReorgs {
    * took back).
    */
   private async record(hash: string, kind: string, r: TxReceipt): Promise<void> {
-    const refundOf = kind === CANCEL_KIND ? undefined : this.deps.kinds()[kind]?.refundOf;
-    const refund = refundOf?.(r);
+    const refund = refundFor(this.deps.kinds()[kind], kind, r);
     await repo.setStatus(
       this.deps.db,
       hash,

@@ -4,7 +4,7 @@ import { EngineReorgs } from './engine-reorg.ts';
 import { TransactionSigning } from './engine-signing.ts';
 import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
-import { CANCEL_KIND } from './transactions.types.ts';
+import { refundFor } from './transactions.types.ts';
 
 /** A request's own wait reads its receipt; the engine looks at it after this long without news. */
 const FOLLOW_AFTER_MS = 1_000;
@@ -171,8 +171,7 @@ export class TransactionEngine {
       if (!r) continue;
       // A revert counts only `revertDepth` deep: until then a reorg may still mine the call.
       if (r.status === 'reverted' && head - r.blockNumber < BigInt(policy.revertDepth ?? 0)) return 0;
-      const refundOf = a.kind === CANCEL_KIND ? undefined : policy.refundOf;
-      await journal.settle(a.hash, r, refundOf?.(r));
+      await journal.settle(a.hash, r, refundFor(policy, a.kind, r));
       return 0;
     }
     const live = attempts.filter((a) => OPEN.has(a.status) && a.nonce === intent.nonce);

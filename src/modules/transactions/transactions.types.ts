@@ -75,6 +75,11 @@ export interface KindPolicy {
 
 export type KindPolicies = Readonly<Record<string, KindPolicy>>;
 
+/** What a mined attempt paid its signer back: its kind's refund (`refundOf`); a cancel's none. */
+export function refundFor(policy: KindPolicy | undefined, attemptKind: string, r: TxReceipt) {
+  return attemptKind === CANCEL_KIND ? undefined : policy?.refundOf?.(r);
+}
+
 export interface JournalDeps {
   db: Db;
   clock: Clock;
