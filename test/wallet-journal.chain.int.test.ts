@@ -1,10 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { getAddress, type Hex, keccak256, parseTransaction } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anvilAccount } from '../src/infra/chain/anvil.ts';
 import { walletTxs } from '../src/infra/db/schema.ts';
+import type { EngineDeps } from '../src/modules/transactions/engine.deps.ts';
 import { TransactionEngine } from '../src/modules/transactions/engine.ts';
+import { EngineReorgs } from '../src/modules/transactions/engine-reorg.ts';
+import { TransactionSigning } from '../src/modules/transactions/engine-signing.ts';
 import { TransactionJournal } from '../src/modules/transactions/journal.ts';
 import { buildTestApp, registerAgent, type TestContext } from './helpers/app.ts';
 import { startTestChain, type TestChain } from './helpers/chain.ts';
@@ -47,19 +50,19 @@ describe('wallet journal', () => {
    * The engine that follows the journal's records, signing again with the account's own key; with
    * `nonceTaken: 'fail'`, a request whose nonce another transaction took fails (as a payout does).
    */
-  const engine = (nonceTaken?: 'fail') =>
-    new TransactionEngine({
-      db: ctx.database.db,
-      clock: ctx.clock,
-      log: ctx.app.log,
-      chain: tc.chain,
-      journal: journal(),
-      kinds: () => ({ withdraw_eth: nonceTaken ? { nonceTaken } : {} }),
-      keyOf: async (address) => (address.toLowerCase() === signer.address.toLowerCase() ? keyHex : undefined),
-      confirmations: 0,
-      stuckAfterMs: 3_600_000,
-      maxFeePerGas: 10n ** 12n,
-    });
+  const engineDeps = (nonceTaken?: 'fail'): EngineDeps => ({
+    db: ctx.database.db,
+    clock: ctx.clock,
+    log: ctx.app.log,
+    chain: tc.chain,
+    journal: journal(),
+    kinds: () => ({ withdraw_eth: nonceTaken ? { nonceTaken } : {} }),
+    keyOf: async (address) => (address.toLowerCase() === signer.address.toLowerCase() ? keyHex : undefined),
+    confirmations: 0,
+    stuckAfterMs: 3_600_000,
+    maxFeePerGas: 10n ** 12n,
+  });
+  const engine = (nonceTaken?: 'fail') => new TransactionEngine(engineDeps(nonceTaken));
   /** A 1-wei transfer from the account, signed at `nonce`, as the service signs one. */
   const sign = async (nonce: number, to = '0x000000000000000000000000000000000000dEaD') => {
     const raw = await signer.signTransaction({
@@ -260,6 +263,91 @@ describe('wallet journal', () => {
     expect(await attemptStatus(gone.hash)).toBe('dropped');
     const [failed] = await journal().list(agentId, 1);
     expect(failed).toMatchObject({ status: 'failed' });
+  });
+
+  // The same reorg, and the node's answer to one of the recheck's lookups lost: the pass failed
+  // halfway, the next found the head unchanged and looked nothing up, and the request stayed
+  // confirmed with nothing paid.
+  it('goes on with a recheck that a lost answer stopped halfway', async () => {
+    const e = engine('fail');
+    ctx.clock.advance(60_000);
+    await e.run();
+    ctx.clock.advance(60_000);
+    await e.run();
+    const before = await tc.test.snapshot();
+    const gone = await minedAndFinal(e);
+    await tc.test.revert({ id: before });
+    const outside = await sign(
+      parseTransaction(gone.raw as Hex).nonce ?? -1,
+      '0x000000000000000000000000000000000000bEEF',
+    );
+    expect(await tc.chain.wallets.broadcast(outside.raw)).toBe('accepted');
+    await tc.pub.waitForTransactionReceipt({ hash: outside.hash });
+
+    const receipt = tc.chain.wallets.receipt;
+    let lost = false;
+    tc.chain.wallets.receipt = (hash) => {
+      if (hash.toLowerCase() !== gone.hash.toLowerCase() || lost) return receipt(hash);
+      lost = true;
+      return Promise.reject(new Error('socket hang up'));
+    };
+    try {
+      ctx.clock.advance(60_000);
+      await expect(e.run()).rejects.toThrow('socket hang up');
+    } finally {
+      tc.chain.wallets.receipt = receipt;
+    }
+    expect(lost).toBe(true);
+    expect(await attemptStatus(gone.hash)).toBe('mined');
+
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.advance(60_000);
+      await e.run();
+    }
+    expect(await attemptStatus(gone.hash)).toBe('dropped');
+    const [failed] = await journal().list(agentId, 1);
+    expect(failed).toMatchObject({ status: 'failed' });
+  });
+
+  it('looks up every attempt settled before a reorg, however many, a page a pass', async () => {
+    const e = engine();
+    ctx.clock.advance(60_000);
+    await e.run();
+    const before = await tc.test.snapshot();
+    const gone = [await minedAndFinal(e), await minedAndFinal(e), await minedAndFinal(e)];
+    await tc.test.revert({ id: before });
+    await tc.test.mine({ blocks: 1 });
+
+    // Pages of one: a recheck that looked at only the first page (the newest 50, before) left the
+    // rest of a busy quarter of an hour as final as it looked.
+    const deps = engineDeps();
+    const reorgs = new EngineReorgs(deps, new TransactionSigning(deps, async () => 0));
+    const since = new Date(ctx.clock.now().getTime() - 15 * 60_000);
+    const settled = await ctx.database.db
+      .select({ hash: walletTxs.hash })
+      .from(walletTxs)
+      .where(inArray(walletTxs.status, ['mined', 'reverted']));
+    const head = await tc.chain.wallets.headBlock();
+    for (let i = 0; i <= settled.length; i++) await reorgs.recheckSettled(head, since, 1);
+    for (const g of gone) expect(await attemptStatus(g.hash)).toBe('sent');
+    // Its end reached, the recheck is over: with the head unchanged, nothing is looked up again.
+    const receipt = tc.chain.wallets.receipt;
+    let lookups = 0;
+    tc.chain.wallets.receipt = (hash) => {
+      lookups += 1;
+      return receipt(hash);
+    };
+    try {
+      await reorgs.recheckSettled(head, since, 1);
+      expect(lookups).toBe(0);
+    } finally {
+      tc.chain.wallets.receipt = receipt;
+    }
+    // Sent again from their bytes, they settle.
+    for (const g of gone) await tc.pub.waitForTransactionReceipt({ hash: g.hash as Hex });
+    ctx.clock.advance(60_000);
+    await e.run();
+    for (const g of gone) expect(await attemptStatus(g.hash)).toBe('mined');
   });
 
   // The same seed, once the payout was put back: a sponsored sale mined again after that reorg

@@ -46,6 +46,12 @@ export class EngineReorgs {
 
   /** The head the last pass saw, by number and hash (this process's; null before its first pass). */
   private seenHead: { number: bigint; hash: string } | null = null;
+  /**
+   * A recheck under way: the attempts settled since `since`, looked up in order of hash, `after`
+   * the last one looked up (null: none yet). It outlives a pass that failed halfway (a lost RPC
+   * answer) and one that reached its page's end, so every attempt is looked up once per change.
+   */
+  private recheck: { since: Date; after: string | null } | null = null;
 
   /**
    * A reorg deeper than PAYOUT_CONFIRMATIONS takes back requests already seen final, and another
@@ -53,9 +59,11 @@ export class EngineReorgs {
    * any pass saw the signer's count fall behind (`repairSigner`): wallets-interleave seed 510894955,
    * a payout confirmed and final, its block reorged away, its nonce then used outside, and the
    * payout left confirmed with nothing paid. So each pass reads the hash of the block the last pass
-   * saw at its head; when it changed (or on a process's first pass), every attempt settled since
-   * `since` is looked up by hash, and one the chain no longer has is put back (`reopen`), from
-   * where its request is sent again or, its nonce taken, failed and signed anew by its client.
+   * saw at its head; when it changed (or on a process's first pass), a recheck starts: every attempt
+   * settled since `since` is looked up by hash, `limit` a pass until all were, and one the chain no
+   * longer has is put back (`reopen`), from where its request is sent again or, its nonce taken,
+   * failed and signed anew by its client. A pass that fails halfway leaves the recheck where it
+   * stopped, and another change starts it again from the first.
    */
   async recheckSettled(head: bigint, since: Date, limit: number): Promise<number> {
     const { db, chain } = this.deps;
@@ -66,14 +74,19 @@ export class EngineReorgs {
     let atSeen: string | null = null;
     if (seen?.number === head) atSeen = hash;
     else if (seen && seen.number < head) atSeen = await chain.wallets.blockHash(seen.number);
-    if (seen && atSeen === seen.hash) return 0;
+    if (!seen || atSeen !== seen.hash) this.recheck = { since, after: null };
+    const recheck = this.recheck;
+    if (!recheck) return 0;
     let put = 0;
-    for (const a of await settledSince(db, since, limit)) {
+    const page = await settledSince(db, recheck.since, recheck.after, limit);
+    for (const a of page) {
       const r = await chain.wallets.receipt(a.hash);
       if (!r) put += await this.reopen(a.hash);
       else if (r.blockNumber !== a.blockNumber || r.gasPaidUnits !== a.gasPaidUnits)
         await this.record(a.hash, a.kind, r);
+      recheck.after = a.hash;
     }
+    if (page.length < limit && this.recheck === recheck) this.recheck = null;
     return put;
   }
 
