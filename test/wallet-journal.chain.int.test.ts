@@ -96,6 +96,57 @@ describe('wallet journal', () => {
     await e.run(); // sees it final
     return sent;
   };
+  /** How many receipts `body` looked up. */
+  const lookupsDuring = async (body: () => Promise<unknown>) => {
+    const receipt = tc.chain.wallets.receipt;
+    let lookups = 0;
+    tc.chain.wallets.receipt = (hash) => {
+      lookups += 1;
+      return receipt(hash);
+    };
+    try {
+      await body();
+    } finally {
+      tc.chain.wallets.receipt = receipt;
+    }
+    return lookups;
+  };
+  /**
+   * A request `e` saw final (after `seenFinal`), its block then taken by a reorg deeper than the
+   * confirmations and its nonce used by another transaction the key signed outside the service.
+   */
+  const finalThenNonceTakenOutside = async (
+    e: TransactionEngine,
+    seenFinal?: (sent: { hash: string }) => Promise<void>,
+  ) => {
+    // What the tests before left recorded and unsent is sent and settled first.
+    ctx.clock.advance(60_000);
+    await e.run();
+    ctx.clock.advance(60_000);
+    await e.run();
+    const before = await tc.test.snapshot();
+    const gone = await minedAndFinal(e);
+    await seenFinal?.(gone);
+    await tc.test.revert({ id: before });
+    const outside = await sign(
+      parseTransaction(gone.raw as Hex).nonce ?? -1,
+      '0x000000000000000000000000000000000000bEEF',
+    );
+    expect(await tc.chain.wallets.broadcast(outside.raw)).toBe('accepted');
+    await tc.pub.waitForTransactionReceipt({ hash: outside.hash });
+    expect(await tc.chain.wallets.receipt(gone.hash)).toBeNull();
+    return gone;
+  };
+  /** The next passes put the request back and fail it: its nonce went elsewhere, it moved nothing. */
+  const failedByNextPasses = async (e: TransactionEngine, gone: { hash: string }) => {
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.advance(60_000);
+      await e.run();
+    }
+    expect(await attemptStatus(gone.hash)).toBe('dropped');
+    const [failed] = await journal().list(agentId, 1);
+    expect(failed).toMatchObject({ status: 'failed' });
+  };
   const nonceOf = async (hash: string) => (await tc.pub.getTransaction({ hash: hash as Hex })).nonce;
   const attemptStatus = async (hash: string) =>
     (
@@ -221,48 +272,13 @@ describe('wallet journal', () => {
   // pass saw the signer's count behind: the payout stayed confirmed with nothing paid.
   it('puts back a request seen final whose block a deep reorg took, even once its nonce went to another transaction', async () => {
     const e = engine('fail');
-    // What the tests above left recorded and unsent is sent and settled first.
-    ctx.clock.advance(60_000);
-    await e.run();
-    ctx.clock.advance(60_000);
-    await e.run();
-    const before = await tc.test.snapshot();
-    const gone = await minedAndFinal(e);
-    const [seenFinal] = await journal().list(agentId, 1);
-    expect(seenFinal).toMatchObject({ status: 'confirmed', txHash: gone.hash });
-
-    // A pass that finds the head it saw unchanged looks nothing up again.
-    const receipt = tc.chain.wallets.receipt;
-    let lookups = 0;
-    tc.chain.wallets.receipt = (hash) => {
-      lookups += 1;
-      return receipt(hash);
-    };
-    try {
-      await e.run();
-      expect(lookups).toBe(0);
-    } finally {
-      tc.chain.wallets.receipt = receipt;
-    }
-
-    // The reorg: the block is gone, and the key signs another transaction at that nonce outside.
-    await tc.test.revert({ id: before });
-    const outside = await sign(
-      parseTransaction(gone.raw as Hex).nonce ?? -1,
-      '0x000000000000000000000000000000000000bEEF',
-    );
-    expect(await tc.chain.wallets.broadcast(outside.raw)).toBe('accepted');
-    await tc.pub.waitForTransactionReceipt({ hash: outside.hash });
-    expect(await tc.chain.wallets.receipt(gone.hash)).toBeNull();
-
-    // The next passes find the block changed, put the request back, and fail it: it moved nothing.
-    for (let i = 0; i < 3; i++) {
-      ctx.clock.advance(60_000);
-      await e.run();
-    }
-    expect(await attemptStatus(gone.hash)).toBe('dropped');
-    const [failed] = await journal().list(agentId, 1);
-    expect(failed).toMatchObject({ status: 'failed' });
+    const gone = await finalThenNonceTakenOutside(e, async (sent) => {
+      const [seenFinal] = await journal().list(agentId, 1);
+      expect(seenFinal).toMatchObject({ status: 'confirmed', txHash: sent.hash });
+      // A pass that finds the head it saw unchanged looks nothing up again.
+      expect(await lookupsDuring(() => e.run())).toBe(0);
+    });
+    await failedByNextPasses(e, gone);
   });
 
   // The same reorg, and the node's answer to one of the recheck's lookups lost: the pass failed
@@ -270,20 +286,7 @@ describe('wallet journal', () => {
   // confirmed with nothing paid.
   it('goes on with a recheck that a lost answer stopped halfway', async () => {
     const e = engine('fail');
-    ctx.clock.advance(60_000);
-    await e.run();
-    ctx.clock.advance(60_000);
-    await e.run();
-    const before = await tc.test.snapshot();
-    const gone = await minedAndFinal(e);
-    await tc.test.revert({ id: before });
-    const outside = await sign(
-      parseTransaction(gone.raw as Hex).nonce ?? -1,
-      '0x000000000000000000000000000000000000bEEF',
-    );
-    expect(await tc.chain.wallets.broadcast(outside.raw)).toBe('accepted');
-    await tc.pub.waitForTransactionReceipt({ hash: outside.hash });
-
+    const gone = await finalThenNonceTakenOutside(e);
     const receipt = tc.chain.wallets.receipt;
     let lost = false;
     tc.chain.wallets.receipt = (hash) => {
@@ -297,16 +300,8 @@ describe('wallet journal', () => {
     } finally {
       tc.chain.wallets.receipt = receipt;
     }
-    expect(lost).toBe(true);
     expect(await attemptStatus(gone.hash)).toBe('mined');
-
-    for (let i = 0; i < 3; i++) {
-      ctx.clock.advance(60_000);
-      await e.run();
-    }
-    expect(await attemptStatus(gone.hash)).toBe('dropped');
-    const [failed] = await journal().list(agentId, 1);
-    expect(failed).toMatchObject({ status: 'failed' });
+    await failedByNextPasses(e, gone);
   });
 
   it('looks up every attempt settled before a reorg, however many, a page a pass', async () => {
@@ -331,18 +326,7 @@ describe('wallet journal', () => {
     for (let i = 0; i <= settled.length; i++) await reorgs.recheckSettled(head, since, 1);
     for (const g of gone) expect(await attemptStatus(g.hash)).toBe('sent');
     // Its end reached, the recheck is over: with the head unchanged, nothing is looked up again.
-    const receipt = tc.chain.wallets.receipt;
-    let lookups = 0;
-    tc.chain.wallets.receipt = (hash) => {
-      lookups += 1;
-      return receipt(hash);
-    };
-    try {
-      await reorgs.recheckSettled(head, since, 1);
-      expect(lookups).toBe(0);
-    } finally {
-      tc.chain.wallets.receipt = receipt;
-    }
+    expect(await lookupsDuring(() => reorgs.recheckSettled(head, since, 1))).toBe(0);
     // Sent again from their bytes, they settle.
     for (const g of gone) await tc.pub.waitForTransactionReceipt({ hash: g.hash as Hex });
     ctx.clock.advance(60_000);
