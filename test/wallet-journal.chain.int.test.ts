@@ -296,10 +296,11 @@ describe('wallet journal', () => {
     };
     try {
       ctx.clock.advance(60_000);
-      await expect(e.run()).rejects.toThrow('socket hang up');
+      await e.run(); // logs the failure, and compares the signers all the same
     } finally {
       tc.chain.wallets.receipt = receipt;
     }
+    expect(lost).toBe(true);
     expect(await attemptStatus(gone.hash)).toBe('mined');
     await failedByNextPasses(e, gone);
   });

@@ -75,7 +75,12 @@ export class TransactionEngine {
     // is looked up again when the head the last pass saw changed, and the signers of recent
     // requests are compared with the chain (one nonce read each).
     const recent = new Date(clock.now().getTime() - RECENT_MS);
-    put += await this.reorgs.recheckSettled(head, recent, limit);
+    try {
+      put += await this.reorgs.recheckSettled(head, recent, limit);
+    } catch (err) {
+      // The recheck goes on from where it stopped next pass; the signers are compared meanwhile.
+      this.deps.log.error({ err }, 'looking settled transactions up again failed; will go on');
+    }
     for (const signer of await repo.recentSigners(db, recent, limit)) signers.add(signer);
     for (const signer of signers) {
       try {
