@@ -86,7 +86,7 @@ export class EngineReorgs {
         await this.record(a.hash, a.kind, r);
       recheck.after = a.hash;
     }
-    if (page.length < limit && this.recheck === recheck) this.recheck = null;
+    if (page.length < limit) this.recheck = null;
     return put;
   }
 
