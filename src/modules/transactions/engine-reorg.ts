@@ -90,6 +90,24 @@ export class EngineReorgs {
     return put;
   }
 
+  /** The last signer the previous page of recent signers ended at (null: start from the first). */
+  private signersAfter: string | null = null;
+
+  /**
+   * The next `limit` signers of requests settled or changed since `since`, in order, after the
+   * last page's, from the first again once the last page came back short: with more active
+   * signers than a pass compares, each is still compared every few passes (an unordered page,
+   * before, could give the same ones on every pass and never reach the others).
+   */
+  async recentSigners(since: Date, limit: number): Promise<string[]> {
+    const { db } = this.deps;
+    let page = await repo.recentSigners(db, since, this.signersAfter, limit);
+    if (page.length === 0 && this.signersAfter !== null)
+      page = await repo.recentSigners(db, since, null, limit);
+    this.signersAfter = page.length < limit ? null : (page.at(-1) ?? null);
+    return page;
+  }
+
   /**
    * A settled attempt as its receipt now says: mined again in another block after a reorg, it paid
    * gas at that block's fees (and a sponsored sale was refunded accordingly), not the first block's

@@ -81,7 +81,7 @@ export class TransactionEngine {
       // The recheck goes on from where it stopped next pass; the signers are compared meanwhile.
       this.deps.log.error({ err }, 'looking settled transactions up again failed; will go on');
     }
-    for (const signer of await repo.recentSigners(db, recent, limit)) signers.add(signer);
+    for (const signer of await this.reorgs.recentSigners(recent, limit)) signers.add(signer);
     for (const signer of signers) {
       try {
         put += await this.reorgs.repairSigner(signer);

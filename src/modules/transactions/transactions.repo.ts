@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { accountNonces, walletIntents, walletTxs } from '../../infra/db/schema.ts';
 
@@ -179,14 +179,23 @@ export function unfinalIntents(ex: Executor, limit: number) {
 }
 
 /**
- * Signers of requests settled or changed since `since`: a reorg deeper than PAYOUT_CONFIRMATIONS
- * can still take their transactions back, so the engine compares their nonces with the chain's.
+ * Signers of requests settled or changed since `since`, in order, `after` the last one a pass
+ * compared (null: from the first): a reorg deeper than PAYOUT_CONFIRMATIONS can still take their
+ * transactions back, so the engine compares their nonces with the chain's, `limit` a pass.
  */
-export async function recentSigners(ex: Executor, since: Date, limit: number): Promise<string[]> {
+export async function recentSigners(
+  ex: Executor,
+  since: Date,
+  after: string | null,
+  limit: number,
+): Promise<string[]> {
   const rows = await ex
     .selectDistinct({ signer: walletIntents.signer })
     .from(walletIntents)
-    .where(gte(walletIntents.updatedAt, since))
+    .where(
+      and(gte(walletIntents.updatedAt, since), after === null ? undefined : gt(walletIntents.signer, after)),
+    )
+    .orderBy(asc(walletIntents.signer))
     .limit(limit);
   return rows.map((r) => r.signer);
 }

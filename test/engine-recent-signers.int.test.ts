@@ -1,0 +1,74 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { payouts, walletIntents } from '../src/infra/db/schema.ts';
+import { newId } from '../src/lib/ids.ts';
+import type { EngineReorgs } from '../src/modules/transactions/engine-reorg.ts';
+import { paidBounty, payoutApp } from './helpers/builders.ts';
+import { FakeChain } from './helpers/fake-chain.ts';
+import { scene } from './helpers/review-flow.ts';
+
+/**
+ * Each pass compares the nonces of at most a page of recently active signers with the chain's (a
+ * reorg deeper than PAYOUT_CONFIRMATIONS can take their transactions back). With more active
+ * signers than a page, the pages go round: every signer is compared within a few passes. Before,
+ * one unordered page was read on every pass, the same signers each time, and a signer outside it
+ * whose recorded nonces ran ahead of the chain waited until it sent something again.
+ */
+describe("the engine's recent signers", () => {
+  const chain = new FakeChain();
+  const ctx = payoutApp(chain);
+
+  it('come a page a pass, every one of them within a round', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty } = await paidBounty(ctx, s);
+    const { db } = ctx.database;
+    const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bounty.id));
+    const [paid] = await db
+      .select()
+      .from(walletIntents)
+      .where(eq(walletIntents.payoutId, payout?.id as string));
+    if (!paid) throw new Error('the paid bounty has no payout request');
+
+    // Six more signers, each with a request settled (failed) a minute ago.
+    const now = ctx.clock.now();
+    const others = Array.from({ length: 6 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, 'a')}`);
+    for (const signer of others)
+      await db.insert(walletIntents).values({
+        ...paid,
+        id: newId('walletTx'),
+        payoutId: null,
+        signer,
+        status: 'failed',
+        txHash: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    const active = new Set([...others, paid.signer]);
+    expect(active.size).toBe(7);
+
+    const reorgs = (ctx.app.services.txEngine as unknown as { reorgs: EngineReorgs }).reorgs;
+    const since = new Date(now.getTime() - 15 * 60_000);
+    // Pages of 3: 3, 3, 1, then the first again.
+    const pages: string[][] = [];
+    for (let pass = 0; pass < 4; pass++) pages.push(await reorgs.recentSigners(since, 3));
+    expect(pages.map((p) => p.length)).toEqual([3, 3, 1, 3]);
+    expect(new Set(pages.slice(0, 3).flat())).toEqual(active);
+    expect(pages[3]).toEqual(pages[0]);
+
+    // The rest of that round, then a round that ends on a full page: the next pass starts again
+    // at once, not with an empty page.
+    expect(await reorgs.recentSigners(since, 7)).toEqual([...active].sort().slice(3));
+    const even: string[][] = [];
+    for (let pass = 0; pass < 2; pass++) even.push(await reorgs.recentSigners(since, 7));
+    expect(even[0]).toEqual([...active].sort());
+    expect(even[1]).toEqual(even[0]);
+
+    // A signer whose requests are older than the window is not among them.
+    const old = new Date(since.getTime() - 1);
+    await db
+      .update(walletIntents)
+      .set({ updatedAt: old })
+      .where(eq(walletIntents.signer, others[0] as string));
+    expect(await reorgs.recentSigners(since, 50)).not.toContain(others[0]);
+  });
+});
