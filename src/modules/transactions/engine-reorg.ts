@@ -1,5 +1,6 @@
 import type { TxReceipt } from '../../infra/chain/chain.ts';
 import { callOfRaw } from '../../infra/chain/tx-node.ts';
+import { Rotation } from '../../lib/rotation.ts';
 import type { EngineDeps } from './engine.deps.ts';
 import type { TransactionSigning } from './engine-signing.ts';
 import { settledSince } from './intent-reads.repo.ts';
@@ -90,22 +91,21 @@ export class EngineReorgs {
     return put;
   }
 
-  /** The last signer the previous page of recent signers ended at (null: start from the first). */
-  private signersAfter: string | null = null;
+  /** Recent signers, a page a pass in address order (`Rotation`). */
+  private readonly signerPages = new Rotation<string>();
 
   /**
-   * The next `limit` signers of requests settled or changed since `since`, in order, after the
-   * last page's, from the first again once the last page came back short: with more active
-   * signers than a pass compares, each is still compared every few passes (an unordered page,
-   * before, could give the same ones on every pass and never reach the others).
+   * The next `limit` signers of requests settled or changed since `since`, after the last page's,
+   * in address order, from the first again once a page came back short: with more active signers
+   * than a pass compares, each is still compared every few passes (one unordered page, before,
+   * could give the same ones on every pass and never reach the others).
    */
-  async recentSigners(since: Date, limit: number): Promise<string[]> {
-    const { db } = this.deps;
-    let page = await repo.recentSigners(db, since, this.signersAfter, limit);
-    if (page.length === 0 && this.signersAfter !== null)
-      page = await repo.recentSigners(db, since, null, limit);
-    this.signersAfter = page.length < limit ? null : (page.at(-1) ?? null);
-    return page;
+  recentSigners(since: Date, limit: number): Promise<string[]> {
+    return this.signerPages.next(
+      limit,
+      (after, n) => repo.recentSigners(this.deps.db, since, after, n),
+      (signer) => signer,
+    );
   }
 
   /**

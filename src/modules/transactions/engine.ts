@@ -1,4 +1,5 @@
 import { OncePer } from '../../lib/once-per.ts';
+import { Rotation } from '../../lib/rotation.ts';
 import type { EngineDeps } from './engine.deps.ts';
 import { EngineReorgs } from './engine-reorg.ts';
 import { TransactionSigning } from './engine-signing.ts';
@@ -25,6 +26,8 @@ export class TransactionEngine {
   private running: Promise<number> | null = null;
   /** Signers whose nonces ran ahead of the chain's (told by the journal), repaired on the next pass. */
   private readonly suspects = new Set<string>();
+  /** Pending requests, a page a pass, the signers in turn. */
+  private readonly pendingPages = new Rotation<string>();
   /** Promised requests waiting for their signer's ETH: said once a minute each. */
   private readonly waitLogged = new OncePer(60_000);
   private readonly signing: TransactionSigning;
@@ -48,7 +51,13 @@ export class TransactionEngine {
     const head = await chain.wallets.headBlock();
     let put = await this.reorgs.watchUnfinal(head);
     const before = new Date(clock.now().getTime() - FOLLOW_AFTER_MS);
-    const pending = await repo.pendingIntents(db, before, limit);
+    // A page a pass, the signers in turn: a signer with a page of requests that wait (a payout key
+    // without ETH) never holds back the others' (`Rotation`).
+    const pending = await this.pendingPages.next(
+      limit,
+      (after, n) => repo.pendingIntents(db, before, after, n),
+      (intent) => intent.signer,
+    );
     const attempts = await repo.attemptsOf(
       db,
       pending.map((i) => i.id),

@@ -158,12 +158,21 @@ export function attemptsOf(ex: Executor, intentIds: string[]) {
     .orderBy(walletTxs.createdAt);
 }
 
-/** Pending intents not touched since `before`: the engine's to follow. */
-export function pendingIntents(ex: Executor, before: Date, limit: number) {
+/**
+ * Pending intents not touched since `before`, the engine's to follow: in signer and nonce order,
+ * those of signers after `afterSigner` (null: from the first), at most `limit`.
+ */
+export function pendingIntents(ex: Executor, before: Date, afterSigner: string | null, limit: number) {
   return ex
     .select()
     .from(walletIntents)
-    .where(and(eq(walletIntents.status, 'pending'), lte(walletIntents.updatedAt, before)))
+    .where(
+      and(
+        eq(walletIntents.status, 'pending'),
+        lte(walletIntents.updatedAt, before),
+        afterSigner === null ? undefined : gt(walletIntents.signer, afterSigner),
+      ),
+    )
     .orderBy(walletIntents.signer, walletIntents.nonce)
     .limit(limit);
 }

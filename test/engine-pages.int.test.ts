@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { payouts, walletIntents } from '../src/infra/db/schema.ts';
+import { payouts, walletIntents, walletTxs } from '../src/infra/db/schema.ts';
 import { newId } from '../src/lib/ids.ts';
 import type { EngineReorgs } from '../src/modules/transactions/engine-reorg.ts';
 import { paidBounty, payoutApp } from './helpers/builders.ts';
@@ -70,5 +70,65 @@ describe("the engine's recent signers", () => {
       .set({ updatedAt: old })
       .where(eq(walletIntents.signer, others[0] as string));
     expect(await reorgs.recentSigners(since, 50)).not.toContain(others[0]);
+  });
+});
+
+/**
+ * The pending requests a pass follows are a page too, in signer and nonce order. A signer with a
+ * page of requests that wait (a payout key without ETH, or here requests the node never saw) held
+ * every signer after it back: their requests, mined, stayed pending. The pages now go round the
+ * signers, so the others' are followed on the next pass.
+ */
+describe("the engine's pending requests", () => {
+  const chain = new FakeChain();
+  const ctx = payoutApp(chain);
+
+  it('of a signer behind a page of waiting ones are followed within a pass or two', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty } = await paidBounty(ctx, s);
+    const { db } = ctx.database;
+    const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bounty.id));
+    const [paid] = await db
+      .select()
+      .from(walletIntents)
+      .where(eq(walletIntents.payoutId, payout?.id as string));
+    if (!paid?.txHash) throw new Error('the paid bounty has no mined payout request');
+
+    // Its receipt not yet read: the payout request pending again, its attempt sent.
+    const now = ctx.clock.now();
+    await db
+      .update(walletIntents)
+      .set({ status: 'pending', result: null, told: null, updatedAt: now })
+      .where(eq(walletIntents.id, paid.id));
+    await db
+      .update(walletTxs)
+      .set({ status: 'sent', blockNumber: null, updatedAt: now })
+      .where(eq(walletTxs.hash, paid.txHash));
+    // A signer first in address order with a page of requests the node never saw: they wait.
+    const waiting = '0x0000000000000000000000000000000000000001';
+    expect(waiting < paid.signer).toBe(true);
+    for (let nonce = 0; nonce < 50; nonce++)
+      await db.insert(walletIntents).values({
+        ...paid,
+        id: newId('walletTx'),
+        payoutId: null,
+        signer: waiting,
+        holder: waiting,
+        nonce,
+        status: 'pending',
+        txHash: null,
+        blockNumber: null,
+        result: null,
+        told: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+
+    ctx.clock.advance(60_000);
+    const status = async () =>
+      (await db.select().from(walletIntents).where(eq(walletIntents.id, paid.id)))[0]?.status;
+    for (let pass = 0; pass < 2 && (await status()) === 'pending'; pass++)
+      await ctx.app.services.txEngine.run();
+    expect(await status()).toBe('confirmed');
   });
 });
