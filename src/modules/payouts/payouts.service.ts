@@ -2,6 +2,7 @@ import { type TxReceipt, tokensToUnits } from '../../infra/chain/chain.ts';
 import type { Executor } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { Rotation } from '../../lib/rotation.ts';
 import type { KindPolicies } from '../transactions/transactions.types.ts';
 import { splitReward } from './fee-split.ts';
 import * as fresh from './fresh-payout.repo.ts';
@@ -49,8 +50,8 @@ export class PayoutsService {
   private readonly driver: PayoutDriver;
   private readonly fresh: FreshPayout;
   private readonly driverDeps: DriverDeps;
-  /** The last payout of the previous batch: batches rotate, so none starves behind failing ones. */
-  private cursor: string | null = null;
+  /** Unfinished payouts, a batch a pass in id order: none starves behind failing ones (`Rotation`). */
+  private readonly unfinishedPages = new Rotation<string>();
   private readonly repaidListeners: RepaidListener[] = [];
 
   constructor(private readonly deps: PayoutsDeps) {
@@ -236,16 +237,12 @@ export class PayoutsService {
    * The next `limit` unfinished payouts after the previous batch, wrapping around: payouts that
    * keep failing at the head of the list never hold back the ones behind them.
    */
-  async unfinished(limit: number): Promise<Payout[]> {
-    const { db } = this.deps;
-    let batch = await repo.unfinishedAfter(db, this.cursor, limit);
-    if (batch.length < limit && this.cursor !== null) {
-      const seen = new Set(batch.map((p) => p.id));
-      const head = await repo.unfinishedAfter(db, null, limit - batch.length);
-      batch = [...batch, ...head.filter((p) => !seen.has(p.id))];
-    }
-    this.cursor = batch.length < limit ? null : (batch[batch.length - 1]?.id ?? null);
-    return batch;
+  unfinished(limit: number): Promise<Payout[]> {
+    return this.unfinishedPages.next(
+      limit,
+      (after, n) => repo.unfinishedAfter(this.deps.db, after, n),
+      (p) => p.id,
+    );
   }
 
   /**
