@@ -168,8 +168,15 @@ export class EngineReorgs {
         intent.id,
       );
     }
-    if (intent) await this.reopenIntent(intent.id, hash);
-    else await repo.setStatus(db, hash, 'sent', clock.now(), { blockNumber: null });
+    if (intent && !(await this.reopenIntent(intent.id, hash)))
+      // Failed since it was read (under its lock now): as above.
+      return this.dropAndFill(
+        hash,
+        attempt.signer,
+        'a cancel left the chain; its nonce is filled',
+        intent.id,
+      );
+    if (!intent) await repo.setStatus(db, hash, 'sent', clock.now(), { blockNumber: null });
     await chain.wallets.broadcast(attempt.raw).catch(() => 'unknown');
     log.warn(
       { transaction: attempt.intentId, txHash: hash },
@@ -185,11 +192,14 @@ export class EngineReorgs {
     return this.signing.fillGaps(signer);
   }
 
-  /** The request back to pending and its attempt back in flight, under the request's row lock. */
-  private reopenIntent(intentId: string, hash: string): Promise<void> {
+  /**
+   * The request back to pending and its attempt back in flight, under the request's row lock;
+   * false (nothing changed) when the request failed meanwhile.
+   */
+  private reopenIntent(intentId: string, hash: string): Promise<boolean> {
     const { db, clock } = this.deps;
     return db.transaction(async (tx) => {
-      await repo.lockIntent(tx, intentId);
+      if ((await repo.lockIntent(tx, intentId))?.status === 'failed') return false;
       await repo.updateIntent(tx, intentId, {
         status: 'pending',
         blockNumber: null,
@@ -197,6 +207,7 @@ export class EngineReorgs {
         updatedAt: clock.now(),
       });
       await repo.setStatus(tx, hash, 'sent', clock.now(), { blockNumber: null });
+      return true;
     });
   }
 
@@ -226,10 +237,12 @@ export class EngineReorgs {
    */
   async failTaken(intent: repo.IntentRow, live: repo.TxRow[]): Promise<void> {
     const { db, clock, chain, journal, log } = this.deps;
-    for (const a of live) if (await chain.wallets.known(a.hash)) return;
     const failed = await db.transaction(async (tx) => {
       const locked = await repo.lockIntent(tx, intent.id);
       if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return false;
+      // Asked under the lock the engine sends a request's bytes under (`sendWhileOpen`): bytes sent
+      // since this pass read the request are seen, and none are sent once it failed.
+      for (const a of live) if (await chain.wallets.known(a.hash)) return false;
       await repo.dropOpen(tx, intent.id, clock.now());
       const why = 'Its nonce was used by another transaction: it moved nothing.';
       await journal.fail(tx, intent.id, 'upstream_error', why, false);

@@ -216,19 +216,39 @@ export class TransactionEngine {
   /** Broadcasts an attempt's stored bytes; the node's refusal for fees gets a replacement. */
   private async send(a: repo.TxRow, intent: repo.IntentRow | null): Promise<number> {
     const { db, clock, chain, log } = this.deps;
-    let result: string;
+    let result: string | null;
     try {
-      result = await chain.wallets.broadcast(a.raw);
+      result = intent ? await this.sendWhileOpen(a, intent) : await chain.wallets.broadcast(a.raw);
     } catch (err) {
       log.warn({ err, txHash: a.hash }, 'a transaction could not be sent; will retry');
       return 0;
     }
+    if (result === null) return 0;
     if (result === 'underpriced' && intent) return (await this.signing.replace(intent, a)) ? 1 : 0;
     if (result === 'no_funds' && intent) return this.unpayable(intent);
     if (result === 'accepted')
       await repo.answerOpen(db, a.hash, 'sent', clock.now(), { broadcastAt: a.broadcastAt ?? clock.now() });
     log.info({ txHash: a.hash, result }, 'transaction sent again');
     return 1;
+  }
+
+  /**
+   * The attempt's bytes broadcast under its request's row lock, and only while the request still
+   * waits on them (pending at the attempt's nonce, the attempt open); null when it no longer does.
+   * A pass reads its requests before it follows them: meanwhile another instance can fail one (its
+   * nonce taken) and its payout be signed anew, and a reorg deeper than PAYOUT_CONFIRMATIONS can
+   * free the nonce again. Sent then, the old bytes paid the payout a second time
+   * (wallets-interleave seed 629858485). `failTaken` asks the node under the same lock.
+   */
+  private sendWhileOpen(a: repo.TxRow, intent: repo.IntentRow): Promise<string | null> {
+    const { db, chain } = this.deps;
+    return db.transaction(async (tx) => {
+      const locked = await repo.lockIntent(tx, intent.id);
+      if (locked?.status !== 'pending' || locked.nonce !== a.nonce) return null;
+      const attempt = await repo.findTx(tx, a.hash);
+      if (!attempt || !OPEN.has(attempt.status)) return null;
+      return chain.wallets.broadcast(a.raw);
+    });
   }
 
   /** A row from before the engine (no request): settled from its receipt, or sent again. */
