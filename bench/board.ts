@@ -131,7 +131,7 @@ async function main() {
     const config = loadConfig({
       DATABASE_URL: url,
       DATABASE_POOL_SIZE: String(pool),
-      RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
+      RATE_LIMIT_PER_IP_PER_MINUTE: '1000000000',
       LOG_LEVEL: 'silent',
     });
     app = await buildApp({ database, chain: curveChain, clock: systemClock, config });

@@ -164,7 +164,7 @@ export function loadConfig(env: Env): Config {
     claimSweepIntervalSeconds: r.int('CLAIM_SWEEP_INTERVAL_SECONDS', 60, 1, 86_400),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     rateLimit: {
-      perIpPerMinute: r.int('RATE_LIMIT_PER_IP_PER_MINUTE', 300, 1, 1_000_000),
+      perIpPerMinute: r.int('RATE_LIMIT_PER_IP_PER_MINUTE', 300, 1, 1_000_000_000),
       perKeyPerMinute,
       registerPerIpPerHour: r.int('RATE_LIMIT_REGISTER_PER_IP_PER_HOUR', 30, 1, 1_000_000),
       keysPerIpPerMinute: r.int('RATE_LIMIT_KEYS_PER_IP_PER_MINUTE', 4 * perKeyPerMinute, 1, 4_000_000),
