@@ -96,7 +96,7 @@ export class EngineReorgs {
 
   /**
    * The next `limit` signers of requests settled or changed since `since`, after the last page's,
-   * in address order, from the first again once a page came back short: with more active signers
+   * in address order, a page that reaches the last filled up from the first: with more active signers
    * than a pass compares, each is still compared every few passes (one unordered page, before,
    * could give the same ones on every pass and never reach the others).
    */

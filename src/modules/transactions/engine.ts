@@ -57,6 +57,7 @@ export class TransactionEngine {
       limit,
       (after, n) => repo.pendingIntents(db, before, after, n),
       (intent) => intent.signer,
+      (intent) => intent.id,
     );
     const attempts = await repo.attemptsOf(
       db,
