@@ -240,9 +240,11 @@ export class EngineReorgs {
     const failed = await db.transaction(async (tx) => {
       const locked = await repo.lockIntent(tx, intent.id);
       if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return false;
-      // Asked under the lock the engine sends a request's bytes under (`sendWhileOpen`): bytes sent
-      // since this pass read the request are seen, and none are sent once it failed.
-      for (const a of live) if (await chain.wallets.known(a.hash)) return false;
+      // Read and asked under the lock the engine sends a request's bytes under (`sendWhileOpen`):
+      // an attempt recorded or sent since this pass read the request is seen, and none is sent
+      // once it failed.
+      const open = (await repo.attemptsOf(tx, [intent.id])).filter((a) => repo.isOpen(a.status));
+      for (const a of [...live, ...open]) if (await chain.wallets.known(a.hash)) return false;
       await repo.dropOpen(tx, intent.id, clock.now());
       const why = 'Its nonce was used by another transaction: it moved nothing.';
       await journal.fail(tx, intent.id, 'upstream_error', why, false);

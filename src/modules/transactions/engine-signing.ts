@@ -64,7 +64,8 @@ export class TransactionSigning {
       { transaction: intent.id, replaces: old.hash, txHash: signed.hash },
       'replacing a stuck transaction',
     );
-    await this.send({ ...old, hash: signed.hash, raw: signed.raw, broadcastAt: null }, null);
+    // As the request's: sent under its lock only while it still waits on them (`sendWhileOpen`).
+    await this.send({ ...old, ...fees, hash: signed.hash, raw: signed.raw, broadcastAt: null }, intent);
     return true;
   }
 

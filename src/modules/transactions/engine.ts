@@ -9,7 +9,6 @@ import { refundFor } from './transactions.types.ts';
 
 /** A request's own wait reads its receipt; the engine looks at it after this long without news. */
 const FOLLOW_AFTER_MS = 1_000;
-const OPEN = new Set(['signed', 'sent']);
 /** How long after its last change a request's signer is still compared with the chain each pass. */
 const RECENT_MS = 15 * 60_000;
 
@@ -127,7 +126,7 @@ export class TransactionEngine {
       }
       return 0;
     }
-    const attempts = (await repo.attemptsOf(db, [intent.id])).filter((x) => OPEN.has(x.status));
+    const attempts = (await repo.attemptsOf(db, [intent.id])).filter((x) => repo.isOpen(x.status));
     for (const x of attempts) if (await chain.wallets.known(x.hash)) return 0;
     await db.transaction(async (tx) => {
       const locked = await repo.lockIntent(tx, intent.id);
@@ -189,7 +188,7 @@ export class TransactionEngine {
       await journal.settle(a.hash, r, refundFor(policy, a.kind, r));
       return 0;
     }
-    const live = attempts.filter((a) => OPEN.has(a.status) && a.nonce === intent.nonce);
+    const live = attempts.filter((a) => repo.isOpen(a.status) && a.nonce === intent.nonce);
     const newest = live[live.length - 1];
     if ((await chain.wallets.nonceOf(intent.signer, 'latest')) > intent.nonce) {
       // Another transaction took the nonce (none of ours mined there): acted on only once final.
@@ -247,7 +246,7 @@ export class TransactionEngine {
       const locked = await repo.lockIntent(tx, intent.id);
       if (locked?.status !== 'pending' || locked.nonce !== a.nonce) return null;
       const attempt = await repo.findTx(tx, a.hash);
-      if (!attempt || !OPEN.has(attempt.status)) return null;
+      if (!attempt || !repo.isOpen(attempt.status)) return null;
       return chain.wallets.broadcast(a.raw);
     });
   }

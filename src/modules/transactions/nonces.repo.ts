@@ -1,15 +1,13 @@
 import { and, eq, gt, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type Executor, rowsOf } from '../../infra/db/client.ts';
 import { accountNonces, walletTxs } from '../../infra/db/schema.ts';
+import { OPEN } from './transactions.repo.ts';
 
 /**
  * Each signer's nonce counter and lease (`account_nonces`): the counter is taken under its row
  * lock in the transaction that records the signed transaction, so two instances never sign one
  * nonce twice; the lease lets one action of an account run at a time on every instance.
  */
-
-/** Attempts that may still mine: recorded (maybe sent) or sent. */
-const OPEN = ['signed', 'sent'] as const;
 
 /**
  * The signer's counter (created at 0: the chain's count raises it), locked until commit: one

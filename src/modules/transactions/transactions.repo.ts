@@ -13,7 +13,10 @@ export type IntentRow = typeof walletIntents.$inferSelect;
 export { findIntent, intentsOf } from './intent-reads.repo.ts';
 
 /** Attempts that may still mine: recorded (maybe sent) or sent. */
-const OPEN = ['signed', 'sent'] as const;
+/** An attempt's statuses while it may still mine: recorded (`signed`) or taken by the node (`sent`). */
+export const OPEN = ['signed', 'sent'] as const;
+/** True while an attempt with this status may still mine (`OPEN`). */
+export const isOpen = (status: string): boolean => (OPEN as readonly string[]).includes(status);
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const num = (v: bigint | null | undefined) =>
