@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { payouts, walletIntents, walletTxs } from '../src/infra/db/schema.ts';
 import { newId } from '../src/lib/ids.ts';
+import { confirmedWithLostKind } from '../src/modules/payouts/payouts.repo.ts';
 import type { EngineReorgs } from '../src/modules/transactions/engine-reorg.ts';
 import { paidBounty, payoutApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
@@ -126,5 +127,37 @@ describe("the engine's pending requests", () => {
     for (let pass = 0; pass < 2 && (await status()) === 'pending'; pass++)
       await ctx.app.services.txEngine.run();
     expect(await status()).toBe('confirmed');
+  });
+});
+
+/**
+ * Confirmed payouts a reorg took a transfer back from are signed again, 50 a pass. They were the
+ * first 50 by id on every pass, so 50 payouts waiting for their founders' funds held every later
+ * one back; the batches now go round (`Rotation`), read a page after the last one's id.
+ */
+describe('the payouts that lost a transfer', () => {
+  const chain = new FakeChain();
+  const ctx = payoutApp(chain);
+
+  it('are read a page after the last one, in id order', async () => {
+    const s = await scene(ctx, chain);
+    const { db } = ctx.database;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { bounty } = await paidBounty(ctx, s);
+      const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bounty.id));
+      if (!payout) throw new Error('no payout');
+      // Its transfer taken back for good: every request of the payout failed, none live.
+      await db
+        .update(walletIntents)
+        .set({ status: 'failed', blockNumber: null })
+        .where(eq(walletIntents.payoutId, payout.id));
+      ids.push(payout.id);
+    }
+    ids.sort();
+    const head = BigInt(Number.MAX_SAFE_INTEGER);
+    expect(await confirmedWithLostKind(db, head, null, 2)).toEqual(ids.slice(0, 2));
+    expect(await confirmedWithLostKind(db, head, ids[1] as string, 2)).toEqual(ids.slice(2));
+    expect(await confirmedWithLostKind(db, head, ids[2] as string, 2)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { uniqueViolation } from '../../infra/db/errors.ts';
 import { AppError, invalidState } from '../../lib/errors.ts';
 import { OncePer } from '../../lib/once-per.ts';
+import { Rotation } from '../../lib/rotation.ts';
 import { isLive, isOpen, legsOf, type PayoutLeg } from './payout-legs.ts';
 import { countEarly, reserveAndSign } from './payout-signing.ts';
 import * as repo from './payouts.repo.ts';
@@ -43,6 +44,8 @@ export function missingKinds(legs: PayoutLeg[], resignReverted = false): LegKind
 export class PayoutDriver {
   /** Payouts waiting for their founder's funds (`resignLost`): said once a minute each. */
   private readonly shortLogged = new OncePer(60_000);
+  /** Confirmed payouts that lost a transfer, a batch a pass (`Rotation`). */
+  private readonly lostPages = new Rotation<string>();
 
   constructor(private readonly deps: DriverDeps) {}
 
@@ -148,7 +151,13 @@ export class PayoutDriver {
    */
   async resignLost(finalAt: bigint): Promise<number> {
     let signed = 0;
-    for (const payoutId of await repo.confirmedWithLostKind(this.deps.db, finalAt)) {
+    // A batch a pass, in turn: payouts waiting for their founder's funds never hold back the others.
+    const batch = await this.lostPages.next(
+      50,
+      (after, n) => repo.confirmedWithLostKind(this.deps.db, finalAt, after, n),
+      (id) => id,
+    );
+    for (const payoutId of batch) {
       try {
         await this.resignConfirmed(payoutId);
         this.shortLogged.forget(payoutId);

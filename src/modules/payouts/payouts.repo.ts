@@ -96,13 +96,18 @@ export async function lockById(ex: Executor, id: string): Promise<PayoutRow | un
  * Confirmed payouts that lost a transfer (a reorg took back the transaction that paid, and its
  * nonce went to another transaction, or its bytes sent again reverted at a block at or below
  * `finalAt`): a kind whose every transaction failed, nothing of it live. Signed again, after the
- * funds reservation.
+ * funds reservation. In id order, after `afterId` (from the first when null), at most `limit`.
  */
-export async function confirmedWithLostKind(ex: Executor, finalAt: bigint): Promise<string[]> {
+export async function confirmedWithLostKind(
+  ex: Executor,
+  finalAt: bigint,
+  afterId: string | null,
+  limit: number,
+): Promise<string[]> {
   const rows = rowsOf<{ id: string }>(
     await ex.execute(sql`
       select p.id from payouts p
-       where p.status = 'confirmed'
+       where p.status = 'confirmed'${afterId === null ? sql`` : sql` and p.id > ${afterId}`}
          and exists (
            select 1 from wallet_intents f
             where f.payout_id = p.id and f.status = 'failed'
@@ -110,7 +115,7 @@ export async function confirmedWithLostKind(ex: Executor, finalAt: bigint): Prom
               and not exists (select 1 from wallet_intents l
                                where l.payout_id = p.id and l.kind = f.kind and l.status <> 'failed'))
        order by p.id
-       limit 50`),
+       limit ${limit}`),
   );
   return rows.map((r) => r.id);
 }
