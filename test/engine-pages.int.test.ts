@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { payouts, walletIntents, walletTxs } from '../src/infra/db/schema.ts';
-import { newId } from '../src/lib/ids.ts';
+import { walletIntents, walletTxs } from '../src/infra/db/schema.ts';
 import { confirmedWithLostKind } from '../src/modules/payouts/payouts.repo.ts';
 import type { EngineReorgs } from '../src/modules/transactions/engine-reorg.ts';
 import { paidBounty, payoutApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
+import { payoutRequestOf, requestLike } from './helpers/payout-rows.ts';
 import { scene } from './helpers/review-flow.ts';
 
 /**
@@ -23,27 +23,13 @@ describe("the engine's recent signers", () => {
     const s = await scene(ctx, chain);
     const { bounty } = await paidBounty(ctx, s);
     const { db } = ctx.database;
-    const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bounty.id));
-    const [paid] = await db
-      .select()
-      .from(walletIntents)
-      .where(eq(walletIntents.payoutId, payout?.id as string));
-    if (!paid) throw new Error('the paid bounty has no payout request');
+    const { request: paid } = await payoutRequestOf(db, bounty.id);
 
     // Six more signers, each with a request settled (failed) a minute ago.
     const now = ctx.clock.now();
     const others = Array.from({ length: 6 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, 'a')}`);
     for (const signer of others)
-      await db.insert(walletIntents).values({
-        ...paid,
-        id: newId('walletTx'),
-        payoutId: null,
-        signer,
-        status: 'failed',
-        txHash: null,
-        createdAt: now,
-        updatedAt: now,
-      });
+      await db.insert(walletIntents).values(requestLike(paid, now, { signer, status: 'failed' }));
     const active = new Set([...others, paid.signer]);
     expect(active.size).toBe(7);
 
@@ -84,12 +70,8 @@ describe("the engine's pending requests", () => {
     const s = await scene(ctx, chain);
     const { bounty } = await paidBounty(ctx, s);
     const { db } = ctx.database;
-    const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bounty.id));
-    const [paid] = await db
-      .select()
-      .from(walletIntents)
-      .where(eq(walletIntents.payoutId, payout?.id as string));
-    if (!paid?.txHash) throw new Error('the paid bounty has no mined payout request');
+    const { request: paid } = await payoutRequestOf(db, bounty.id);
+    if (!paid.txHash) throw new Error('the paid bounty has no mined payout request');
 
     // Its receipt not yet read: the payout request pending again, its attempt sent.
     const now = ctx.clock.now();
@@ -105,21 +87,9 @@ describe("the engine's pending requests", () => {
     const waiting = '0x0000000000000000000000000000000000000001';
     expect(waiting < paid.signer).toBe(true);
     for (let nonce = 0; nonce < 50; nonce++)
-      await db.insert(walletIntents).values({
-        ...paid,
-        id: newId('walletTx'),
-        payoutId: null,
-        signer: waiting,
-        holder: waiting,
-        nonce,
-        status: 'pending',
-        txHash: null,
-        blockNumber: null,
-        result: null,
-        told: null,
-        createdAt: now,
-        updatedAt: now,
-      });
+      await db
+        .insert(walletIntents)
+        .values(requestLike(paid, now, { signer: waiting, holder: waiting, nonce, status: 'pending' }));
 
     ctx.clock.advance(60_000);
     const status = async () =>
@@ -145,8 +115,7 @@ describe('the payouts that lost a transfer', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const { bounty } = await paidBounty(ctx, s);
-      const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bounty.id));
-      if (!payout) throw new Error('no payout');
+      const { payout } = await payoutRequestOf(db, bounty.id);
       // Its transfer taken back for good: every request of the payout failed, none live.
       await db
         .update(walletIntents)

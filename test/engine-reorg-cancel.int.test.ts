@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { payouts, walletIntents, walletTxs } from '../src/infra/db/schema.ts';
-import { newId } from '../src/lib/ids.ts';
+import { walletIntents, walletTxs } from '../src/infra/db/schema.ts';
 import type { EngineReorgs } from '../src/modules/transactions/engine-reorg.ts';
 import { paidBounty, payoutApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
-import { payoutLegsOf } from './helpers/payout-rows.ts';
+import { payoutLegsOf, payoutRequestOf, requestLike } from './helpers/payout-rows.ts';
 import { scene } from './helpers/review-flow.ts';
 
 /**
@@ -25,28 +24,18 @@ describe('a cancel a reorg took out, of a payout request that had failed', () =>
     const s = await scene(ctx, chain);
     const { bounty } = await paidBounty(ctx, s);
     const { db } = ctx.database;
-    const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bounty.id));
-    const [newer] = await db
-      .select()
-      .from(walletIntents)
-      .where(eq(walletIntents.payoutId, payout?.id as string));
-    if (!newer) throw new Error('the paid bounty has no payout request');
+    const { request: newer } = await payoutRequestOf(db, bounty.id);
 
     // The older request of the same payout: failed, its cancel mined at its nonce.
     const now = ctx.clock.now();
-    const failed = {
-      ...newer,
-      id: newId('walletTx'),
+    const failed = requestLike(newer, now, {
+      payoutId: newer.payoutId,
       nonce: newer.nonce + 1000,
-      status: 'failed' as const,
-      txHash: null,
-      blockNumber: null,
-      result: null,
+      status: 'failed',
+      told: newer.told,
       errorCode: 'upstream_error',
       errorMessage: 'Cancelled before it mined',
-      createdAt: now,
-      updatedAt: now,
-    };
+    });
     await db.insert(walletIntents).values(failed);
     const cancel = `0x${randomBytes(32).toString('hex')}`;
     await db.insert(walletTxs).values({

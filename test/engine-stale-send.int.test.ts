@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { payouts, walletIntents, walletTxs } from '../src/infra/db/schema.ts';
-import { newId } from '../src/lib/ids.ts';
+import { walletIntents, walletTxs } from '../src/infra/db/schema.ts';
 import { paidBounty, payoutApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
+import { payoutRequestOf, requestLike } from './helpers/payout-rows.ts';
 import { scene } from './helpers/review-flow.ts';
 
 /**
@@ -23,29 +23,12 @@ describe('a request failed while a pass followed it', () => {
     const s = await scene(ctx, chain);
     const { bounty } = await paidBounty(ctx, s);
     const { db } = ctx.database;
-    const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bounty.id));
-    const [paid] = await db
-      .select()
-      .from(walletIntents)
-      .where(eq(walletIntents.payoutId, payout?.id as string));
-    if (!paid) throw new Error('the paid bounty has no payout request');
+    const { request: paid } = await payoutRequestOf(db, bounty.id);
 
     // A pending request of the payout key at a nonce the chain has not reached, its bytes sent
     // once and no longer in the node's pool.
     const now = ctx.clock.now();
-    const request = {
-      ...paid,
-      id: newId('walletTx'),
-      payoutId: null,
-      nonce: paid.nonce + 1000,
-      status: 'pending' as const,
-      txHash: null,
-      blockNumber: null,
-      result: null,
-      told: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const request = requestLike(paid, now, { nonce: paid.nonce + 1000, status: 'pending' });
     await db.insert(walletIntents).values(request);
     const hash = `0x${randomBytes(32).toString('hex')}`;
     await db.insert(walletTxs).values({

@@ -1,6 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../src/infra/db/client.ts';
 import { payouts, walletIntents, walletTxs } from '../../src/infra/db/schema.ts';
+import { newId } from '../../src/lib/ids.ts';
 import { legOf, type PayoutLeg } from '../../src/modules/payouts/payout-legs.ts';
 
 /**
@@ -70,4 +71,35 @@ export async function attemptsOfLegs(db: Db, legIds: string[], _inOrder = false)
     createdAt: a.createdAt,
     broadcastAt: a.broadcastAt,
   }));
+}
+
+type IntentRow = typeof walletIntents.$inferSelect;
+
+/** The payout of a paid bounty and the request (intent) that paid it. */
+export async function payoutRequestOf(db: Db, bountyId: string) {
+  const [payout] = await db.select().from(payouts).where(eq(payouts.bountyId, bountyId));
+  const [request] = payout
+    ? await db.select().from(walletIntents).where(eq(walletIntents.payoutId, payout.id))
+    : [];
+  if (!payout || !request) throw new Error(`bounty ${bountyId} has no payout request`);
+  return { payout, request };
+}
+
+/**
+ * Another request made from `like` (a payout's): a new id, of no payout, not yet sent, at `now`,
+ * with `over` on top (its signer, nonce, status ...).
+ */
+export function requestLike(like: IntentRow, now: Date, over: Partial<IntentRow> = {}): IntentRow {
+  return {
+    ...like,
+    id: newId('walletTx'),
+    payoutId: null,
+    txHash: null,
+    blockNumber: null,
+    result: null,
+    told: null,
+    createdAt: now,
+    updatedAt: now,
+    ...over,
+  };
 }
