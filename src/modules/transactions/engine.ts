@@ -126,18 +126,21 @@ export class TransactionEngine {
       }
       return 0;
     }
-    const attempts = (await repo.attemptsOf(db, [intent.id])).filter((x) => repo.isOpen(x.status));
-    for (const x of attempts) if (await chain.wallets.known(x.hash)) return 0;
-    await db.transaction(async (tx) => {
+    const failed = await db.transaction(async (tx) => {
       const locked = await repo.lockIntent(tx, intent.id);
-      if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return;
+      if (locked?.status !== 'pending' || locked.nonce !== intent.nonce) return false;
+      // Read and asked under the lock bytes are sent under (`sendWhileOpen`): none sent meanwhile
+      // by another pass (its node took them) is failed here with its nonce given back.
+      const attempts = (await repo.attemptsOf(tx, [intent.id])).filter((x) => repo.isOpen(x.status));
+      for (const x of attempts) if (await chain.wallets.known(x.hash)) return false;
       for (const x of attempts) await repo.setStatus(tx, x.hash, 'failed', clock.now());
       await nonces.giveBack(tx, intent.signer, intent.nonce);
       const why =
         'Its wallet can no longer pay for its gas, and the node holds none of its transactions: nothing was executed.';
       await journal.fail(tx, intent.id, 'insufficient_eth', why, false);
+      return true;
     });
-    log.warn({ transaction: intent.id }, 'a transaction its signer can no longer pay for failed');
+    if (failed) log.warn({ transaction: intent.id }, 'a transaction its signer can no longer pay for failed');
     return 0;
   }
 
