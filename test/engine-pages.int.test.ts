@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { walletIntents, walletTxs } from '../src/infra/db/schema.ts';
 import { confirmedWithLostKind } from '../src/modules/payouts/payouts.repo.ts';
+import { staleOrphans } from '../src/modules/transactions/engine-pages.repo.ts';
 import type { EngineReorgs } from '../src/modules/transactions/engine-reorg.ts';
 import { paidBounty, payoutApp } from './helpers/builders.ts';
 import { FakeChain } from './helpers/fake-chain.ts';
@@ -128,5 +129,32 @@ describe('the payouts that lost a transfer', () => {
     expect(await confirmedWithLostKind(db, head, null, 2)).toEqual(ids.slice(0, 2));
     expect(await confirmedWithLostKind(db, head, ids[1] as string, 2)).toEqual(ids.slice(2));
     expect(await confirmedWithLostKind(db, head, ids[2] as string, 2)).toEqual([]);
+  });
+});
+
+/** Rows from before the engine's requests (no intent), still open: read a page after the last hash. */
+describe('the rows from before the requests', () => {
+  const chain = new FakeChain();
+  const ctx = payoutApp(chain);
+
+  it('are read a page after the last one, in hash order', async () => {
+    const { db } = ctx.database;
+    const at = new Date(ctx.clock.now().getTime() - 60_000);
+    const hashes = ['0x01', '0x02', '0x03'].map((h) => h.padEnd(66, 'a'));
+    for (const [i, hash] of hashes.entries())
+      await db.insert(walletTxs).values({
+        hash,
+        signer: '0x00000000000000000000000000000000000000aa',
+        nonce: i,
+        raw: '0x02',
+        kind: 'payout',
+        status: 'sent',
+        createdAt: at,
+        updatedAt: at,
+      });
+    const now = ctx.clock.now();
+    const hashOf = (rows: { hash: string }[]) => rows.map((r) => r.hash);
+    expect(hashOf(await staleOrphans(db, now, null, 2))).toEqual(hashes.slice(0, 2));
+    expect(hashOf(await staleOrphans(db, now, hashes[1] as string, 2))).toEqual(hashes.slice(2));
   });
 });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../infra/db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import * as nonces from './nonces.repo.ts';
-import * as repo from './transactions.repo.ts';
 
 /** One action of an account at a time, across instances; a crashed holder's lease lapses after this. */
 const LEASE_SLACK_MS = 30_000;

@@ -2,6 +2,7 @@ import type { TxReceipt } from '../../infra/chain/chain.ts';
 import { callOfRaw } from '../../infra/chain/tx-node.ts';
 import { Rotation } from '../../lib/rotation.ts';
 import type { EngineDeps } from './engine.deps.ts';
+import * as pages from './engine-pages.repo.ts';
 import type { TransactionSigning } from './engine-signing.ts';
 import { settledSince } from './intent-reads.repo.ts';
 import * as nonces from './nonces.repo.ts';
@@ -29,7 +30,7 @@ export class EngineReorgs {
   async watchUnfinal(head: bigint): Promise<number> {
     const { db, clock, chain, confirmations } = this.deps;
     let put = 0;
-    for (const intent of await repo.unfinalIntents(db, 50)) {
+    for (const intent of await pages.unfinalIntents(db, 50)) {
       if (!intent.txHash) continue;
       const r = await chain.wallets.receipt(intent.txHash);
       if (!r) {
@@ -103,7 +104,7 @@ export class EngineReorgs {
   recentSigners(since: Date, limit: number): Promise<string[]> {
     return this.signerPages.next(
       limit,
-      (after, n) => repo.recentSigners(this.deps.db, since, after, n),
+      (after, n) => pages.recentSigners(this.deps.db, since, after, n),
       (signer) => signer,
     );
   }

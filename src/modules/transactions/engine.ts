@@ -1,6 +1,7 @@
 import { OncePer } from '../../lib/once-per.ts';
 import { Rotation } from '../../lib/rotation.ts';
 import type { EngineDeps } from './engine.deps.ts';
+import * as pages from './engine-pages.repo.ts';
 import { EngineReorgs } from './engine-reorg.ts';
 import { TransactionSigning } from './engine-signing.ts';
 import * as nonces from './nonces.repo.ts';
@@ -27,6 +28,8 @@ export class TransactionEngine {
   private readonly suspects = new Set<string>();
   /** Pending requests, a page a pass, the signers in turn. */
   private readonly pendingPages = new Rotation<string>();
+  /** Rows from before the requests, a page a pass in hash order. */
+  private readonly orphanPages = new Rotation<string>();
   /** Promised requests waiting for their signer's ETH: said once a minute each. */
   private readonly waitLogged = new OncePer(60_000);
   private readonly signing: TransactionSigning;
@@ -54,7 +57,7 @@ export class TransactionEngine {
     // without ETH) never holds back the others' (`Rotation`).
     const pending = await this.pendingPages.next(
       limit,
-      (after, n) => repo.pendingIntents(db, before, after, n),
+      (after, n) => pages.pendingIntents(db, before, after, n),
       (intent) => intent.signer,
       (intent) => intent.id,
     );
@@ -76,7 +79,12 @@ export class TransactionEngine {
         this.deps.log.error({ err, transaction: intent.id }, 'following a transaction failed; will retry');
       }
     }
-    for (const o of await repo.staleOrphans(db, before, limit)) {
+    const orphans = await this.orphanPages.next(
+      limit,
+      (after, n) => pages.staleOrphans(db, before, after, n),
+      (o) => o.hash,
+    );
+    for (const o of orphans) {
       signers.add(o.signer);
       await this.followOrphan(o);
     }

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import { type Executor, rowsOf } from '../../infra/db/client.ts';
-import { accountNonces, walletIntents, walletTxs } from '../../infra/db/schema.ts';
+import { and, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../infra/db/client.ts';
+import { walletIntents, walletTxs } from '../../infra/db/schema.ts';
 
 /**
  * The transaction engine's rows: each signer's nonce counter and lease (`account_nonces`), each
@@ -161,57 +161,6 @@ export function attemptsOf(ex: Executor, intentIds: string[]) {
     .orderBy(walletTxs.createdAt);
 }
 
-/**
- * Pending intents not touched since `before`, the engine's to follow: in signer and nonce order,
- * those of signers after `afterSigner` (null: from the first), at most `limit`.
- */
-export function pendingIntents(ex: Executor, before: Date, afterSigner: string | null, limit: number) {
-  return ex
-    .select()
-    .from(walletIntents)
-    .where(
-      and(
-        eq(walletIntents.status, 'pending'),
-        lte(walletIntents.updatedAt, before),
-        afterSigner === null ? undefined : gt(walletIntents.signer, afterSigner),
-      ),
-    )
-    .orderBy(walletIntents.signer, walletIntents.nonce)
-    .limit(limit);
-}
-
-/** Confirmed intents whose receipt was not yet seen final: a reorg may still take them back. */
-export function unfinalIntents(ex: Executor, limit: number) {
-  return ex
-    .select()
-    .from(walletIntents)
-    .where(and(eq(walletIntents.status, 'confirmed'), eq(walletIntents.final, false)))
-    .orderBy(walletIntents.blockNumber)
-    .limit(limit);
-}
-
-/**
- * Signers of requests settled or changed since `since`, in order, `after` the last one a pass
- * compared (null: from the first): a reorg deeper than PAYOUT_CONFIRMATIONS can still take their
- * transactions back, so the engine compares their nonces with the chain's, `limit` a pass.
- */
-export async function recentSigners(
-  ex: Executor,
-  since: Date,
-  after: string | null,
-  limit: number,
-): Promise<string[]> {
-  const rows = await ex
-    .selectDistinct({ signer: walletIntents.signer })
-    .from(walletIntents)
-    .where(
-      and(gte(walletIntents.updatedAt, since), after === null ? undefined : gt(walletIntents.signer, after)),
-    )
-    .orderBy(asc(walletIntents.signer))
-    .limit(limit);
-  return rows.map((r) => r.signer);
-}
-
 /** A signer's attempts at nonces in [from, to) that a receipt settled (mined or reverted). */
 export function settledAttemptsAt(ex: Executor, signer: string, from: number, to: number) {
   return ex
@@ -225,17 +174,6 @@ export function settledAttemptsAt(ex: Executor, signer: string, from: number, to
         lt(walletTxs.nonce, to),
       ),
     );
-}
-
-/** Old journal rows (before intents) still open: sent again or settled like before. */
-export function staleOrphans(ex: Executor, before: Date, limit: number) {
-  return ex
-    .select()
-    .from(walletTxs)
-    .where(
-      and(isNull(walletTxs.intentId), inArray(walletTxs.status, [...OPEN]), lte(walletTxs.updatedAt, before)),
-    )
-    .limit(limit);
 }
 
 /** An agent's requests of `kind` since `since` that count against the kind's quota. */
