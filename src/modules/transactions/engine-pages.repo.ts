@@ -78,3 +78,29 @@ export function staleOrphans(ex: Executor, before: Date, afterHash: string | nul
     .orderBy(asc(walletTxs.hash))
     .limit(limit);
 }
+
+/**
+ * Attempts a receipt settled (mined or reverted) since `since`, `limit` of them in order of hash
+ * after `after` (null: from the first): what a reorg deeper than PAYOUT_CONFIRMATIONS may have
+ * taken back (`EngineReorgs.recheckSettled`), a page at a time. Ordered by hash, not by time, so
+ * that pages neither skip nor repeat an attempt while the recheck itself updates some of them.
+ */
+export function settledSince(ex: Executor, since: Date, after: string | null, limit: number) {
+  return ex
+    .select({
+      hash: walletTxs.hash,
+      kind: walletTxs.kind,
+      blockNumber: walletTxs.blockNumber,
+      gasPaidUnits: walletTxs.gasPaidUnits,
+    })
+    .from(walletTxs)
+    .where(
+      and(
+        inArray(walletTxs.status, ['mined', 'reverted']),
+        gte(walletTxs.updatedAt, since),
+        after === null ? undefined : gt(walletTxs.hash, after),
+      ),
+    )
+    .orderBy(asc(walletTxs.hash))
+    .limit(limit);
+}

@@ -4,7 +4,6 @@ import { Rotation } from '../../lib/rotation.ts';
 import type { EngineDeps } from './engine.deps.ts';
 import * as pages from './engine-pages.repo.ts';
 import type { TransactionSigning } from './engine-signing.ts';
-import { settledSince } from './intent-reads.repo.ts';
 import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
 import { refundFor } from './transactions.types.ts';
@@ -80,7 +79,7 @@ export class EngineReorgs {
     const recheck = this.recheck;
     if (!recheck) return 0;
     let put = 0;
-    const page = await settledSince(db, recheck.since, recheck.after, limit);
+    const page = await pages.settledSince(db, recheck.since, recheck.after, limit);
     for (const a of page) {
       const r = await chain.wallets.receipt(a.hash);
       if (!r) put += await this.reopen(a.hash);
@@ -245,7 +244,8 @@ export class EngineReorgs {
       // an attempt recorded or sent since this pass read the request is seen, and none is sent
       // once it failed.
       const open = (await repo.attemptsOf(tx, [intent.id])).filter((a) => repo.isOpen(a.status));
-      for (const a of [...live, ...open]) if (await chain.wallets.known(a.hash)) return false;
+      for (const hash of new Set([...live, ...open].map((a) => a.hash)))
+        if (await chain.wallets.known(hash)) return false;
       await repo.dropOpen(tx, intent.id, clock.now());
       const why = 'Its nonce was used by another transaction: it moved nothing.';
       await journal.fail(tx, intent.id, 'upstream_error', why, false);
