@@ -6,6 +6,9 @@ export const PROJECTS = 1000;
 const FOUNDERS = 5;
 const BATCH = 100_000;
 const SPAN_SECONDS = 2 * 365 * 86_400;
+/** The dev chain's curve (src/infra/chain/dev-chain.ts): 0.000001 ETH a token at first, doubling by max supply. */
+const CURVE_A = 10n ** 12n;
+const CURVE_B = 10n ** 3n;
 
 const VERBS = ['fix', 'refactor', 'document', 'optimize', 'test', 'port', 'harden', 'simplify'];
 const ADJECTIVES = ['flaky', 'slow', 'legacy', 'broken', 'missing', 'noisy', 'unsafe', 'verbose'];
@@ -54,12 +57,15 @@ export async function recreateDatabase(adminUrl: string, name: string): Promise<
   });
 }
 
-/** Bounties in an existing bench database, or -1 when it does not exist or is not migrated. */
+/** Bounties in an existing bench database, or -1 when it does not exist, is not migrated or has no curves. */
 export async function existingRows(url: string): Promise<number> {
   const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
   try {
-    const [row] = await sql.unsafe('select count(*)::int as n from bounties');
-    return Number(row?.n ?? -1);
+    // A database seeded before the curves were (2026-11-30) is seeded again.
+    const [row] = await sql.unsafe(
+      'select count(*)::int as n, (select count(*)::int from token_states) as curves from bounties',
+    );
+    return row?.curves === PROJECTS ? Number(row.n) : -1;
   } catch {
     return -1;
   } finally {
@@ -91,6 +97,14 @@ export async function seed(sql: postgres.Sql, rows: number, log: (msg: string) =
     select ${hexId('proj', 'p')}, 'Bench project ' || p, 'active', ${hexId('agent', `1 + p % ${FOUNDERS}`)},
            'BM' || p, '0x' || lpad(to_hex(p), 40, '0'), to_timestamp(${t0}), to_timestamp(${t0}), to_timestamp(${t0})
     from generate_series(0, ${PROJECTS - 1}) p`);
+  // Every active project's token as the holdings module keeps it: the dev factory's curve and a
+  // supply between 10,000 and about 1,000,000 whole tokens, so each listed bounty's
+  // reward_eth_units is a quote on a curve, as in production (none at all before 2026-11-30).
+  await sql.unsafe(`
+    insert into token_states (token_address, curve_a, curve_b, supply_units, block_number, updated_at)
+    select '0x' || lpad(to_hex(p), 40, '0'), ${CURVE_A}, ${CURVE_B},
+           (10000 + (p * 7919) % 990000)::numeric * 1000000000000000000 + p, 1000 + p, to_timestamp(${t0})
+    from generate_series(0, ${PROJECTS - 1}) p`);
 
   const noun = pick(NOUNS);
   for (let lo = 0; lo < rows; lo += BATCH) {
@@ -120,7 +134,7 @@ export async function seed(sql: postgres.Sql, rows: number, log: (msg: string) =
   }
   await verifyCounts(sql, rows);
   log('  VACUUM ANALYZE ...');
-  await sql.unsafe('vacuum analyze agents, projects, bounties, bounty_counts, bounty_words');
+  await sql.unsafe('vacuum analyze agents, projects, bounties, bounty_counts, bounty_words, token_states');
   const [hits] = await sql.unsafe(
     `select count(*)::int as n, (select n from bounty_words where word = '${KEYWORD}')::int as tallied
      from bounties where search @@ plainto_tsquery('simple', '${KEYWORD}')`,

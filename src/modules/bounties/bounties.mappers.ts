@@ -1,29 +1,11 @@
-import { worthOf } from '../../lib/curve.ts';
 import { type UsdRate, usdOf } from '../../lib/usd.ts';
 import type { ActiveClaimJson } from '../agents/agents.schemas.ts';
-import { splitReward } from '../payouts/fee-split.ts';
 import type * as repo from './bounties.repo.ts';
 import type { BountyWithProject, SubmissionRow } from './bounties.repo.ts';
 import type { BountyJson, SubmissionJson } from './bounties.schemas.ts';
 import type { ListedJsonRow, ListedRow } from './bounty-list.columns.ts';
 import { isoTimestamp } from './bounty-list.columns.ts';
-
-const WHOLE = 10n ** 18n;
-
-/**
- * What the contributor's share of a reward sells for on the curve now (`reward_eth_units`), from the
- * curve as last read; null without one. A share above the supply sells what the supply can pay.
- */
-export function rewardValue(
-  curve: { a: bigint | null; b: bigint | null; supply: bigint | null },
-  rewardTokens: number,
-  feeBps: number,
-): string | null {
-  if (curve.a === null || curve.b === null || curve.supply === null) return null;
-  // The share the payouts module pays: the one fee split.
-  const share = splitReward(BigInt(rewardTokens) * WHOLE, feeBps).contributorUnits;
-  return worthOf({ a: curve.a, b: curve.b, supplyUnits: curve.supply }, share).toString();
-}
+import { quotedReward, rewardValue } from './reward-quotes.ts';
 
 /** `usd`: the ETH/USD price, read once per request (PricesService), or null: `reward_usd` is null. */
 export const toBountyJson = (r: BountyWithProject, feeBps: number, usd: UsdRate | null): BountyJson => {
@@ -51,7 +33,7 @@ export const toBountyJson = (r: BountyWithProject, feeBps: number, usd: UsdRate 
 
 /** A row of the list, already named as in the JSON: only its timestamps change form. */
 export const listedToJson = (r: ListedRow, feeBps: number, usd: UsdRate | null): BountyJson => {
-  const eth = rewardValue({ a: r.curve_a, b: r.curve_b, supply: r.supply_units }, r.reward_amount, feeBps);
+  const eth = quotedReward(r.quote, feeBps);
   return {
     id: r.id,
     project_id: r.project_id,
@@ -83,7 +65,7 @@ const jsonText = (s: string | null) => (s === null ? 'null' : `"${s}"`);
  * (wei, dollars), so they need no escaping.
  */
 export const listedJsonText = (r: ListedJsonRow, feeBps: number, usd: UsdRate | null): string => {
-  const eth = rewardValue({ a: r.curve_a, b: r.curve_b, supply: r.supply_units }, r.reward_amount, feeBps);
+  const eth = quotedReward(r.quote, feeBps);
   return `${r.head},"reward_eth_units":${jsonText(eth)},"reward_usd":${jsonText(usdOf(eth, usd))},${r.tail}`;
 };
 

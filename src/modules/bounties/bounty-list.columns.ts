@@ -69,12 +69,15 @@ const fields = (time: (column: AnyColumn) => SQL) => ({
   },
 });
 
-/** What the reward is quoted on (`reward_eth_units`): the project's curve as last read (token_states). */
+/**
+ * What the reward is quoted on (`reward_eth_units`): the reward and the project's curve as last read
+ * (token_states), as one text, `reward:a:b:supply` (`quotedReward` in reward-quotes.ts keeps each
+ * quote by it); null before the token's curve is read.
+ */
 const curve = {
-  reward_amount: bounties.rewardAmount,
-  curve_a: tokenStates.curveA,
-  curve_b: tokenStates.curveB,
-  supply_units: tokenStates.supplyUnits,
+  quote: sql<
+    string | null
+  >`(${bounties.rewardAmount} || ':' || ${tokenStates.curveA} || ':' || ${tokenStates.curveB} || ':' || ${tokenStates.supplyUnits})`,
 };
 
 /**
@@ -85,7 +88,7 @@ const asText = fields((column) => sql`${column}`);
 const listed = { ...asText.head, ...curve, ...asText.tail };
 
 /**
- * A listed bounty as the API's JSON: `head` and `tail` as JSON text, and the curve, from which Node
+ * A listed bounty as the API's JSON: `head` and `tail` as JSON text, and the quote, from which Node
  * computes the reward's worth in wei (lib/curve.ts) and in dollars between them (`listedJsonText`),
  * so that the curve's arithmetic stays in one place.
  */
@@ -96,15 +99,13 @@ const listedJson = { head: jsonObject(asJson.head, 'head'), ...curve, tail: json
 export const COLUMNS = { values: listed, json: listedJson };
 export type Columns = keyof typeof COLUMNS;
 
-/** The project's curve as last read (token_states), null before its token is deployed. */
+/** The reward and the project's curve as last read (`reward:a:b:supply`), null before its token is deployed. */
 interface CurveColumns {
-  reward_amount: number;
-  curve_a: bigint | null;
-  curve_b: bigint | null;
-  supply_units: bigint | null;
+  quote: string | null;
 }
 /** A row of `listed`: timestamps as PostgreSQL's text. */
 export interface ListedRow extends CurveColumns {
+  reward_amount: number;
   id: string;
   project_id: string;
   project_name: string;
