@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { walletIntents, walletTxs } from '../src/infra/db/schema.ts';
 import { confirmedWithLostKind } from '../src/modules/payouts/payouts.repo.ts';
@@ -156,5 +157,54 @@ describe('the rows from before the requests', () => {
     const hashOf = (rows: { hash: string }[]) => rows.map((r) => r.hash);
     expect(hashOf(await staleOrphans(db, now, null, 2))).toEqual(hashes.slice(0, 2));
     expect(hashOf(await staleOrphans(db, now, hashes[1] as string, 2))).toEqual(hashes.slice(2));
+  });
+});
+
+/**
+ * Requests a migration recorded with their signed bytes only (no call) get their call back at
+ * start-up (`backfillCalls`). It read one page of 500 and stopped there: with more of them, those
+ * past the page waited for as many restarts, and 500 whose bytes cannot be read kept every later
+ * one without a call for good. It now goes through them all in id order.
+ */
+describe('the requests without their call', () => {
+  const chain = new FakeChain();
+  const ctx = payoutApp(chain);
+
+  it('are all read back from their bytes, past 500 that cannot be', async () => {
+    const s = await scene(ctx, chain);
+    const { bounty } = await paidBounty(ctx, s);
+    const { db } = ctx.database;
+    const { request: paid } = await payoutRequestOf(db, bounty.id);
+    const [attempt] = await db.select().from(walletTxs).where(eq(walletTxs.intentId, paid.id));
+    if (!attempt) throw new Error('the payout request has no attempt');
+    // The bytes a migration kept: a transaction signed for real (the fake chain's are not).
+    const to = '0x00000000000000000000000000000000000000d1';
+    const raw = await privateKeyToAccount(generatePrivateKey()).signTransaction({
+      chainId: 31337,
+      type: 'eip1559',
+      to,
+      data: '0xabcdef01',
+      value: 7n,
+      gas: 210_000n,
+      nonce: 3,
+      maxFeePerGas: 10n,
+      maxPriorityFeePerGas: 1n,
+    });
+
+    // 500 requests without a call or any bytes, then one without a call whose bytes are the payout's.
+    const now = ctx.clock.now();
+    const noCall = { toAddress: '', data: '', gas: 0n, valueUnits: 0n };
+    const unreadable = Array.from({ length: 500 }, () =>
+      requestLike(paid, now, { ...noCall, status: 'failed' }),
+    );
+    await db.insert(walletIntents).values(unreadable);
+    const last = requestLike(paid, now, { ...noCall, status: 'failed' });
+    expect(unreadable.every((r) => r.id < last.id)).toBe(true);
+    await db.insert(walletIntents).values(last);
+    await db.insert(walletTxs).values({ ...attempt, hash: `0x${'ab'.repeat(32)}`, intentId: last.id, raw });
+
+    expect(await ctx.app.services.txEngine.backfillCalls()).toBe(1);
+    const [filled] = await db.select().from(walletIntents).where(eq(walletIntents.id, last.id));
+    expect(filled).toMatchObject({ toAddress: to, data: '0xabcdef01', gas: 210_000n, valueUnits: 7n });
   });
 });

@@ -14,6 +14,9 @@ import { refundFor } from './transactions.types.ts';
  * embedded chain restored from an older state) removed put back on their way, and a signer whose
  * recorded nonces run ahead of the chain's repaired, so nothing waits behind a nonce it forgot.
  */
+/** Requests without their call read back per page at start-up (`backfillCalls`). */
+const BACKFILL_PAGE = 500;
+
 export class EngineReorgs {
   constructor(
     private readonly deps: EngineDeps,
@@ -258,26 +261,32 @@ export class EngineReorgs {
   /**
    * Requests recorded without their call (a migration that had only their signed bytes): the
    * call (to, data, value, gas) is read back from the newest attempt's bytes, so a replacement or
-   * a fresh signature makes the same call.
+   * a fresh signature makes the same call. Every such request, in pages in id order (a first page
+   * of 500 alone, before, left any beyond it without a call until as many restarts).
    */
   async backfillCalls(): Promise<number> {
     const { db, clock, log } = this.deps;
     let filled = 0;
-    for (const intent of await repo.intentsWithoutCall(db, 500)) {
-      const newest = (await repo.attemptsOf(db, [intent.id])).at(-1);
-      const call = newest ? callOfRaw(newest.raw) : null;
-      if (!call) {
-        log.error({ transaction: intent.id }, 'a recorded transaction has no call and no readable bytes');
-        continue;
+    for (let page = await repo.intentsWithoutCall(db, null, BACKFILL_PAGE); page.length > 0; ) {
+      for (const intent of page) {
+        const newest = (await repo.attemptsOf(db, [intent.id])).at(-1);
+        const call = newest ? callOfRaw(newest.raw) : null;
+        if (!call) {
+          log.error({ transaction: intent.id }, 'a recorded transaction has no call and no readable bytes');
+          continue;
+        }
+        await repo.updateIntent(db, intent.id, {
+          toAddress: call.to,
+          data: call.data,
+          valueUnits: call.valueUnits,
+          gas: call.gas,
+          updatedAt: clock.now(),
+        });
+        filled++;
       }
-      await repo.updateIntent(db, intent.id, {
-        toAddress: call.to,
-        data: call.data,
-        valueUnits: call.valueUnits,
-        gas: call.gas,
-        updatedAt: clock.now(),
-      });
-      filled++;
+      const last = page.at(-1);
+      page =
+        page.length < BACKFILL_PAGE || !last ? [] : await repo.intentsWithoutCall(db, last.id, BACKFILL_PAGE);
     }
     return filled;
   }

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../infra/db/client.ts';
 import { walletIntents, walletTxs } from '../../infra/db/schema.ts';
 
@@ -207,9 +207,17 @@ export function intentsOfPayouts(ex: Executor, payoutIds: string[]) {
     .orderBy(walletIntents.createdAt, walletIntents.nonce);
 }
 
-/** Intents recorded without their call (a migration from signed bytes only): to, data, gas to read back. */
-export function intentsWithoutCall(ex: Executor, limit: number) {
-  return ex.select().from(walletIntents).where(eq(walletIntents.data, '')).limit(limit);
+/**
+ * Intents recorded without their call (a migration from signed bytes only): to, data, gas to read
+ * back. In id order, those after `afterId` (null: from the first), at most `limit`.
+ */
+export function intentsWithoutCall(ex: Executor, afterId: string | null, limit: number) {
+  return ex
+    .select()
+    .from(walletIntents)
+    .where(and(eq(walletIntents.data, ''), afterId === null ? undefined : gt(walletIntents.id, afterId)))
+    .orderBy(walletIntents.id)
+    .limit(limit);
 }
 
 /** Another request for the same payout and kind that may still move (or has moved) its tokens. */
