@@ -8,15 +8,15 @@ import * as nonces from './nonces.repo.ts';
 import * as repo from './transactions.repo.ts';
 import { refundFor } from './transactions.types.ts';
 
+/** Requests without their call read back per page at start-up (`backfillCalls`). */
+const BACKFILL_PAGE = 500;
+
 /**
  * The engine's side that the chain can take things back from: confirmed requests watched until
  * PAYOUT_CONFIRMATIONS deep, settled transactions a reorg (or a node that lost its pool, or an
  * embedded chain restored from an older state) removed put back on their way, and a signer whose
  * recorded nonces run ahead of the chain's repaired, so nothing waits behind a nonce it forgot.
  */
-/** Requests without their call read back per page at start-up (`backfillCalls`). */
-const BACKFILL_PAGE = 500;
-
 export class EngineReorgs {
   constructor(
     private readonly deps: EngineDeps,
@@ -261,8 +261,9 @@ export class EngineReorgs {
   /**
    * Requests recorded without their call (a migration that had only their signed bytes): the
    * call (to, data, value, gas) is read back from the newest attempt's bytes, so a replacement or
-   * a fresh signature makes the same call. Every such request, in pages in id order (a first page
-   * of 500 alone, before, left any beyond it without a call until as many restarts).
+   * a fresh signature makes the same call. Every such request, in pages in id order: one page of
+   * 500 was read before, so the rest waited for later restarts, and 500 whose bytes cannot be read
+   * held every later one back for good.
    */
   async backfillCalls(): Promise<number> {
     const { db, clock, log } = this.deps;
