@@ -191,7 +191,7 @@ describe('the requests without their call', () => {
       maxPriorityFeePerGas: 1n,
     });
 
-    // 500 requests without a call or any bytes, then one without a call whose bytes are the payout's.
+    // 500 requests without a call or any bytes, then one without a call whose bytes are readable.
     const now = ctx.clock.now();
     const noCall = { toAddress: '', data: '', gas: 0n, valueUnits: 0n };
     const unreadable = Array.from({ length: 500 }, () =>

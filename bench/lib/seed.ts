@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { CURVE_A, CURVE_B } from '../../src/infra/chain/dev-chain.ts';
 
 /** The word the keyword scenario searches for; about 1% of bounties mention it, no other word is it. */
 export const KEYWORD = 'zephyr';
@@ -6,9 +7,6 @@ export const PROJECTS = 1000;
 const FOUNDERS = 5;
 const BATCH = 100_000;
 const SPAN_SECONDS = 2 * 365 * 86_400;
-/** The dev chain's curve (src/infra/chain/dev-chain.ts): 0.000001 ETH a token at first, doubling by max supply. */
-const CURVE_A = 10n ** 12n;
-const CURVE_B = 10n ** 3n;
 
 const VERBS = ['fix', 'refactor', 'document', 'optimize', 'test', 'port', 'harden', 'simplify'];
 const ADJECTIVES = ['flaky', 'slow', 'legacy', 'broken', 'missing', 'noisy', 'unsafe', 'verbose'];

@@ -19,8 +19,8 @@ import { readFactoryRouter, routerMismatch } from './payout-router.ts';
 
 export const DEV_CHAIN_ID = 31337;
 // Curve parameters of the dev factory: price starts at 0.000001 ETH per token and doubles by max supply.
-const CURVE_A = 10n ** 12n;
-const CURVE_B = 10n ** 3n;
+export const CURVE_A = 10n ** 12n;
+export const CURVE_B = 10n ** 3n;
 
 /**
  * Gas priced as on Base (0.01 gwei, where Base's base fee usually sits a little below), not as on
