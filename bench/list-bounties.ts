@@ -7,14 +7,16 @@
  *                                  [--pgbench prepared,extended,simple|none] [--only page,open+hard,q,relevance]
  *                                  [--miss] [--quiet]
  */
+
+import { openSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import postgres from 'postgres';
 import { buildApp } from '../src/app.ts';
 import { unavailableChain } from '../src/infra/chain/unavailable-chain.ts';
 import { DEFAULT_POOL_SIZE, loadConfig } from '../src/infra/config.ts';
 import { type Database, openDatabase } from '../src/infra/db/client.ts';
+import { TurnWriter } from '../src/infra/log-writer.ts';
 import { createLogger } from '../src/infra/logger.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import {
@@ -434,11 +436,10 @@ async function main(): Promise<void> {
       RATE_LIMIT_PER_IP_PER_MINUTE: '1000000',
       ...(opts.miss ? { BOUNTY_LIST_CACHE_MS: '0' } : {}),
     });
-    // The service logs as `npm start` does (LOG_LEVEL info, JSON lines, written synchronously), to
-    // /dev/null: the CPU of writing each access line is counted, a log collector's is not.
-    const logger = opts.quiet
-      ? undefined
-      : createLogger(config, pino.destination({ dest: '/dev/null', sync: true }));
+    // The service logs as `npm start` does (LOG_LEVEL info, JSON lines written once per event-loop
+    // turn, log-writer.ts), to /dev/null: the CPU of writing each access line is counted, a log
+    // collector's is not (a pipe to one costs the service more; bench/README.md).
+    const logger = opts.quiet ? undefined : createLogger(config, new TurnWriter(openSync('/dev/null', 'w')));
     app = await buildApp({
       database,
       chain: unavailableChain,

@@ -1,13 +1,13 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Value from 'typebox/value';
-import { revalidatable } from '../../src/infra/http/http-cache.ts';
+import { AnswerTags } from '../../src/infra/http/http-cache.ts';
 import { BountyListQuery } from '../../src/modules/bounties/bounties.schemas.ts';
 
 /**
  * The list's own work without the framework: a bare `node:http` server answering every request
  * with what `GET /api/bounties` sends for one query (`BountiesService.listJson`, encoded and
- * hashed for its ETag by `revalidatable`, the same headers). No routing, validation, hooks or
+ * its ETag kept by `AnswerTags`, the same headers). No routing, validation, hooks or
  * plugins. Run at the same concurrency as the service, it shows how much of the service's CPU per
  * request is the list itself (driver, answer, ETag, HTTP) and how much is Fastify's and the hooks'.
  */
@@ -16,10 +16,11 @@ export async function plainListServer(
   path: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const query = queryOf(path);
+  const tags = new AnswerTags();
   const server = createServer((_req, res) => {
     listJson(query).then(
       (json) => {
-        const answer = revalidatable(json);
+        const answer = tags.of(path, json);
         sendAnswer(res, answer.body, answer.etag);
       },
       (err: unknown) => {

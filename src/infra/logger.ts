@@ -3,6 +3,7 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { API_KEY_PREFIX } from '../lib/api-key.ts';
 import type { Config } from './config.ts';
+import { TurnWriter } from './log-writer.ts';
 
 /**
  * Query parameters whose values are credentials: `api_key`, `key`, `token`, `access_token`,
@@ -134,11 +135,13 @@ export function createLogger(
   config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>,
   destination?: DestinationStream,
 ): Logger {
-  // Synchronous, like pino's default stdout: the lines logged just before process.exit() get out.
-  const pretty =
-    !destination && wantsPretty(config.logFormat)
+  // Pretty lines synchronously, JSON lines once per event-loop turn (log-writer.ts); either way
+  // the lines logged just before process.exit() get out.
+  const stream =
+    destination ??
+    (wantsPretty(config.logFormat)
       ? pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-      : undefined;
+      : new TurnWriter(1));
   return pino(
     {
       level: config.logLevel,
@@ -157,6 +160,6 @@ export function createLogger(
         },
       },
     },
-    destination ?? pretty,
+    stream,
   );
 }

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAgent } from '../../infra/http/auth.ts';
 import {
+  AnswerTags,
   NotModified,
   type Revalidatable,
-  revalidatable,
   sendRevalidatable,
 } from '../../infra/http/http-cache.ts';
 import {
@@ -37,6 +37,8 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
   // The list is the same for every caller: by URL, while no event happened since it was built.
   const lists =
     listReuseMs > 0 ? new VersionedCache<Revalidatable>({ clock: realTime, ttlMs: listReuseMs }) : null;
+  // An answer the same as the last one for its URL keeps that one's ETag, unhashed.
+  const tags = new AnswerTags();
   const security = [{ bearerAuth: [] }];
 
   app.post(
@@ -84,12 +86,16 @@ export const bountiesRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       // The list is the same for every caller: ETag + no-cache, 304 while it has not changed.
       if (!lists)
-        return sendRevalidatable(request, reply, revalidatable(await bounties.listJson(request.query)));
+        return sendRevalidatable(
+          request,
+          reply,
+          tags.of(request.url, await bounties.listJson(request.query)),
+        );
       // Read before the list: an answer is never older than the version it is kept under.
       const version = await listVersion();
       const hit = lists.get(request.url, version);
       if (hit) return sendRevalidatable(request, reply, hit.body);
-      const answer = revalidatable(await bounties.listJson(request.query));
+      const answer = tags.of(request.url, await bounties.listJson(request.query));
       lists.set(request.url, version, 200, answer);
       return sendRevalidatable(request, reply, answer);
     },
