@@ -45,13 +45,13 @@ describe('AnswerTags: an ETag hashed once per answer', () => {
     expect(other.etag).toBe(changed.etag);
   });
 
-  it('keeps at most maxBytes of keys and bodies: past it, it starts over; a bigger answer is not kept', () => {
-    const tags = new AnswerTags(40);
-    const a = tags.of('/a', 'x'.repeat(15)); // 17 bytes
-    const b = tags.of('/b', 'y'.repeat(15)); // 34
+  it('keeps at most maxBytes of keys, texts and bodies: past it, it starts over; a bigger answer is not kept', () => {
+    const tags = new AnswerTags(70);
+    const a = tags.of('/a', 'x'.repeat(15)); // 2 + 15 + 15 = 32
+    const b = tags.of('/b', 'y'.repeat(15)); // 64
     expect(tags.of('/a', 'x'.repeat(15))).toBe(a);
     expect(tags.of('/b', 'y'.repeat(15))).toBe(b);
-    tags.of('/c', 'z'.repeat(15)); // 51 > 40: starts over with /c alone
+    tags.of('/c', 'z'.repeat(15)); // 96 > 70: starts over with /c alone
     expect(tags.of('/a', 'x'.repeat(15))).not.toBe(a);
     const big = tags.of('/d', 'w'.repeat(50));
     expect(tags.of('/d', 'w'.repeat(50))).not.toBe(big);
