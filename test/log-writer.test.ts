@@ -94,4 +94,24 @@ describe('TurnWriter: log lines written once per event-loop turn', () => {
     expect(child.status).toBe(3);
     expect(child.stdout).toBe('first\nlast\n');
   });
+
+  it('gives two loggers of one process one stdout writer: their lines in the order they were logged', () => {
+    const logger = fileURLToPath(new URL('../src/infra/logger.ts', import.meta.url));
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(logger)});
+      const a = createLogger({ logLevel: 'info', logFormat: 'json' });
+      const b = createLogger({ logLevel: 'info', logFormat: 'json' });
+      a.info('one'); b.info('two'); a.info('three');
+      setImmediate(() => { b.info('four'); process.exit(0); });
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    const messages = child.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).msg);
+    expect(messages).toEqual(['one', 'two', 'three', 'four']);
+  });
 });

@@ -7,6 +7,8 @@ const BUSY_WAIT_MS = 10;
 const MAX_PENDING_CHARS = 64 * 1024;
 /** pino's level number for `error`: such a line, and anything worse, is written before `write` returns. */
 const ERROR_LEVEL = 50;
+/** What `Atomics.wait` sleeps on while a full pipe drains (nothing ever wakes it early). */
+const SLEEP_CELL = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * The logger's destination for JSON lines (`npm start`): the lines logged during one turn of the
@@ -62,8 +64,19 @@ export class TurnWriter {
         offset += writeSync(this.fd, bytes, offset);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUSY_WAIT_MS);
+        Atomics.wait(SLEEP_CELL, 0, 0, BUSY_WAIT_MS);
       }
     }
   }
 }
+
+let stdoutWriter: TurnWriter | undefined;
+
+/**
+ * The process's one writer to stdout: two loggers of one process share it, so their lines keep
+ * the order they were logged in and one exit handler writes what is pending.
+ */
+export const stdoutTurnWriter = (): TurnWriter => {
+  stdoutWriter ??= new TurnWriter(1);
+  return stdoutWriter;
+};

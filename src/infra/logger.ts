@@ -3,7 +3,7 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { API_KEY_PREFIX } from '../lib/api-key.ts';
 import type { Config } from './config.ts';
-import { TurnWriter } from './log-writer.ts';
+import { stdoutTurnWriter } from './log-writer.ts';
 
 /**
  * Query parameters whose values are credentials: `api_key`, `key`, `token`, `access_token`,
@@ -141,7 +141,7 @@ export function createLogger(
     destination ??
     (wantsPretty(config.logFormat)
       ? pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-      : new TurnWriter(1));
+      : stdoutTurnWriter());
   return pino(
     {
       level: config.logLevel,
