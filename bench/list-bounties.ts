@@ -45,11 +45,16 @@ import {
 } from './lib/seed.ts';
 
 // Issue 29: share of pgbench's throughput on the same SQL at the same concurrency, against the mode the
-// service uses (named statements for page and filter, unnamed for keywords, relevance included); the
-// service's CPU per request at most CPU_TARGET x the bare loop's; the keyword p99 at KEYWORD_P99 (1M rows).
+// service uses (named statements for page and filter, unnamed for keywords, relevance included); for
+// the page and the filter (the issue's item 1) the service's CPU per request at most CPU_TARGET x the
+// bare loop's; the keyword p99 at KEYWORD_P99 (1M rows). The keyword's CPU ratio is printed, not judged:
+// the issue bounds its throughput and p99 (item 2), and on a box where PostgreSQL takes both cores the
+// figure is the machine's contention more than the code's (bench/README.md, "CPU lines where the issue
+// draws them").
 const TARGET_RATIO = { page: 0.5, filter: 0.5, keyword: 0.8 } as const;
 const LIKE_FOR_LIKE = { page: 'prepared', filter: 'prepared', keyword: 'extended' } as const;
 const CPU_TARGET = 2;
+const CPU_BOUNDED: Record<keyof typeof TARGET_RATIO, boolean> = { page: true, filter: true, keyword: false };
 const KEYWORD_P99 = { connections: 10, ms: 100 } as const;
 
 const { values: opts } = parseArgs({
@@ -159,8 +164,12 @@ function printTable(results: Row[]): void {
     const atRate = r.cpu.service / r.cpu.bareAtRate;
     const verdicts = [
       r.pgbench[mode] ? `${mode} >= ${target} ${verdict(ratio(r.service, r.pgbench[mode]) >= target)}` : '',
-      `CPU ${fmt(cpuRatio, 2)}x <= ${CPU_TARGET}x ${verdict(cpuRatio <= CPU_TARGET)}`,
-      `at the same rate ${fmt(atRate, 2)}x <= ${CPU_TARGET}x ${verdict(atRate <= CPU_TARGET)}`,
+      ...(CPU_BOUNDED[r.kind]
+        ? [
+            `CPU ${fmt(cpuRatio, 2)}x <= ${CPU_TARGET}x ${verdict(cpuRatio <= CPU_TARGET)}`,
+            `at the same rate ${fmt(atRate, 2)}x <= ${CPU_TARGET}x ${verdict(atRate <= CPU_TARGET)}`,
+          ]
+        : [`CPU ${fmt(cpuRatio, 2)}x, at the same rate ${fmt(atRate, 2)}x (reported)`]),
       r.fewConnections
         ? `p99 at ${KEYWORD_P99.connections} conns ${fmt(r.fewConnections.p99)} ms < ${KEYWORD_P99.ms} ${verdict(r.fewConnections.p99 < KEYWORD_P99.ms)}` +
           (r.fewConnectionsPgbench ? ` (pgbench ${mode} ${fmt(r.fewConnectionsPgbench.p99)} ms)` : '')
@@ -190,7 +199,7 @@ function printTable(results: Row[]): void {
   log(
     `\nTargets (issue 29): service/pgbench on the same SQL at ${connections} connections >= ` +
       `${TARGET_RATIO.page} (page, filter; -M prepared) and ${TARGET_RATIO.keyword} (keyword; -M extended); ` +
-      `service CPU per request <= ${CPU_TARGET}x the bare driver's (flat out, and at the service's own rate); keyword p99 < ${KEYWORD_P99.ms} ms at ` +
+      `service CPU per request <= ${CPU_TARGET}x the bare driver's for page and filter (flat out, and at the service's own rate; reported for keywords); keyword p99 < ${KEYWORD_P99.ms} ms at ` +
       `${KEYWORD_P99.connections} connections (set for 1M rows); this run: ${rows.toLocaleString('en')} rows.`,
   );
   for (const r of results) {
