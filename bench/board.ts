@@ -77,14 +77,19 @@ const log = (msg: string) => console.log(msg);
 /** Issue 29: the signed-in board at this share of the API's rate, or more. */
 const SIGNED_IN_TARGET = 0.5;
 
-type Run = Measurement & { us: number };
+/**
+ * A run with the service's CPU per request and how busy its event loop was (%): a run whose loop
+ * stays well under 90 % busy was paced by the load generator, not by the service.
+ */
+type Run = Measurement & { us: number; loop: number };
 
 /** One measured run after its warm-up, with the service's CPU per request. */
 async function measure(url: string, headers: Record<string, string>): Promise<Run> {
   if (warmup > 0) await runAutocannon(url, connections, warmup, headers);
   const cpu = cpuMeter();
   const m = await runAutocannon(url, connections, duration, headers);
-  return { ...m, us: cpu(m.completed).usPerRequest };
+  const use = cpu(m.completed);
+  return { ...m, us: use.usPerRequest, loop: use.eventLoopBusy };
 }
 
 /** The run with the median rate (the lower middle one of an even count). */
@@ -165,8 +170,8 @@ async function main() {
       const page = { ...median(pageRuns), failed: pageRuns.reduce((n, r) => n + r.failed, 0) };
       log(
         `== ${s.name}: ${onPage.length} rows; API ${api.rps.toFixed(0)} req/s p99 ${api.p99} ms ` +
-          `${api.us.toFixed(0)} µs CPU; page ${page.rps.toFixed(0)} req/s p99 ${page.p99} ms ` +
-          `${page.us.toFixed(0)} µs CPU (median of ${rounds})`,
+          `${api.us.toFixed(0)} µs CPU, event loop ${api.loop.toFixed(0)}% busy; page ${page.rps.toFixed(0)} req/s ` +
+          `p99 ${page.p99} ms ${page.us.toFixed(0)} µs CPU, event loop ${page.loop.toFixed(0)}% busy (median of ${rounds})`,
       );
       results.push({ name: s.name, page, api, rows: onPage.length });
     }

@@ -54,7 +54,11 @@ export function machineBusy(): () => number {
  * code that a loop over the driver does not (bench/README.md, "A sixth box"). The load generator
  * runs in a process of its own (`runAutocannon`), so that time is the service's alone.
  */
-export function cpuMeter(): (requests: number) => { line: string; usPerRequest: number } {
+export function cpuMeter(): (requests: number) => {
+  line: string;
+  usPerRequest: number;
+  eventLoopBusy: number;
+} {
   const machine = machineBusy();
   const p0 = process.cpuUsage();
   const elu0 = performance.eventLoopUtilization();
@@ -72,6 +76,7 @@ export function cpuMeter(): (requests: number) => { line: string; usPerRequest: 
         : '';
     return {
       usPerRequest,
+      eventLoopBusy: elu,
       line:
         `machine CPU ${machine().toFixed(0)}% busy, event loop ${elu.toFixed(0)}% busy, ` +
         `process ${usPerRequest.toFixed(0)} µs CPU/request${switches}`,
