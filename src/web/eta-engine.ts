@@ -44,8 +44,8 @@ export function pageEngine(views: string): Eta {
     autoEscape: true,
     cache: true,
     // Each template line without its indentation and blank lines, one newline kept between lines
-    // (so inline elements keep their space): 9-11 % fewer bytes per page, screenshots identical
-    // at 1280 and 390 px (bench/README.md, "CPU lines where the issue draws them"). Only the
+    // (so inline elements keep their space): 9-11 % fewer bytes per page, screenshots identical at
+    // 1280 and 390 px (bench/README.md, "On the tenth box, paced by the load generator"). Only the
     // templates' own text; what is rendered into them (a textarea's value) is never touched.
     rmWhitespace: true,
     functionHeader: 'const md = this.markdown;',
